@@ -1,0 +1,25 @@
+#!/bin/sh
+# install-deps.sh: install the Debian packages mytriton needs, if missing.
+# Used by the README's commands and by .ci/run; safe to run repeatedly.
+#   install-deps.sh            build + test dependencies
+set -eu
+
+need="cmake make gcc pkg-config check libsubunit-dev libcjson-dev libmicrohttpd-dev neovim"
+missing=""
+for p in $need; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+    echo "install-deps: missing packages:$missing (run as root or install them)" >&2
+    exit 1
+  fi
+else
+  SUDO=
+fi
+echo "install-deps: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,182 @@
+/* diag.c: the one diagnostic type of every stage, the rule catalogue, and
+ * the compiler-style rendering with a source line and a caret. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "strbuf.h"
+
+static const MtRule rules[] = {
+#define RULE(code, name, title, help) {code, name, title, help},
+#include "diags.def"
+#undef RULE
+    {NULL, NULL, NULL, NULL},
+};
+
+const MtRule *mt_rule_at(size_t i)
+{
+    return i < sizeof rules / sizeof rules[0] - 1 ? &rules[i] : NULL;
+}
+
+const MtRule *mt_rule_find(const char *code)
+{
+    if (!code)
+        return NULL;
+    for (const MtRule *r = rules; r->code; r++)
+        if (strcmp(r->code, code) == 0)
+            return r;
+    return NULL;
+}
+
+MtDiagRec *mt_vdiag(MtCtx *c, MtSeverity sev, MtSpan sp, const char *code, const char *fmt, va_list ap)
+{
+    MtDiagRec *d = mt_arena_alloc(&c->arena, sizeof *d);
+    MtBuf b;
+    mt_buf_init(&b, &c->arena);
+    mt_buf_vprintf(&b, fmt, ap);
+    d->d.sev = sev;
+    d->d.code = code;
+    d->d.span = sp;
+    d->d.msg = mt_buf_str(&b);
+    d->d.kernel = c->kernel;
+    if (sev == MT_SEV_ERROR) {
+        if (c->nerrors >= MT_MAX_ERRORS) {
+            c->nerrors++;
+            return d; /* scratch: not recorded */
+        }
+        c->nerrors++;
+    }
+    mt_vec_push(&c->arena, &c->diags, d);
+    return d;
+}
+
+MtDiagRec *mt_diag(MtCtx *c, MtSeverity sev, MtSpan sp, const char *code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    MtDiagRec *d = mt_vdiag(c, sev, sp, code, fmt, ap);
+    va_end(ap);
+    return d;
+}
+
+void mt_note(MtCtx *c, MtDiagRec *d, MtSpan sp, const char *fmt, ...)
+{
+    MtBuf b;
+    mt_buf_init(&b, &c->arena);
+    va_list ap;
+    va_start(ap, fmt);
+    mt_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    MtNote n = {sp, mt_buf_str(&b)};
+    mt_vec_push(&c->arena, &d->notes, n);
+    d->d.notes = d->notes.v;
+    d->d.nnotes = d->notes.n;
+}
+
+uint32_t mt_inline_push(MtCtx *c, MtSpan call, const char *callee, uint32_t parent)
+{
+    if (c->inl.n == 0) {
+        MtInlineSite dummy = {0};
+        mt_vec_push(&c->arena, &c->inl, dummy);
+    }
+    MtInlineSite s = {call, callee, parent};
+    mt_vec_push(&c->arena, &c->inl, s);
+    return c->inl.n - 1;
+}
+
+void mt_note_inline(MtCtx *c, MtDiagRec *d, uint32_t inl)
+{
+    for (int depth = 0; inl && inl < c->inl.n && depth < 32; depth++) {
+        const MtInlineSite *s = &c->inl.v[inl];
+        mt_note(c, d, s->call, "in '%s', inlined from this call", s->callee);
+        inl = s->parent;
+    }
+}
+
+size_t mt_diag_count(const MtCtx *c) { return c->diags.n; }
+const MtDiag *mt_diag_at(const MtCtx *c, size_t i) { return i < c->diags.n ? &c->diags.v[i]->d : NULL; }
+size_t mt_error_count(const MtCtx *c) { return c->nerrors; }
+
+/* ---- rendering -------------------------------------------------------------- */
+
+static const char *sev_name(MtSeverity s)
+{
+    switch (s) {
+    case MT_SEV_ERROR: return "error";
+    case MT_SEV_WARNING: return "warning";
+    case MT_SEV_INFO: return "info";
+    case MT_SEV_NOTE: return "note";
+    }
+    return "error";
+}
+
+static const char *sev_color(MtSeverity s)
+{
+    switch (s) {
+    case MT_SEV_ERROR: return "\033[1;31m";
+    case MT_SEV_WARNING: return "\033[1;35m";
+    case MT_SEV_INFO: return "\033[1;36m";
+    case MT_SEV_NOTE: return "\033[1;36m";
+    }
+    return "";
+}
+
+static void render_one(MtCtx *c, MtBuf *b, MtSeverity sev, MtSpan sp, const char *msg, const char *code, bool color)
+{
+    const MtFile *f = mt_ctx_file(c, sp.file);
+    if (color)
+        mt_buf_puts(b, "\033[1m");
+    if (f && sp.line)
+        mt_buf_printf(b, "%s:%u:%u: ", f->path, sp.line, sp.col);
+    else if (f)
+        mt_buf_printf(b, "%s: ", f->path);
+    if (color)
+        mt_buf_printf(b, "%s%s:\033[0m\033[1m ", sev_color(sev), sev_name(sev));
+    else
+        mt_buf_printf(b, "%s: ", sev_name(sev));
+    mt_buf_puts(b, msg);
+    if (code)
+        mt_buf_printf(b, " [%s]", code);
+    if (color)
+        mt_buf_puts(b, "\033[0m");
+    mt_buf_putc(b, '\n');
+    if (!f || !sp.line || sp.line > f->nlines)
+        return;
+
+    const char *ls = f->text + f->line_off[sp.line - 1];
+    const char *le = ls;
+    while (*le && *le != '\n' && *le != '\r')
+        le++;
+    int w = snprintf(NULL, 0, "%u", sp.line);
+    mt_buf_printf(b, " %u | ", sp.line);
+    mt_buf_putn(b, ls, (size_t)(le - ls));
+    mt_buf_putc(b, '\n');
+    mt_buf_indent(b, w + 1);
+    mt_buf_puts(b, " | ");
+    uint32_t col = sp.col ? sp.col : 1;
+    for (uint32_t i = 1; i < col && ls + i - 1 < le; i++)
+        mt_buf_putc(b, ls[i - 1] == '\t' ? '\t' : ' ');
+    uint32_t len = 1;
+    if (sp.end_line == sp.line && sp.end_col > col)
+        len = sp.end_col - col;
+    else if (sp.end_line > sp.line)
+        len = (uint32_t)(le - ls) >= col ? (uint32_t)(le - ls) - col + 1 : 1;
+    if (color)
+        mt_buf_puts(b, sev_color(sev));
+    mt_buf_putc(b, '^');
+    for (uint32_t i = 1; i < len; i++)
+        mt_buf_putc(b, '~');
+    if (color)
+        mt_buf_puts(b, "\033[0m");
+    mt_buf_putc(b, '\n');
+}
+
+const char *mt_diag_render(MtCtx *c, const MtDiag *d, bool color)
+{
+    MtBuf b;
+    mt_buf_init(&b, &c->arena);
+    render_one(c, &b, d->sev, d->span, d->msg, d->code, color);
+    for (uint32_t i = 0; i < d->nnotes; i++)
+        render_one(c, &b, MT_SEV_NOTE, d->notes[i].span, d->notes[i].msg, NULL, color);
+    return mt_buf_str(&b);
+}

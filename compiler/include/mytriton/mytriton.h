@@ -1,0 +1,252 @@
+/* mytriton.h: the public interface of the mytriton compiler library.
+ *
+ * The library turns a Python file of Triton-style kernels into typed,
+ * verified, optimised SSA (and, further down the pipeline, CUDA C++).
+ * Every tool (CLI, language server, dashboard, CI checker) goes through
+ * this header and nothing else.
+ *
+ * Contract:
+ *  - Reentrant: all state hangs off an MtCtx. No globals, no printing, no
+ *    exit(). Several contexts may be used on several threads at once.
+ *  - Memory: everything a compilation produces (modules, stages, strings,
+ *    diagnostics) lives in the context's arena and stays valid until
+ *    mt_ctx_reset() or mt_ctx_free(). Nothing returned here is freed singly.
+ *  - Errors: source errors are diagnostics (mt_diag_count / mt_diag_at),
+ *    never aborts. Out of memory comes back as MT_ERR_NOMEM.
+ *
+ * Typical use:
+ *     MtCtx *c = mt_ctx_new(NULL);
+ *     MtModule *m;
+ *     if (mt_parse(c, "add.py", text, len, &m) == MT_OK) {
+ *         MtSpec spec = {.kernel = "add_kernel", .signature = "*fp32,*fp32,*fp32,i32,256"};
+ *         MtCompiled *k;
+ *         if (mt_compile(c, m, &spec, &k) == MT_OK)
+ *             puts(mt_compiled_text(c, k, MT_STAGE_SSA));
+ *     }
+ *     for (size_t i = 0; i < mt_diag_count(c); i++) ... mt_diag_render(c, mt_diag_at(c, i)) ...
+ *     mt_ctx_free(c);
+ */
+#ifndef MYTRITON_H
+#define MYTRITON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status ------------------------------------------------------------ */
+
+typedef enum MtStatus {
+    MT_OK = 0,
+    MT_ERR_SOURCE,   /* the source has errors: see the diagnostics */
+    MT_ERR_USAGE,    /* bad request: unknown kernel, malformed signature, ... (also a diagnostic) */
+    MT_ERR_NOMEM,    /* an allocation failed; the context is still usable after a reset */
+    MT_ERR_CUDA,     /* a CUDA / NVRTC call failed (runtime library) */
+    MT_ERR_IO,       /* a file could not be read or written (runtime library) */
+    MT_CANCELLED,    /* mt_ctx_cancel() was called during the compilation */
+} MtStatus;
+
+const char *mt_status_name(MtStatus s);
+
+/* ---- context ----------------------------------------------------------- */
+
+/* Caller-supplied allocator (Lua style). realloc(ud, NULL, 0, n) allocates,
+ * realloc(ud, p, old, 0) frees. NULL means malloc/free. */
+typedef struct MtAlloc {
+    void *(*realloc)(void *ud, void *ptr, size_t old_size, size_t new_size);
+    void *ud;
+} MtAlloc;
+
+typedef struct MtCtx MtCtx;
+
+MtCtx *mt_ctx_new(const MtAlloc *alloc);
+void mt_ctx_free(MtCtx *c);
+/* Drop every module, stage, string and diagnostic; keep the first arena
+ * chunk for reuse. The LSP calls this before every recompilation. */
+void mt_ctx_reset(MtCtx *c);
+/* Ask a compilation running on another thread to stop at the next pass
+ * boundary (it returns MT_CANCELLED). Cleared by mt_ctx_reset(). */
+void mt_ctx_cancel(MtCtx *c);
+
+/* ---- source positions and diagnostics ----------------------------------- */
+
+/* A half-open byte range of one file plus its 1-based line/column form.
+ * Columns count bytes. Every token, AST node, expression node and SSA
+ * instruction carries one. */
+typedef struct MtSpan {
+    uint32_t file;            /* index into the context's file table; 0 = no file */
+    uint32_t off, end;        /* byte offsets, [off, end) */
+    uint32_t line, col;       /* 1-based start */
+    uint32_t end_line, end_col; /* 1-based, exclusive end column */
+} MtSpan;
+
+typedef enum MtSeverity {
+    MT_SEV_ERROR,
+    MT_SEV_WARNING,
+    MT_SEV_INFO,
+    MT_SEV_NOTE,
+} MtSeverity;
+
+typedef struct MtNote {
+    MtSpan span;
+    const char *msg;
+} MtNote;
+
+typedef struct MtDiag {
+    MtSeverity sev;
+    const char *code;         /* stable rule code, e.g. "E0401"; see docs/rules/ */
+    MtSpan span;
+    const char *msg;
+    const char *kernel;       /* kernel being compiled when raised, or NULL */
+    const MtNote *notes;      /* e.g. "in helper called from here" */
+    uint32_t nnotes;
+} MtDiag;
+
+size_t mt_diag_count(const MtCtx *c);
+const MtDiag *mt_diag_at(const MtCtx *c, size_t i);
+size_t mt_error_count(const MtCtx *c);
+
+/* The rule catalogue: every code the compiler can emit, with a title and a
+ * one-paragraph explanation (the LSP shows it on hover, `check` exports it
+ * to SARIF). Returns NULL past the end / for an unknown code. */
+typedef struct MtRule {
+    const char *code;
+    const char *name;         /* kebab-case short name, e.g. "type-mismatch" */
+    const char *title;
+    const char *help;
+} MtRule;
+const MtRule *mt_rule_at(size_t i);
+const MtRule *mt_rule_find(const char *code);
+
+/* Path and text of a file registered by mt_parse (index from MtSpan.file). */
+const char *mt_file_path(const MtCtx *c, uint32_t file);
+const char *mt_file_text(const MtCtx *c, uint32_t file, size_t *len);
+
+/* Render a diagnostic the way compilers do:
+ *   file:line:col: error: message [E0401]
+ *     12 |     x = a + b
+ *        |         ^~~~~
+ *   file:line:col: note: ...
+ * Returns an arena-owned string. */
+const char *mt_diag_render(MtCtx *c, const MtDiag *d, bool color);
+
+/* ---- parsing: file -> module -> kernels -------------------------------- */
+
+typedef struct MtModule MtModule;
+
+/* Tokenise the whole file as Python 3 and parse every kernel
+ * (`@triton.jit`, `@mytriton.jit`, `@jit`, aliases followed) and the
+ * module-level names kernels may use. `text` is copied into the arena. */
+MtStatus mt_parse(MtCtx *c, const char *path, const char *text, size_t len, MtModule **out);
+
+typedef struct MtParamInfo {
+    const char *name;
+    bool constexpr_;          /* annotated tl.constexpr */
+    const char *annotation;   /* source text of the annotation, or NULL */
+    const char *default_text; /* source text of the default value, or NULL */
+    MtSpan span;
+} MtParamInfo;
+
+typedef struct MtKernelInfo {
+    const char *name;
+    MtSpan span;              /* the whole `def` including decorators */
+    MtSpan name_span;
+    const MtParamInfo *params;
+    uint32_t nparams;
+    /* `# mytriton: BLOCK=256 sig=*fp32,...` comment directly above the
+     * decorators, or NULL. */
+    const char *directive;
+    MtSpan directive_span;
+} MtKernelInfo;
+
+/* Functions decorated with a jit decorator, in source order. A helper is a
+ * jit function too: any of them can be compiled as a kernel. */
+size_t mt_module_kernel_count(const MtModule *m);
+const MtKernelInfo *mt_module_kernel(const MtModule *m, size_t i);
+const MtKernelInfo *mt_module_find_kernel(const MtModule *m, const char *name);
+
+/* ---- compilation ------------------------------------------------------ */
+
+typedef struct MtDefine {
+    const char *name;
+    const char *value;        /* Python literal: 256, 1e-5, True, None */
+} MtDefine;
+
+/* A specialisation request. Every field may be left zero. */
+typedef struct MtSpec {
+    const char *kernel;       /* NULL: the module's only kernel */
+    /* Triton-AOT-style positional signature, "*fp32,*fp32,*fp32,i32,256":
+     * `*fp32` `*i32` `*i1` pointers, `i32` `fp32` `i1` scalars, a literal for
+     * a constexpr (or any parameter to specialise on it). May be shorter
+     * than the parameter list; NULL: none. */
+    const char *signature;
+    const MtDefine *defines;  /* named constexprs (-D NAME=VALUE) */
+    size_t ndefines;
+    /* Without a signature, infer the types of unannotated parameters from
+     * their use (pointers from loads/stores, otherwise i32) and take
+     * constexprs from defaults and the kernel's `# mytriton:` directive.
+     * The editor and the CI checker set this. */
+    bool infer_params;
+    /* Stop after this stage (MT_STAGE_SSA by default = everything up to
+     * optimised SSA). */
+    int last_stage;
+    /* CUDA target for the layout/CUDA stages, e.g. 90 for sm_90. 0 = 90. */
+    int sm;
+} MtSpec;
+
+typedef enum MtStage {
+    MT_STAGE_AST,             /* the kernel's syntax tree */
+    MT_STAGE_EXPR,            /* typed expression tree after specialisation */
+    MT_STAGE_SSA_RAW,         /* typed SSA as lowered, verified */
+    MT_STAGE_SSA,             /* optimised SSA, verified after every pass */
+    MT_STAGE_LAYOUT,          /* CUDA tile layouts of every block value */
+    MT_STAGE_CUDA,            /* CUDA C++ source */
+    MT_STAGE_MLIR,            /* MLIR GPU dialect */
+    MT_STAGE_COUNT
+} MtStage;
+
+const char *mt_stage_name(MtStage s);   /* "ast", "expr", "ssa-raw", ... */
+int mt_stage_from_name(const char *name); /* -1 if unknown */
+
+typedef struct MtCompiled MtCompiled;
+
+/* Compile one kernel of `m` for `spec`. On MT_OK `*out` holds every stage
+ * up to spec->last_stage. On MT_ERR_SOURCE, `*out` may still hold the
+ * stages that completed before the failing one (so tools can show them). */
+MtStatus mt_compile(MtCtx *c, const MtModule *m, const MtSpec *spec, MtCompiled **out);
+
+/* Printed form of a stage; NULL if that stage did not run. Arena-owned. */
+const char *mt_compiled_text(MtCtx *c, MtCompiled *k, MtStage stage);
+const char *mt_compiled_kernel_name(const MtCompiled *k);
+
+/* The resolved specialisation, as a signature string every later tool can
+ * replay ("*fp32,*fp32,*fp32,i32,256"). */
+const char *mt_compiled_signature(MtCtx *c, const MtCompiled *k);
+
+/* The specialised parameter list: what a launch must pass. Runtime
+ * parameters have a `type`; specialised ones (constexprs and signature
+ * literals) have a `value` and are not passed at launch. */
+typedef struct MtKernelParam {
+    const char *name;
+    const char *type;         /* "*fp32" "*i32" "*i1" "i32" "fp32" "i1"; NULL when specialised */
+    const char *value;        /* Python literal of the specialised value ("256", "True"); NULL for runtime */
+} MtKernelParam;
+size_t mt_compiled_param_count(const MtCompiled *k);
+const MtKernelParam *mt_compiled_param(const MtCompiled *k, size_t i);
+
+/* Source map: the SSA ops (printed, one per line) a source line produced,
+ * after optimisation. Arena-owned, NULL when the line produced none. */
+const char *mt_compiled_ops_for_line(MtCtx *c, MtCompiled *k, uint32_t line);
+
+/* Every stage, the diagnostics, the layouts and the source map as one JSON
+ * document (the contract used by `--format json`, the LSP and the
+ * dashboard). Arena-owned. */
+const char *mt_compiled_json(MtCtx *c, MtCompiled *k, unsigned stage_mask);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,154 @@
+/* print.c: the SSA text format of the seed documents.
+ *
+ *   %3 = add %1, %2 : vector<256 x i32>
+ *   %6 = load %4, %5, 0.0 : vector<256 x f32>
+ *   store %10, %9, %5
+ *   %0 = zeros {shape=(8,), dtype=f32} : vector<8 x f32>
+ *   %5 = for %0 in range(0, K, 1) iter_args(%1 = 0.0) : f32 { ... }
+ *
+ * Parameters print by name, constants inline (Python spelling), absent
+ * operands as "none". Nested regions indent by two spaces. */
+#include <inttypes.h>
+
+#include "base/strbuf.h"
+#include "ssa.h"
+
+void mt_const_print(MtBuf *b, MtConst k, const MtType *ty)
+{
+    (void)ty;
+    switch (k.kind) {
+    case CST_BOOL:
+        mt_buf_puts(b, k.i ? "true" : "false");
+        return;
+    case CST_INT:
+        mt_buf_printf(b, "%" PRId64, k.i);
+        return;
+    case CST_FLOAT: {
+        char s[32];
+        mt_format_pyfloat(s, k.f);
+        mt_buf_puts(b, s);
+        return;
+    }
+    }
+}
+
+void mt_ssa_print_operand(MtBuf *b, const MtFunc *f, MtVal v)
+{
+    if (!v) {
+        mt_buf_puts(b, "none");
+        return;
+    }
+    const MtValue *x = &f->vals[v];
+    switch (x->kind) {
+    case VK_PARAM:
+        mt_buf_puts(b, x->name);
+        return;
+    case VK_CONST:
+        mt_const_print(b, x->cst, x->ty);
+        return;
+    default:
+        mt_buf_printf(b, "%%%u", x->num);
+    }
+}
+
+static void print_args(MtBuf *b, const MtFunc *f, const MtVal *args, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (i)
+            mt_buf_puts(b, ", ");
+        mt_ssa_print_operand(b, f, args[i]);
+    }
+}
+
+static void print_region(MtBuf *b, const MtFunc *f, const MtRegion *r, int indent);
+
+static void print_for(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
+{
+    const MtForData *l = in->loop;
+    mt_buf_indent(b, indent);
+    for (uint32_t i = 0; i < l->ncarried; i++)
+        mt_buf_printf(b, i ? ", %%%u" : "%%%u", f->vals[l->results[i]].num);
+    if (l->ncarried)
+        mt_buf_puts(b, " = ");
+    mt_buf_printf(b, "for %%%u in range(", f->vals[l->iv].num);
+    mt_ssa_print_operand(b, f, in->args[0]);
+    mt_buf_puts(b, ", ");
+    mt_ssa_print_operand(b, f, in->args[1]);
+    mt_buf_printf(b, ", %" PRId64 ")", l->step);
+    if (l->ncarried) {
+        mt_buf_puts(b, " iter_args(");
+        for (uint32_t i = 0; i < l->ncarried; i++) {
+            if (i)
+                mt_buf_puts(b, ", ");
+            mt_buf_printf(b, "%%%u = ", f->vals[l->iter_args[i]].num);
+            mt_ssa_print_operand(b, f, in->args[2 + i]);
+        }
+        mt_buf_puts(b, ") : ");
+        for (uint32_t i = 0; i < l->ncarried; i++) {
+            if (i)
+                mt_buf_puts(b, ", ");
+            mt_ty_print(b, f->vals[l->results[i]].ty);
+        }
+    }
+    mt_buf_puts(b, " {\n");
+    print_region(b, f, &l->body, indent + 2);
+    mt_buf_indent(b, indent);
+    mt_buf_puts(b, "}\n");
+}
+
+void mt_ssa_print_inst(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
+{
+    if (in->op == OP_FOR) {
+        print_for(b, f, in, indent);
+        return;
+    }
+    mt_buf_indent(b, indent);
+    if (in->dst)
+        mt_buf_printf(b, "%%%u = ", f->vals[in->dst].num);
+    mt_buf_puts(b, mt_op_info[in->op].text);
+    if (in->nargs) {
+        mt_buf_putc(b, ' ');
+        print_args(b, f, in->args, in->nargs);
+    }
+    switch (in->op) {
+    case OP_PROGRAM_ID:
+        mt_buf_printf(b, " {axis=%d}", in->attr.axis);
+        break;
+    case OP_EXPAND_DIMS:
+        mt_buf_printf(b, " {axis=%d}", in->attr.axis);
+        break;
+    case OP_ARANGE:
+        mt_buf_printf(b, " {start=%" PRId64 ", end=%" PRId64 "}", in->attr.start, in->attr.end);
+        break;
+    case OP_ZEROS:
+    case OP_FULL:
+    case OP_EMPTY:
+        mt_buf_puts(b, " {shape=");
+        mt_shape_print(b, in->attr.rank, in->attr.shape);
+        mt_buf_puts(b, ", dtype=");
+        mt_ty_print(b, in->attr.dtype);
+        mt_buf_putc(b, '}');
+        break;
+    default:
+        break;
+    }
+    if (in->ty) {
+        mt_buf_puts(b, " : ");
+        mt_ty_print(b, in->ty);
+    }
+    mt_buf_putc(b, '\n');
+}
+
+static void print_region(MtBuf *b, const MtFunc *f, const MtRegion *r, int indent)
+{
+    for (uint32_t i = 0; i < r->n; i++)
+        mt_ssa_print_inst(b, f, r->v[i], indent);
+}
+
+const char *mt_ssa_print(MtCtx *c, const MtFunc *f)
+{
+    MtBuf b;
+    mt_buf_init(&b, &c->arena);
+    print_region(&b, f, &f->body, 0);
+    return mt_buf_str(&b);
+}

@@ -1,0 +1,159 @@
+/* ssa.c: building SSA functions, the op table, and whole-function walks. */
+#include "ssa.h"
+
+#include <string.h>
+
+const MtOpInfo mt_op_info[OPC_COUNT_] = {
+#define OP(id, text, nargs, flags) [OP_##id] = {text, nargs, flags},
+#include "ops.def"
+#undef OP
+};
+
+static MtVal push_value(MtCtx *c, MtFunc *f, MtValue v)
+{
+    if (f->nvals == f->capvals) {
+        uint32_t cap = f->capvals ? f->capvals * 2 : 64;
+        f->vals = mt_arena_grow(&c->arena, f->vals, f->nvals, cap, sizeof *f->vals);
+        f->capvals = cap;
+    }
+    f->vals[f->nvals] = v;
+    return f->nvals++;
+}
+
+MtFunc *mt_func_new(MtCtx *c, const char *name)
+{
+    MtFunc *f = mt_arena_alloc(&c->arena, sizeof *f);
+    f->name = name;
+    MtValue none = {.kind = VK_NONE};
+    push_value(c, f, none);
+    return f;
+}
+
+MtVal mt_func_param(MtCtx *c, MtFunc *f, const char *name, const MtType *ty)
+{
+    MtValue v = {.kind = VK_PARAM, .ty = ty, .name = name, .index = f->nparams, .num = UINT32_MAX};
+    MtVal id = push_value(c, f, v);
+    f->params = mt_arena_grow(&c->arena, f->params, f->nparams, f->nparams + 1, sizeof *f->params);
+    f->params[f->nparams++] = id;
+    return id;
+}
+
+MtVal mt_func_const(MtCtx *c, MtFunc *f, MtConst k, const MtType *ty)
+{
+    MtValue v = {.kind = VK_CONST, .ty = ty, .cst = k, .num = UINT32_MAX};
+    return push_value(c, f, v);
+}
+
+MtVal mt_func_value(MtCtx *c, MtFunc *f, MtValKind kind, const MtType *ty)
+{
+    MtValue v = {.kind = (uint8_t)kind, .ty = ty, .num = f->next_num++};
+    return push_value(c, f, v);
+}
+
+void mt_region_push(MtCtx *c, MtRegion *r, MtInst *in)
+{
+    mt_vec_push(&c->arena, r, in);
+}
+
+MtInst *mt_inst_new(MtCtx *c, MtFunc *f, MtRegion *r, MtOpcode op, const MtType *ty,
+                    const MtVal *args, uint32_t nargs, MtSpan span, uint32_t inl)
+{
+    MtInst *in = mt_arena_alloc(&c->arena, sizeof *in);
+    in->op = (uint16_t)op;
+    in->ty = ty;
+    in->span = span;
+    in->inl = inl;
+    in->nargs = nargs;
+    if (nargs) {
+        in->args = mt_arena_alloc(&c->arena, nargs * sizeof *in->args);
+        memcpy(in->args, args, nargs * sizeof *in->args);
+    }
+    if (ty) {
+        in->dst = mt_func_value(c, f, VK_INST, ty);
+        f->vals[in->dst].def = in;
+    }
+    if (r)
+        mt_region_push(c, r, in);
+    return in;
+}
+
+MtInst *mt_for_new(MtCtx *c, MtFunc *f, MtRegion *r, const MtVal *start_stop_inits, uint32_t ncarried,
+                   int64_t step, MtSpan span, uint32_t inl)
+{
+    MtInst *in = mt_inst_new(c, f, r, OP_FOR, NULL, start_stop_inits, 2 + ncarried, span, inl);
+    MtForData *l = mt_arena_alloc(&c->arena, sizeof *l);
+    in->loop = l;
+    l->step = step;
+    l->ncarried = ncarried;
+    l->iv = mt_func_value(c, f, VK_IV, &mt_ty_i32);
+    f->vals[l->iv].def = in;
+    l->iter_args = mt_arena_alloc(&c->arena, (ncarried + 1) * sizeof *l->iter_args);
+    l->results = mt_arena_alloc(&c->arena, (ncarried + 1) * sizeof *l->results);
+    for (uint32_t i = 0; i < ncarried; i++) {
+        const MtType *ty = f->vals[start_stop_inits[2 + i]].ty;
+        l->iter_args[i] = mt_func_value(c, f, VK_ARG, ty);
+        f->vals[l->iter_args[i]].def = in;
+        f->vals[l->iter_args[i]].index = i;
+    }
+    return in;
+}
+
+void mt_for_finish(MtCtx *c, MtFunc *f, MtInst *in)
+{
+    MtForData *l = in->loop;
+    for (uint32_t i = 0; i < l->ncarried; i++) {
+        const MtType *ty = f->vals[l->iter_args[i]].ty;
+        l->results[i] = mt_func_value(c, f, VK_RESULT, ty);
+        f->vals[l->results[i]].def = in;
+        f->vals[l->results[i]].index = i;
+    }
+}
+
+/* ---- walks ------------------------------------------------------------------ */
+
+static void walk_region(MtRegion *r, void (*fn)(MtInst *, void *), void *ud)
+{
+    for (uint32_t i = 0; i < r->n; i++) {
+        fn(r->v[i], ud);
+        if (r->v[i]->loop)
+            walk_region(&r->v[i]->loop->body, fn, ud);
+    }
+}
+
+void mt_func_walk(MtFunc *f, void (*fn)(MtInst *in, void *ud), void *ud)
+{
+    walk_region(&f->body, fn, ud);
+}
+
+typedef struct Repl {
+    MtVal from, to;
+} Repl;
+
+static void replace_in(MtInst *in, void *ud)
+{
+    const Repl *r = ud;
+    for (uint32_t i = 0; i < in->nargs; i++)
+        if (in->args[i] == r->from)
+            in->args[i] = r->to;
+}
+
+void mt_func_replace_uses(MtFunc *f, MtVal from, MtVal to)
+{
+    Repl r = {from, to};
+    mt_func_walk(f, replace_in, &r);
+}
+
+static void count_in(MtInst *in, void *ud)
+{
+    uint32_t *uses = ud;
+    for (uint32_t i = 0; i < in->nargs; i++)
+        if (in->args[i])
+            uses[in->args[i]]++;
+}
+
+uint32_t *mt_func_use_counts(MtCtx *c, const MtFunc *f)
+{
+    uint32_t *uses = mt_arena_alloc(&c->arena, (f->nvals + 1) * sizeof *uses);
+    mt_func_walk((MtFunc *)f, count_in, uses);
+    return uses;
+}

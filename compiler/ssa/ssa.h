@@ -1,0 +1,164 @@
+/* ssa.h: typed SSA with structured `for` regions.
+ *
+ * A function is a region (an ordered list of instructions); a `for`
+ * instruction owns a nested region whose last instruction is `yield`.
+ * There are no basic blocks, branches or phis: loop-carried values are
+ * region arguments (iter_args) fed by `yield`, as in MLIR's scf.for.
+ *
+ * Operands are MtVal handles, indices into fn->vals (QBE's Ref): index 0
+ * means "none" (an absent mask / other). A value is a kernel parameter, a
+ * constant, an instruction result, a loop induction variable, a region
+ * argument or a loop result. Every value that is printed as %N keeps the
+ * number N it got when it was created, so optimisation leaves gaps, as in
+ * the seeds ("SSA IDs are stable debug names").
+ *
+ *   %5 = for %0 in range(0, K, 1) iter_args(%1 = 0.0) : f32 {
+ *     %2 = addptr x, %0 : ptr<f32>
+ *     %3 = load %2, none, none : f32
+ *     %4 = add %1, %3 : f32
+ *     yield %4
+ *   }
+ *   store out, %5, none
+ */
+#ifndef MT_SSA_H
+#define MT_SSA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/ctx.h"
+#include "frontend/expr.h"
+#include "types/type.h"
+
+enum {
+    F_PURE = 1,
+    F_COMMUTE = 2,
+    F_ELEM = 4,
+    F_DROP = 8,
+};
+
+typedef enum MtOpcode {
+#define OP(id, text, nargs, flags) OP_##id,
+#include "ops.def"
+#undef OP
+    OPC_COUNT_
+} MtOpcode;
+
+typedef struct MtOpInfo {
+    const char *text;
+    int nargs;
+    unsigned flags;
+} MtOpInfo;
+
+extern const MtOpInfo mt_op_info[OPC_COUNT_];
+
+typedef uint32_t MtVal;       /* index into fn->vals; 0 = none */
+
+typedef enum MtValKind {
+    VK_NONE,                  /* slot 0 */
+    VK_PARAM,                 /* printed by name */
+    VK_CONST,                 /* printed inline: 256, 0.0, -inf, true */
+    VK_INST,                  /* result of a single-result instruction */
+    VK_IV,                    /* loop induction variable */
+    VK_ARG,                   /* region argument (iter_arg) */
+    VK_RESULT,                /* result of a for */
+} MtValKind;
+
+typedef struct MtInst MtInst;
+
+typedef struct MtValue {
+    uint8_t kind;             /* MtValKind */
+    const MtType *ty;
+    uint32_t num;             /* the printed %num (INST, IV, ARG, RESULT) */
+    uint32_t index;           /* PARAM: parameter index; ARG/RESULT: carried slot */
+    const char *name;         /* PARAM */
+    MtConst cst;              /* CONST */
+    MtInst *def;              /* INST: defining instruction; IV/ARG/RESULT: the for */
+} MtValue;
+
+typedef struct MtRegion {
+    MtInst **v;
+    uint32_t n, cap;
+} MtRegion;
+
+typedef struct MtForData {
+    int64_t step;             /* positive constant */
+    MtVal iv;
+    MtVal *iter_args;         /* ncarried region arguments */
+    MtVal *results;           /* ncarried results */
+    uint32_t ncarried;
+    MtRegion body;            /* ends with a yield of ncarried values */
+} MtForData;
+
+typedef struct MtAttrs {
+    int axis;                 /* PROGRAM_ID, EXPAND_DIMS */
+    int64_t start, end;       /* ARANGE */
+    int rank;                 /* ZEROS, FULL, EMPTY: normalised shape */
+    int32_t shape[MT_MAX_RANK];
+    const MtType *dtype;      /* ZEROS, FULL, EMPTY: scalar dtype */
+} MtAttrs;
+
+struct MtInst {
+    uint16_t op;              /* MtOpcode */
+    const MtType *ty;         /* result type (NULL: no result) */
+    MtVal dst;                /* result value (0: none; a FOR's results are in loop) */
+    MtVal *args;
+    uint32_t nargs;           /* LOAD: ptr, mask|0, other|0; STORE: ptr, value, mask|0; FOR: start, stop, inits... */
+    MtAttrs attr;
+    MtForData *loop;          /* FOR */
+    MtSpan span;              /* source range of the expression that produced it */
+    uint32_t inl;             /* inline site, as in MtExpr */
+};
+
+typedef struct MtFunc {
+    const char *name;
+    MtValue *vals;            /* vals[0] is VK_NONE */
+    uint32_t nvals, capvals;
+    MtVal *params;            /* VK_PARAM per runtime parameter, in order */
+    uint32_t nparams;
+    MtRegion body;
+    uint32_t next_num;        /* next %num to hand out */
+} MtFunc;
+
+/* ---- building ------------------------------------------------------------- */
+
+MtFunc *mt_func_new(MtCtx *c, const char *name);
+MtVal mt_func_param(MtCtx *c, MtFunc *f, const char *name, const MtType *ty);
+MtVal mt_func_const(MtCtx *c, MtFunc *f, MtConst k, const MtType *ty);
+/* A new numbered value of kind VK_INST/IV/ARG/RESULT (num = next_num++). */
+MtVal mt_func_value(MtCtx *c, MtFunc *f, MtValKind kind, const MtType *ty);
+/* A new instruction appended to region r. If ty is non-NULL a result
+ * value is created (numbered) and stored in inst->dst. */
+MtInst *mt_inst_new(MtCtx *c, MtFunc *f, MtRegion *r, MtOpcode op, const MtType *ty,
+                    const MtVal *args, uint32_t nargs, MtSpan span, uint32_t inl);
+/* A new `for` instruction appended to r, with its induction variable and
+ * region arguments numbered now; results are numbered by mt_for_finish
+ * after the body, as the seeds number them. */
+MtInst *mt_for_new(MtCtx *c, MtFunc *f, MtRegion *r, const MtVal *start_stop_inits, uint32_t ncarried,
+                   int64_t step, MtSpan span, uint32_t inl);
+void mt_for_finish(MtCtx *c, MtFunc *f, MtInst *loop);
+void mt_region_push(MtCtx *c, MtRegion *r, MtInst *in);
+
+static inline MtValue *mt_val(const MtFunc *f, MtVal v) { return &f->vals[v]; }
+static inline const MtType *mt_val_ty(const MtFunc *f, MtVal v) { return f->vals[v].ty; }
+static inline bool mt_val_is_const(const MtFunc *f, MtVal v) { return v && f->vals[v].kind == VK_CONST; }
+
+/* ---- printing --------------------------------------------------------------- */
+
+/* The seeds' SSA text. */
+const char *mt_ssa_print(MtCtx *c, const MtFunc *f);
+void mt_ssa_print_inst(MtBuf *b, const MtFunc *f, const MtInst *in, int indent);
+void mt_ssa_print_operand(MtBuf *b, const MtFunc *f, MtVal v);
+void mt_const_print(MtBuf *b, MtConst k, const MtType *ty);
+
+/* ---- utilities for passes --------------------------------------------------- */
+
+/* Call fn on every instruction, nested regions included, in program order
+ * (a for before its body). */
+void mt_func_walk(MtFunc *f, void (*fn)(MtInst *in, void *ud), void *ud);
+/* Replace every use of `from` by `to` (nested regions included). */
+void mt_func_replace_uses(MtFunc *f, MtVal from, MtVal to);
+/* Use counts of every value (array of nvals), nested regions included. */
+uint32_t *mt_func_use_counts(MtCtx *c, const MtFunc *f);
+
+#endif

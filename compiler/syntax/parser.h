@@ -1,0 +1,13 @@
+/* parser.h: recursive descent over Python 3, kernels only (see ast.h). */
+#ifndef MT_PARSER_H
+#define MT_PARSER_H
+
+#include "ast.h"
+#include "lexer.h"
+
+/* Parse file `file` into a module. Syntax errors inside jit functions are
+ * E01xx diagnostics (the parser recovers at the next statement); nothing
+ * outside jit functions is ever reported except tokenizer errors. */
+MtModule *mt_parse_module(MtCtx *c, uint32_t file, const MtTokens *toks);
+
+#endif

@@ -1,0 +1,69 @@
+/* type.h: the types of expression nodes and SSA values.
+ *
+ *   scalars   bool (printed "bool"; tl.int1), i32, f32
+ *   pointers  ptr<f32>, ptr<i32>, ptr<bool>
+ *   blocks    vector<N x T> (rank 1) and block<MxN x T> (rank 2), T a scalar or pointer
+ *
+ * Types are interned per context, so equal types are equal pointers. The
+ * scalar types are static constants (immutable, so reentrancy holds).
+ */
+#ifndef MT_TYPE_H
+#define MT_TYPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/ctx.h"
+#include "base/strbuf.h"
+
+typedef enum MtTypeKind {
+    TY_BOOL,
+    TY_I32,
+    TY_F32,
+    TY_PTR,
+    TY_BLOCK,
+} MtTypeKind;
+
+enum { MT_MAX_RANK = 2 };
+
+typedef struct MtType MtType;
+struct MtType {
+    uint8_t kind;             /* MtTypeKind */
+    uint8_t rank;             /* TY_BLOCK: 1 or 2 */
+    const MtType *elem;       /* TY_PTR: pointee scalar; TY_BLOCK: element (scalar or pointer) */
+    int32_t shape[MT_MAX_RANK];
+    const MtType *next;       /* intern list link */
+};
+
+extern const MtType mt_ty_bool, mt_ty_i32, mt_ty_f32;
+
+/* Interned constructors (arena of c). */
+const MtType *mt_ty_ptr(MtCtx *c, const MtType *pointee);
+const MtType *mt_ty_block(MtCtx *c, const MtType *elem, int rank, const int32_t *shape);
+/* `elem` with the shape of `shape_of` (a block) or `elem` itself (scalar shape_of). */
+const MtType *mt_ty_with_shape(MtCtx *c, const MtType *elem, const MtType *shape_of);
+
+static inline bool mt_ty_is_block(const MtType *t) { return t->kind == TY_BLOCK; }
+static inline const MtType *mt_ty_elem(const MtType *t) { return t->kind == TY_BLOCK ? t->elem : t; }
+static inline bool mt_ty_is_ptr(const MtType *t) { return mt_ty_elem(t)->kind == TY_PTR; }
+static inline int mt_ty_rank(const MtType *t) { return t->kind == TY_BLOCK ? t->rank : 0; }
+int64_t mt_ty_numel(const MtType *t);  /* 1 for scalars */
+
+/* Broadcast two shapes (rank-aligned on the right, size 1 stretches).
+ * Scalars broadcast to anything. Returns false if incompatible; on success
+ * *rank/shape hold the result (rank 0 = scalar). */
+bool mt_broadcast(const MtType *a, const MtType *b, int *rank, int32_t shape[MT_MAX_RANK]);
+
+/* Numeric promotion of two scalar element types (bool < i32 < f32);
+ * NULL if either is a pointer. */
+const MtType *mt_ty_promote(const MtType *a, const MtType *b);
+
+/* Printed form: "f32", "ptr<f32>", "vector<256 x i32>", "block<16x32 x f32>".
+ * mt_ty_name_sig gives the signature spelling: "fp32", "*fp32", "i32", "i1". */
+const char *mt_ty_str(MtCtx *c, const MtType *t);
+void mt_ty_print(MtBuf *b, const MtType *t);
+const char *mt_ty_sig(const MtType *t);
+/* "(8,)" / "(4, 16)" as the SSA attributes print shapes. */
+void mt_shape_print(MtBuf *b, int rank, const int32_t *shape);
+
+#endif
