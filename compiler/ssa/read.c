@@ -1,0 +1,717 @@
+/* read.c: the SSA text reader, the inverse of print.c (QBE's parse.c), and
+ * the writer that adds the header line the reader needs.
+ *
+ * It exists so the verifier and the optimisation passes can be tested on
+ * IR alone: a test states an input function and the expected output as
+ * text. The reader is a one-token-lookahead scanner over lines; horizontal
+ * whitespace between tokens is free, blank lines are skipped, and nesting
+ * follows the braces of `for` lines. It checks syntax only. A %number may
+ * be used before (or without) its definition and an operation may carry
+ * any operand count, result or type: that is the malformed SSA verifier
+ * tests need, and mt_verify is what rejects it. Numbers are kept exactly
+ * as written (values are created on first mention and completed at their
+ * definition), so printing reproduces the text.
+ *
+ * Errors: the first one is reported as E0511 at its line:col in the text,
+ * registered as a file so the diagnostic renders with a caret, and the
+ * reader returns NULL.
+ */
+#include "read.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+
+enum { MAX_NUM = 1 << 24 };   /* a larger %number is a typo, not a test */
+
+typedef struct Carried {
+    int64_t num;              /* the iter_arg's %number */
+    uint32_t at, end;         /* its span in the text */
+    MtVal init;
+} Carried;
+
+typedef struct Reader {
+    MtCtx *c;
+    MtFunc *f;
+    uint32_t file;
+    const char *s;            /* the registered copy of the text */
+    uint32_t len, pos;
+    bool err;                 /* an error was reported: unwind */
+    MtVal *bynum;             /* %num -> its value; 0 = not met yet */
+    uint8_t *defined;         /* %num has met its definition */
+    uint32_t cap;
+    int64_t maxnum;           /* largest %num met; -1 = none */
+    MT_VEC(MtInst *) open;    /* fors whose body is being read, innermost last */
+} Reader;
+
+static void rerr(Reader *r, uint32_t off, uint32_t end, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void rerr(Reader *r, uint32_t off, uint32_t end, const char *fmt, ...)
+{
+    if (r->err)
+        return;
+    r->err = true;
+    MtBuf b;
+    mt_buf_init(&b, &r->c->arena);
+    va_list ap;
+    va_start(ap, fmt);
+    mt_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    mt_error(r->c, mt_span_of(r->c, r->file, off, end), "E0511", "%s", mt_buf_str(&b));
+}
+
+/* ---- characters and tokens ------------------------------------------------------ */
+
+static int peek(const Reader *r) { return r->pos < r->len ? (unsigned char)r->s[r->pos] : -1; }
+
+static bool is_digit(int ch) { return ch >= '0' && ch <= '9'; }
+static bool is_id0(int ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_'; }
+static bool is_id(int ch) { return is_id0(ch) || is_digit(ch); }
+
+static void ws(Reader *r)
+{
+    while (peek(r) == ' ' || peek(r) == '\t')
+        r->pos++;
+}
+
+/* End of the token at pos, for error spans. */
+static uint32_t tok_end(const Reader *r)
+{
+    uint32_t p = r->pos;
+    if (p >= r->len || r->s[p] == '\n')
+        return p;
+    if (!is_id((unsigned char)r->s[p]) && r->s[p] != '%' && r->s[p] != '-')
+        return p + 1;
+    p++;
+    while (p < r->len && (is_id((unsigned char)r->s[p]) || r->s[p] == '.'))
+        p++;
+    return p;
+}
+
+static bool accept(Reader *r, char ch)
+{
+    ws(r);
+    if (peek(r) != ch)
+        return false;
+    r->pos++;
+    return true;
+}
+
+static void expect(Reader *r, char ch, const char *what)
+{
+    if (!r->err && !accept(r, ch))
+        rerr(r, r->pos, tok_end(r), "expected %s", what);
+}
+
+/* Consume the identifier `w` if it comes next. */
+static bool word(Reader *r, const char *w)
+{
+    ws(r);
+    size_t n = strlen(w);
+    if (r->len - r->pos < n || memcmp(r->s + r->pos, w, n) != 0)
+        return false;
+    if (r->pos + n < r->len && is_id((unsigned char)r->s[r->pos + n]))
+        return false;
+    r->pos += (uint32_t)n;
+    return true;
+}
+
+static const char *ident(Reader *r)
+{
+    ws(r);
+    if (!is_id0(peek(r)))
+        return NULL;
+    uint32_t at = r->pos;
+    while (is_id(peek(r)))
+        r->pos++;
+    return mt_arena_strndup(&r->c->arena, r->s + at, r->pos - at);
+}
+
+static void expect_eol(Reader *r)
+{
+    ws(r);
+    if (r->err)
+        return;
+    if (peek(r) == '\n')
+        r->pos++;
+    else if (peek(r) != -1)
+        rerr(r, r->pos, tok_end(r), "expected the end of the line");
+}
+
+/* integer = "-"? digit+ */
+static int64_t integer(Reader *r, int64_t lo, int64_t hi, const char *what)
+{
+    ws(r);
+    uint32_t at = r->pos;
+    if (peek(r) == '-')
+        r->pos++;
+    if (!is_digit(peek(r))) {
+        r->pos = at;
+        rerr(r, at, tok_end(r), "expected %s", what);
+        return 0;
+    }
+    while (is_digit(peek(r)))
+        r->pos++;
+    const char *t = mt_arena_strndup(&r->c->arena, r->s + at, r->pos - at);
+    errno = 0;
+    long long v = strtoll(t, NULL, 10);
+    if (errno || v < lo || v > hi) {
+        rerr(r, at, r->pos, "%s %s is out of range", what, t);
+        return 0;
+    }
+    return v;
+}
+
+/* "%" digit+ */
+static int64_t number(Reader *r)
+{
+    ws(r);
+    uint32_t at = r->pos;
+    if (!accept(r, '%') || !is_digit(peek(r))) {
+        rerr(r, at, tok_end(r), "expected a %%number");
+        return 0;
+    }
+    return integer(r, 0, MAX_NUM, "value number");
+}
+
+/* ---- types ------------------------------------------------------------------ */
+
+static bool scalar(const MtType *t) { return t->kind <= TY_F32; }
+
+/* type = "bool" | "i32" | "f32" | "ptr<" type ">"
+ *      | "vector<" N " x " type ">" | "block<" M "x" N " x " type ">" */
+static const MtType *type(Reader *r)
+{
+    ws(r);
+    uint32_t at = r->pos;
+    if (word(r, "bool"))
+        return &mt_ty_bool;
+    if (word(r, "i32"))
+        return &mt_ty_i32;
+    if (word(r, "f32"))
+        return &mt_ty_f32;
+    if (word(r, "ptr")) {
+        expect(r, '<', "'<'");
+        const MtType *t = r->err ? NULL : type(r);
+        if (r->err)
+            return NULL;
+        if (!scalar(t)) {
+            rerr(r, at, r->pos, "pointers point to bool, i32 or f32");
+            return NULL;
+        }
+        expect(r, '>', "'>'");
+        return r->err ? NULL : mt_ty_ptr(r->c, t);
+    }
+    bool vec = word(r, "vector");
+    if (!vec && !word(r, "block")) {
+        rerr(r, at, tok_end(r), "expected a type");
+        return NULL;
+    }
+    expect(r, '<', "'<'");
+    int32_t shape[MT_MAX_RANK];
+    int rank = 0;
+    while (!r->err) {
+        if (rank == MT_MAX_RANK) {
+            rerr(r, at, r->pos, "blocks have at most %d dimensions", MT_MAX_RANK);
+            return NULL;
+        }
+        shape[rank++] = (int32_t)integer(r, 1, INT32_MAX, "a positive block dimension");
+        expect(r, 'x', "'x'");
+        ws(r);
+        if (!is_digit(peek(r)))
+            break;
+    }
+    const MtType *e = r->err ? NULL : type(r);
+    if (r->err)
+        return NULL;
+    if (rank != (vec ? 1 : 2)) {
+        rerr(r, at, r->pos, vec ? "vector types have one dimension" : "block types have two dimensions");
+        return NULL;
+    }
+    if (!scalar(e) && e->kind != TY_PTR) {
+        rerr(r, at, r->pos, "block elements are scalars or pointers");
+        return NULL;
+    }
+    expect(r, '>', "'>'");
+    return r->err ? NULL : mt_ty_block(r->c, e, rank, shape);
+}
+
+/* ---- values ------------------------------------------------------------------ */
+
+/* The value named %num, created (untyped) on first mention. */
+static MtVal use_num(Reader *r, int64_t num)
+{
+    if (r->err)
+        return 0;
+    uint32_t n = (uint32_t)num;
+    if (n >= r->cap) {
+        uint32_t cap = r->cap ? r->cap : 64;
+        while (cap <= n)
+            cap *= 2;
+        r->bynum = mt_arena_grow(&r->c->arena, r->bynum, r->cap, cap, sizeof *r->bynum);
+        r->defined = mt_arena_grow(&r->c->arena, r->defined, r->cap, cap, sizeof *r->defined);
+        r->cap = cap;
+    }
+    if (!r->bynum[n]) {
+        r->bynum[n] = mt_func_value(r->c, r->f, VK_INST, NULL);
+        r->f->vals[r->bynum[n]].num = n;
+        if (num > r->maxnum)
+            r->maxnum = num;
+    }
+    return r->bynum[n];
+}
+
+static const char *const kind_names[] = {
+    [VK_INST] = "instruction result", [VK_IV] = "induction variable",
+    [VK_ARG] = "region argument", [VK_RESULT] = "loop result",
+};
+
+/* %num defined by `def` as a value of `kind`. A second definition of the
+ * same kind is kept for the verifier to report; of another kind it cannot
+ * be represented. */
+static MtVal def_num(Reader *r, int64_t num, uint32_t at, uint32_t end, MtValKind kind, const MtType *ty,
+                     MtInst *def)
+{
+    MtVal x = use_num(r, num);
+    if (r->err)
+        return 0;
+    MtValue *val = &r->f->vals[x];
+    if (r->defined[num]) {
+        if (val->kind != kind)
+            rerr(r, at, end, "%%%u is already defined as a %s", val->num, kind_names[val->kind]);
+        return x;
+    }
+    r->defined[num] = 1;
+    val->kind = (uint8_t)kind;
+    val->ty = ty;
+    val->def = def;
+    return x;
+}
+
+static MtVal constant(Reader *r, MtConstKind kind, int64_t i, double d)
+{
+    MtConst k = {.kind = (uint8_t)kind, .i = i, .f = d};
+    const MtType *ty = kind == CST_BOOL ? &mt_ty_bool : kind == CST_INT ? &mt_ty_i32 : &mt_ty_f32;
+    return mt_func_const(r->c, r->f, k, ty);
+}
+
+/* literal = "-"? ("inf" | digit+ ("." digit*)? ([eE] [+-]? digit+)?) */
+static MtVal literal(Reader *r)
+{
+    uint32_t at = r->pos;
+    bool neg = peek(r) == '-';
+    if (neg)
+        r->pos++;
+    if (word(r, "inf") && r->pos == at + 3 + neg)
+        return constant(r, CST_FLOAT, 0, neg ? -HUGE_VAL : HUGE_VAL);
+    r->pos = at + neg;
+    bool flt = false;
+    if (!is_digit(peek(r))) {
+        rerr(r, at, tok_end(r), "expected a number");
+        return 0;
+    }
+    while (is_digit(peek(r)))
+        r->pos++;
+    if (peek(r) == '.') {
+        flt = true;
+        r->pos++;
+        while (is_digit(peek(r)))
+            r->pos++;
+    }
+    if (peek(r) == 'e' || peek(r) == 'E') {
+        flt = true;
+        r->pos++;
+        if (peek(r) == '+' || peek(r) == '-')
+            r->pos++;
+        if (!is_digit(peek(r))) {
+            rerr(r, at, tok_end(r), "malformed number");
+            return 0;
+        }
+        while (is_digit(peek(r)))
+            r->pos++;
+    }
+    if (is_id(peek(r)) || peek(r) == '.') {
+        rerr(r, at, tok_end(r), "malformed number");
+        return 0;
+    }
+    const char *t = mt_arena_strndup(&r->c->arena, r->s + at, r->pos - at);
+    if (flt)
+        return constant(r, CST_FLOAT, 0, strtod(t, NULL));
+    errno = 0;
+    long long v = strtoll(t, NULL, 10);
+    if (errno || v < INT32_MIN || v > INT32_MAX) {
+        rerr(r, at, r->pos, "integer constant %s does not fit in i32", t);
+        return 0;
+    }
+    return constant(r, CST_INT, v, 0);
+}
+
+/* operand = "%" N | param | literal | "none" | "true" | "false" | "nan"
+ * (0 for none, and 0 with r->err set on an error) */
+static MtVal operand(Reader *r)
+{
+    ws(r);
+    uint32_t at = r->pos;
+    int ch = peek(r);
+    if (ch == '%')
+        return use_num(r, number(r));
+    if (ch == '-' || is_digit(ch))
+        return literal(r);
+    const char *name = ident(r);
+    if (!name) {
+        rerr(r, at, tok_end(r), "expected an operand");
+        return 0;
+    }
+    if (!strcmp(name, "none"))
+        return 0;
+    if (!strcmp(name, "true") || !strcmp(name, "false"))
+        return constant(r, CST_BOOL, name[0] == 't', 0);
+    for (uint32_t i = 0; i < r->f->nparams; i++)
+        if (!strcmp(r->f->vals[r->f->params[i]].name, name))
+            return r->f->params[i];
+    if (!strcmp(name, "inf"))
+        return constant(r, CST_FLOAT, 0, HUGE_VAL);
+    if (!strcmp(name, "nan"))
+        return constant(r, CST_FLOAT, 0, NAN);
+    rerr(r, at, r->pos, "unknown name '%s': not a parameter of the kernel", name);
+    return 0;
+}
+
+/* ---- lines ------------------------------------------------------------------- */
+
+static MtRegion *current(Reader *r) { return r->open.n ? &r->open.v[r->open.n - 1]->loop->body : &r->f->body; }
+
+static void key(Reader *r, const char *k)
+{
+    ws(r);
+    if (r->err)
+        return;
+    if (!word(r, k)) {
+        rerr(r, r->pos, tok_end(r), "expected '%s='", k);
+        return;
+    }
+    expect(r, '=', "'='");
+}
+
+/* shape = "(" (N ("," N)* ","?)? ")" */
+static void shape(Reader *r, MtAttrs *a)
+{
+    expect(r, '(', "'(' starting a shape");
+    while (!r->err) {
+        if (accept(r, ')'))
+            return;
+        if (a->rank == MT_MAX_RANK) {
+            rerr(r, r->pos, tok_end(r), "shapes have at most %d dimensions", MT_MAX_RANK);
+            return;
+        }
+        a->shape[a->rank++] = (int32_t)integer(r, INT32_MIN, INT32_MAX, "a dimension");
+        if (!accept(r, ',')) {
+            expect(r, ')', "')' closing the shape");
+            return;
+        }
+    }
+}
+
+/* attrs = "{axis=" N "}" | "{start=" N ", end=" N "}" | "{shape=" shape ", dtype=" type "}" */
+static void attrs(Reader *r, MtInst *in)
+{
+    const char *op = mt_op_info[in->op].text;
+    bool want = in->op == OP_PROGRAM_ID || in->op == OP_EXPAND_DIMS || in->op == OP_ARANGE ||
+                in->op == OP_ZEROS || in->op == OP_FULL || in->op == OP_EMPTY;
+    ws(r);
+    uint32_t at = r->pos;
+    if (!accept(r, '{')) {
+        if (want)
+            rerr(r, at, tok_end(r), "%s needs its attributes {...}", op);
+        return;
+    }
+    if (!want) {
+        rerr(r, at, at + 1, "%s takes no attributes", op);
+        return;
+    }
+    switch (in->op) {
+    case OP_PROGRAM_ID:
+    case OP_EXPAND_DIMS:
+        key(r, "axis");
+        in->attr.axis = (int)integer(r, INT32_MIN, INT32_MAX, "an axis");
+        break;
+    case OP_ARANGE:
+        key(r, "start");
+        in->attr.start = integer(r, INT64_MIN, INT64_MAX, "a start");
+        expect(r, ',', "','");
+        key(r, "end");
+        in->attr.end = integer(r, INT64_MIN, INT64_MAX, "an end");
+        break;
+    default:
+        key(r, "shape");
+        shape(r, &in->attr);
+        expect(r, ',', "','");
+        key(r, "dtype");
+        if (!r->err)
+            in->attr.dtype = type(r);
+        break;
+    }
+    expect(r, '}', "'}' closing the attributes");
+}
+
+typedef struct Res {
+    int64_t num;
+    uint32_t at, end;
+} Res;
+
+/* for = "for %" N " in range(" operand ", " operand ", " N ")"
+ *       (" iter_args(" %A " = " operand ("," ...)* ") : " type ("," type)*)? " {" */
+static void for_line(Reader *r, uint32_t at, const Res *res, uint32_t nres)
+{
+    ws(r);
+    uint32_t ivat = r->pos;
+    int64_t iv = number(r);
+    uint32_t ivend = r->pos;
+    if (!r->err && (!word(r, "in") || !word(r, "range")))
+        rerr(r, r->pos, tok_end(r), "expected 'in range('");
+    expect(r, '(', "'('");
+    MtVal bounds[2] = {0, 0};
+    for (int i = 0; i < 2 && !r->err; i++) {
+        bounds[i] = operand(r);
+        expect(r, ',', "','");
+    }
+    int64_t step = r->err ? 0 : integer(r, INT64_MIN, INT64_MAX, "a step");
+    expect(r, ')', "')'");
+    MT_VEC(Carried) car = {0};
+    MT_VEC(const MtType *) tys = {0};
+    if (!r->err && word(r, "iter_args")) {
+        expect(r, '(', "'('");
+        while (!r->err) {
+            Carried k;
+            ws(r);
+            k.at = r->pos;
+            k.num = number(r);
+            k.end = r->pos;
+            expect(r, '=', "'='");
+            k.init = r->err ? 0 : operand(r);
+            mt_vec_push(&r->c->arena, &car, k);
+            if (!accept(r, ','))
+                break;
+        }
+        expect(r, ')', "')'");
+        expect(r, ':', "':' and the carried types");
+        while (!r->err) {
+            const MtType *t = type(r);
+            mt_vec_push(&r->c->arena, &tys, t);
+            if (!accept(r, ','))
+                break;
+        }
+        if (!r->err && tys.n != car.n)
+            rerr(r, at, r->pos, "for carries %u values but declares %u types", car.n, tys.n);
+    }
+    if (!r->err && nres != car.n)
+        rerr(r, at, r->pos, "for defines %u results but carries %u values", nres, car.n);
+    expect(r, '{', "'{' opening the loop body");
+    uint32_t end = r->pos;
+    expect_eol(r);
+    if (r->err)
+        return;
+
+    uint32_t n = car.n;
+    MtInst *in = mt_arena_alloc(&r->c->arena, sizeof *in);
+    MtForData *l = mt_arena_alloc(&r->c->arena, sizeof *l);
+    in->op = OP_FOR;
+    in->span = mt_span_of(r->c, r->file, at, end);
+    in->loop = l;
+    in->nargs = 2 + n;
+    in->args = mt_arena_alloc(&r->c->arena, in->nargs * sizeof *in->args);
+    in->args[0] = bounds[0];
+    in->args[1] = bounds[1];
+    l->step = step;
+    l->ncarried = n;
+    l->iv = def_num(r, iv, ivat, ivend, VK_IV, &mt_ty_i32, in);
+    l->iter_args = mt_arena_alloc(&r->c->arena, (n + 1) * sizeof *l->iter_args);
+    l->results = mt_arena_alloc(&r->c->arena, (n + 1) * sizeof *l->results);
+    for (uint32_t i = 0; i < n && !r->err; i++) {
+        in->args[2 + i] = car.v[i].init;
+        l->iter_args[i] = def_num(r, car.v[i].num, car.v[i].at, car.v[i].end, VK_ARG, tys.v[i], in);
+        l->results[i] = def_num(r, res[i].num, res[i].at, res[i].end, VK_RESULT, tys.v[i], in);
+        if (!r->err) {
+            r->f->vals[l->iter_args[i]].index = i;
+            r->f->vals[l->results[i]].index = i;
+        }
+    }
+    if (r->err)
+        return;
+    mt_region_push(r->c, current(r), in);
+    mt_vec_push(&r->c->arena, &r->open, in);
+}
+
+static MtOpcode opcode(const char *name)
+{
+    for (int op = 0; op < OPC_COUNT_; op++)
+        if (!strcmp(mt_op_info[op].text, name))
+            return (MtOpcode)op;
+    return OPC_COUNT_;
+}
+
+/* line = "}" | (results "=")? (for | op operands? attrs? (":" type)?) */
+static void line(Reader *r)
+{
+    ws(r);
+    uint32_t at = r->pos;
+    if (accept(r, '}')) {
+        if (!r->open.n)
+            rerr(r, at, at + 1, "'}' without an open for");
+        else
+            r->open.n--;
+        expect_eol(r);
+        return;
+    }
+    MT_VEC(Res) res = {0};
+    if (peek(r) == '%') {
+        do {
+            Res x;
+            ws(r);
+            x.at = r->pos;
+            x.num = number(r);
+            x.end = r->pos;
+            mt_vec_push(&r->c->arena, &res, x);
+        } while (!r->err && accept(r, ','));
+        expect(r, '=', "'='");
+    }
+    if (r->err)
+        return;
+    if (word(r, "for")) {
+        for_line(r, at, res.v, res.n);
+        return;
+    }
+    uint32_t opat = r->pos;
+    const char *name = ident(r);
+    MtOpcode op = name ? opcode(name) : OPC_COUNT_;
+    if (op == OPC_COUNT_) {
+        r->pos = opat;
+        rerr(r, opat, tok_end(r), name ? "unknown operation '%s'" : "expected an operation%s", name ? name : "");
+        return;
+    }
+    if (res.n > 1) {
+        rerr(r, at, r->pos, "%s defines one value; only for defines several", name);
+        return;
+    }
+    MT_VEC(MtVal) args = {0};
+    ws(r);
+    if (peek(r) != '\n' && peek(r) != -1 && peek(r) != '{' && peek(r) != ':') {
+        do {
+            MtVal x = operand(r);
+            mt_vec_push(&r->c->arena, &args, x);
+        } while (!r->err && accept(r, ','));
+    }
+    if (r->err)
+        return;
+    MtInst *in = mt_arena_alloc(&r->c->arena, sizeof *in);
+    in->op = (uint16_t)op;
+    in->nargs = args.n;
+    in->args = args.v;
+    attrs(r, in);
+    if (!r->err && accept(r, ':'))
+        in->ty = type(r);
+    uint32_t end = r->pos;
+    expect_eol(r);
+    if (r->err)
+        return;
+    in->span = mt_span_of(r->c, r->file, at, end);
+    if (res.n)
+        in->dst = def_num(r, res.v[0].num, res.v[0].at, res.v[0].end, VK_INST, in->ty, in);
+    mt_region_push(r->c, current(r), in);
+}
+
+/* header = "kernel" name "(" (param ":" type ("," param ":" type)*)? ")" */
+static void header(Reader *r)
+{
+    ws(r);
+    const char *name = word(r, "kernel") ? ident(r) : NULL;
+    if (!name) {
+        rerr(r, r->pos, tok_end(r), "expected the header 'kernel name(param: type, ...)'");
+        return;
+    }
+    r->f->name = name;
+    expect(r, '(', "'(' opening the parameter list");
+    if (!r->err && !accept(r, ')')) {
+        while (!r->err) {
+            ws(r);
+            uint32_t at = r->pos;
+            const char *p = ident(r);
+            if (!p) {
+                rerr(r, at, tok_end(r), "expected a parameter name");
+                return;
+            }
+            if (!strcmp(p, "none") || !strcmp(p, "true") || !strcmp(p, "false")) {
+                rerr(r, at, r->pos, "'%s' is a reserved operand name", p);
+                return;
+            }
+            for (uint32_t i = 0; i < r->f->nparams; i++) {
+                if (!strcmp(r->f->vals[r->f->params[i]].name, p)) {
+                    rerr(r, at, r->pos, "duplicate parameter '%s'", p);
+                    return;
+                }
+            }
+            expect(r, ':', "':' and the parameter type");
+            ws(r);
+            uint32_t tat = r->pos;
+            const MtType *t = r->err ? NULL : type(r);
+            if (r->err)
+                return;
+            if (!scalar(t) && t->kind != TY_PTR) {
+                rerr(r, tat, r->pos, "parameters are scalars or pointers");
+                return;
+            }
+            mt_func_param(r->c, r->f, p, t);
+            if (!accept(r, ','))
+                break;
+        }
+        expect(r, ')', "')' closing the parameter list");
+    }
+    expect_eol(r);
+}
+
+MtFunc *mt_ssa_read(MtCtx *c, const char *text, const char *name_for_diags)
+{
+    size_t len = strlen(text);
+    Reader r = {.c = c, .maxnum = -1};
+    r.file = mt_ctx_add_file(c, name_for_diags, text, len);
+    r.s = mt_ctx_file(c, r.file)->text;
+    if (len >= UINT32_MAX) {
+        rerr(&r, 0, 0, "SSA text is too long");
+        return NULL;
+    }
+    r.len = (uint32_t)len;
+    r.f = mt_func_new(c, NULL);
+    header(&r);
+    while (!r.err && r.pos < r.len) {
+        ws(&r);
+        if (peek(&r) == '\n')
+            r.pos++;
+        else if (peek(&r) != -1)
+            line(&r);
+    }
+    if (!r.err && r.open.n)
+        rerr(&r, r.len, r.len, "missing '}' closing the for on line %u", r.open.v[r.open.n - 1]->span.line);
+    if (r.err)
+        return NULL;
+    r.f->next_num = (uint32_t)(r.maxnum + 1);
+    return r.f;
+}
+
+const char *mt_ssa_write(MtCtx *c, const MtFunc *f)
+{
+    MtBuf b;
+    mt_buf_init(&b, &c->arena);
+    mt_buf_printf(&b, "kernel %s(", f->name ? f->name : "kernel");
+    for (uint32_t i = 0; i < f->nparams; i++) {
+        const MtValue *p = &f->vals[f->params[i]];
+        mt_buf_printf(&b, "%s%s: ", i ? ", " : "", p->name);
+        mt_ty_print(&b, p->ty);
+    }
+    mt_buf_puts(&b, ")\n");
+    mt_buf_puts(&b, mt_ssa_print(c, f));
+    return mt_buf_str(&b);
+}

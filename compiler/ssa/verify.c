@@ -1,0 +1,786 @@
+/* verify.c: the SSA checker (QBE's ssacheck), run after lowering and after
+ * every optimisation pass.
+ *
+ * It is deliberately independent of type inference: every rule below is
+ * re-derived from the op table, the attributes and the operand types, so a
+ * pass that rewrites the IR into something the inference would never have
+ * produced is caught here, at the span of the instruction it broke. The
+ * walk follows program order and keeps a scope of visible values: params
+ * and constants are visible everywhere, an instruction result from its
+ * definition to the end of its region (nested regions included), a loop's
+ * induction variable and region arguments inside its body only, and its
+ * results after the `for` in the enclosing region.
+ *
+ * Codes: E0501 definitions and scoping, E0502 result declarations, E0503
+ * operand types, E0504 broadcasting, E0505 pointers/loads/stores, E0506
+ * loop regions, E0507 factories, E0508 dot, E0509 reductions, E0510
+ * attributes. One instruction reports its first type error only; its
+ * result is still defined so that a single mistake does not cascade into
+ * "used before definition" reports further down.
+ *
+ * Nothing is trusted before it is checked: handles are range-checked,
+ * types may be NULL or malformed, regions may lack their yield or even
+ * contain themselves (a `for` met twice is reported and not entered).
+ */
+#include "verify.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+
+#include "base/strbuf.h"
+
+enum { SCOPE_UNSEEN, SCOPE_OPEN, SCOPE_CLOSED };
+
+typedef struct Verifier {
+    MtCtx *c;
+    const MtFunc *f;
+    const char *stage;        /* message prefix "after <stage>: ", or NULL */
+    uint32_t nerr;
+    uint8_t *scope;           /* per value: SCOPE_* */
+    uint8_t *defined;         /* per value: a definition has been met */
+    uint8_t *has_def;         /* per value: defined somewhere in f (pre-pass) */
+    MtVal *bynum;             /* open addressing: %num -> value defined with it */
+    uint32_t bynum_mask;
+    MT_VEC(MtVal) open;       /* values defined in the open regions, innermost last */
+    MT_VEC(const MtInst *) loops; /* fors met so far: a second meeting is a cycle */
+} Verifier;
+
+static void verr(Verifier *v, MtSpan sp, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void verr(Verifier *v, MtSpan sp, const char *code, const char *fmt, ...)
+{
+    MtBuf b;
+    mt_buf_init(&b, &v->c->arena);
+    if (v->stage)
+        mt_buf_printf(&b, "after %s: ", v->stage);
+    va_list ap;
+    va_start(ap, fmt);
+    mt_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    mt_error(v->c, sp, code, "%s", mt_buf_str(&b));
+    v->nerr++;
+}
+
+/* ---- types ------------------------------------------------------------------ */
+
+static bool is_scalar(const MtType *t) { return t && t->kind <= TY_F32; }
+
+static bool is_ptr(const MtType *t) { return t && t->kind == TY_PTR && is_scalar(t->elem); }
+
+static bool ty_valid(const MtType *t)
+{
+    if (!t)
+        return false;
+    switch (t->kind) {
+    case TY_BOOL:
+    case TY_I32:
+    case TY_F32:
+        return true;
+    case TY_PTR:
+        return is_scalar(t->elem);
+    case TY_BLOCK:
+        if (t->rank < 1 || t->rank > MT_MAX_RANK)
+            return false;
+        for (int i = 0; i < t->rank; i++)
+            if (t->shape[i] <= 0)
+                return false;
+        return is_scalar(t->elem) || is_ptr(t->elem);
+    default:
+        return false;
+    }
+}
+
+/* The interned scalar of a scalar kind. */
+static const MtType *scalar_of(int kind)
+{
+    return kind == TY_BOOL ? &mt_ty_bool : kind == TY_I32 ? &mt_ty_i32 : &mt_ty_f32;
+}
+
+static const char *tystr(Verifier *v, const MtType *t)
+{
+    if (!t)
+        return "<no type>";
+    if (!ty_valid(t))
+        return "<malformed type>";
+    return mt_ty_str(v->c, t);
+}
+
+static bool is_num(const MtType *e) { return e->kind <= TY_F32; }
+static bool is_int(const MtType *e) { return e->kind == TY_BOOL || e->kind == TY_I32; }
+
+/* ---- values ----------------------------------------------------------------- */
+
+static const char *kind_name(int kind)
+{
+    switch (kind) {
+    case VK_PARAM: return "parameter";
+    case VK_CONST: return "constant";
+    case VK_INST: return "instruction result";
+    case VK_IV: return "induction variable";
+    case VK_ARG: return "region argument";
+    case VK_RESULT: return "loop result";
+    default: return "empty value slot";
+    }
+}
+
+static const char *vname(Verifier *v, MtVal x)
+{
+    const MtValue *val = &v->f->vals[x];
+    if (val->kind == VK_PARAM)
+        return val->name ? val->name : "<unnamed parameter>";
+    if (val->kind == VK_CONST) {
+        MtBuf b;
+        mt_buf_init(&b, &v->c->arena);
+        mt_const_print(&b, val->cst, val->ty);
+        return mt_buf_str(&b);
+    }
+    return mt_sprintf(v->c, "%%%u", val->num);
+}
+
+static const char *opname(const MtInst *in) { return mt_op_info[in->op].text; }
+
+/* Operand i of `in`: present (unless optional), in range, visible here and
+ * of a well-formed type. */
+static bool check_use(Verifier *v, const MtInst *in, uint32_t i, bool optional)
+{
+    MtVal x = in->args[i];
+    const char *op = opname(in);
+    if (!x) {
+        if (!optional)
+            verr(v, in->span, "E0501", "%s operand %u is none", op, i + 1);
+        return optional;
+    }
+    if (x >= v->f->nvals) {
+        verr(v, in->span, "E0501", "%s operand %u refers to value #%u, but the function has %u values", op,
+             i + 1, x, v->f->nvals);
+        return false;
+    }
+    const MtValue *val = &v->f->vals[x];
+    switch (val->kind) {
+    case VK_PARAM:
+        if (!is_scalar(val->ty) && !is_ptr(val->ty)) {
+            verr(v, in->span, "E0503", "%s operand %u: parameter %s has type %s; parameters are scalars or pointers",
+                 op, i + 1, vname(v, x), tystr(v, val->ty));
+            return false;
+        }
+        return true;
+    case VK_CONST: {
+        const MtType *want = val->cst.kind == CST_BOOL ? &mt_ty_bool
+                             : val->cst.kind == CST_INT ? &mt_ty_i32
+                             : val->cst.kind == CST_FLOAT ? &mt_ty_f32
+                                                          : NULL;
+        if (!want || val->ty != want) {
+            verr(v, in->span, "E0503", "%s operand %u: constant %s has type %s, expected %s", op, i + 1,
+                 vname(v, x), tystr(v, val->ty), want ? mt_ty_str(v->c, want) : "a constant kind");
+            return false;
+        }
+        return true;
+    }
+    case VK_INST:
+    case VK_IV:
+    case VK_ARG:
+    case VK_RESULT:
+        break;
+    default:
+        verr(v, in->span, "E0501", "%s operand %u refers to value #%u, an empty value slot", op, i + 1, x);
+        return false;
+    }
+    switch (v->scope[x]) {
+    case SCOPE_OPEN:
+        /* an ill-typed definition was reported where it was defined */
+        return ty_valid(val->ty);
+    case SCOPE_CLOSED:
+        verr(v, in->span, "E0501", "%s operand %u (%s) is used outside the loop body that defines it", op, i + 1,
+             vname(v, x));
+        return false;
+    default:
+        verr(v, in->span, "E0501", v->has_def[x] ? "%s operand %u (%s) is used before its definition"
+                                                  : "%s operand %u (%s) is never defined",
+             op, i + 1, vname(v, x));
+        return false;
+    }
+}
+
+/* `in` defines x (its `what`: "result", "iter_arg", ...) as a value of
+ * kind `kind`; `code` is reported for a wrong handle or kind. */
+static bool define(Verifier *v, const MtInst *in, MtVal x, int kind, const char *what, const char *code)
+{
+    const char *op = opname(in);
+    if (!x) {
+        verr(v, in->span, code, "%s has no %s value", op, what);
+        return false;
+    }
+    if (x >= v->f->nvals) {
+        verr(v, in->span, code, "%s %s refers to value #%u, but the function has %u values", op, what, x,
+             v->f->nvals);
+        return false;
+    }
+    const MtValue *val = &v->f->vals[x];
+    if (val->kind != kind) {
+        verr(v, in->span, code, "%s %s %s is a %s, not a %s", op, what, vname(v, x), kind_name(val->kind),
+             kind_name(kind));
+        return false;
+    }
+    if (v->defined[x]) {
+        verr(v, in->span, "E0501", "%s defines %s a second time", op, vname(v, x));
+        return false;
+    }
+    v->defined[x] = 1;
+    v->scope[x] = SCOPE_OPEN;
+    mt_vec_push(&v->c->arena, &v->open, x);
+    bool ok = true;
+    if (val->def != in) {
+        verr(v, in->span, "E0501", "%s %s %s does not link back to its defining %s", op, what, vname(v, x), op);
+        ok = false;
+    }
+    if (val->num >= v->f->next_num) {
+        verr(v, in->span, "E0501", "%s %s %s is numbered at or past the function's next number %%%u", op, what,
+             vname(v, x), v->f->next_num);
+        ok = false;
+    }
+    uint32_t h = (val->num * 2654435761u) & v->bynum_mask;
+    while (v->bynum[h] && v->f->vals[v->bynum[h]].num != val->num)
+        h = (h + 1) & v->bynum_mask;
+    if (v->bynum[h]) {
+        verr(v, in->span, "E0501", "%s %s %s reuses the number of another value", op, what, vname(v, x));
+        ok = false;
+    } else {
+        v->bynum[h] = x;
+    }
+    if (!ty_valid(val->ty)) {
+        verr(v, in->span, "E0502", "%s %s %s has %s", op, what, vname(v, x),
+             val->ty ? "a malformed type" : "no type");
+        ok = false;
+    }
+    return ok;
+}
+
+static void close_scope(Verifier *v, uint32_t mark)
+{
+    while (v->open.n > mark)
+        v->scope[v->open.v[--v->open.n]] = SCOPE_CLOSED;
+}
+
+/* ---- result and operand rules -------------------------------------------------- */
+
+/* Reports "<op> requires <what>, got <type> [as operand i]" unless ok. */
+static bool require(Verifier *v, const MtInst *in, const char *code, bool ok, const char *what, uint32_t i)
+{
+    if (ok)
+        return true;
+    const char *t = tystr(v, mt_val_ty(v->f, in->args[i]));
+    if (in->nargs == 1)
+        verr(v, in->span, code, "%s requires %s, got %s", opname(in), what, t);
+    else
+        verr(v, in->span, code, "%s requires %s, got %s as operand %u", opname(in), what, t, i + 1);
+    return false;
+}
+
+static const MtType *arg_ty(Verifier *v, const MtInst *in, uint32_t i) { return mt_val_ty(v->f, in->args[i]); }
+
+static const MtType *arg_elem(Verifier *v, const MtInst *in, uint32_t i) { return mt_ty_elem(arg_ty(v, in, i)); }
+
+/* Broadcast shape of the present operands into rank/shape. */
+static bool broadcast(Verifier *v, const MtInst *in, const char *code, int *rank, int32_t shape[MT_MAX_RANK])
+{
+    MtType acc = {.kind = TY_I32};
+    for (uint32_t i = 0; i < in->nargs; i++) {
+        if (!in->args[i])
+            continue;
+        int r;
+        int32_t s[MT_MAX_RANK];
+        if (!mt_broadcast(&acc, arg_ty(v, in, i), &r, s)) {
+            MtBuf b;
+            mt_buf_init(&b, &v->c->arena);
+            for (uint32_t k = 0, n = 0; k < in->nargs; k++)
+                if (in->args[k])
+                    mt_buf_printf(&b, "%s%s (operand %u)", n++ ? ", " : "", tystr(v, arg_ty(v, in, k)), k + 1);
+            verr(v, in->span, code, "%s operands do not broadcast: %s", opname(in), mt_buf_str(&b));
+            return false;
+        }
+        acc.kind = r ? TY_BLOCK : TY_I32;
+        acc.rank = (uint8_t)r;
+        for (int d = 0; d < r; d++)
+            acc.shape[d] = s[d];
+    }
+    *rank = acc.rank;
+    for (int d = 0; d < acc.rank; d++)
+        shape[d] = acc.shape[d];
+    return true;
+}
+
+/* The declared result type must be `elem` with the broadcast shape: a shape
+ * difference is reported as shape_code, an element one as elem_code. */
+static void check_result(Verifier *v, const MtInst *in, const char *elem_code, const char *shape_code,
+                         const MtType *elem, int rank, const int32_t *shape)
+{
+    const MtType *want = mt_ty_block(v->c, elem, rank, shape);
+    if (in->ty == want)
+        return;
+    bool same_shape = mt_ty_rank(in->ty) == rank;
+    for (int d = 0; same_shape && d < rank; d++)
+        same_shape = in->ty->shape[d] == shape[d];
+    if (!same_shape)
+        verr(v, in->span, shape_code, "%s result type is %s, but its operands broadcast to %s", opname(in),
+             tystr(v, in->ty), mt_ty_str(v->c, want));
+    else
+        verr(v, in->span, elem_code, "%s result type is %s, expected %s", opname(in), tystr(v, in->ty),
+             mt_ty_str(v->c, want));
+}
+
+static void check_exact(Verifier *v, const MtInst *in, const char *code, const MtType *want)
+{
+    if (in->ty != want)
+        verr(v, in->span, code, "%s result type is %s, expected %s", opname(in), tystr(v, in->ty),
+             mt_ty_str(v->c, want));
+}
+
+static const char *const NUMERIC = "bool, i32 or f32 operands";
+
+static void check_elementwise(Verifier *v, const MtInst *in)
+{
+    const char *opcode = "E0503";
+    const MtType *res = NULL;
+    const MtType *a = arg_elem(v, in, 0);
+    const MtType *b = in->nargs > 1 ? arg_elem(v, in, 1) : NULL;
+    switch (in->op) {
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_MAXIMUM:
+    case OP_MINIMUM:
+        if (!require(v, in, opcode, is_num(a), NUMERIC, 0) || !require(v, in, opcode, is_num(b), NUMERIC, 1))
+            return;
+        res = scalar_of(a->kind > b->kind ? a->kind : b->kind);
+        if (res->kind == TY_BOOL)
+            res = &mt_ty_i32;
+        break;
+    case OP_DIV:
+        if (!require(v, in, opcode, is_num(a), NUMERIC, 0) || !require(v, in, opcode, is_num(b), NUMERIC, 1))
+            return;
+        res = &mt_ty_f32;
+        break;
+    case OP_FLOORDIV:
+    case OP_MOD:
+        if (!require(v, in, opcode, is_int(a), "bool or i32 operands", 0) ||
+            !require(v, in, opcode, is_int(b), "bool or i32 operands", 1))
+            return;
+        res = &mt_ty_i32;
+        break;
+    case OP_AND:
+    case OP_OR:
+    case OP_XOR:
+        if (!require(v, in, opcode, is_int(a), "bool or i32 operands", 0) ||
+            !require(v, in, opcode, is_int(b), "bool or i32 operands", 1))
+            return;
+        res = a->kind == TY_BOOL && b->kind == TY_BOOL ? &mt_ty_bool : &mt_ty_i32;
+        break;
+    case OP_CMP_LT:
+    case OP_CMP_LE:
+    case OP_CMP_GT:
+    case OP_CMP_GE:
+    case OP_CMP_EQ:
+    case OP_CMP_NE:
+        if (!require(v, in, opcode, is_num(a), NUMERIC, 0) || !require(v, in, opcode, is_num(b), NUMERIC, 1))
+            return;
+        res = &mt_ty_bool;
+        break;
+    case OP_NEG:
+        if (!require(v, in, opcode, a->kind == TY_I32 || a->kind == TY_F32, "i32 or f32", 0))
+            return;
+        res = scalar_of(a->kind);
+        break;
+    case OP_NOT:
+        if (!require(v, in, opcode, is_int(a), "bool or i32", 0))
+            return;
+        res = scalar_of(a->kind);
+        break;
+    case OP_EXP:
+        if (!require(v, in, opcode, a->kind == TY_F32, "f32", 0))
+            return;
+        res = &mt_ty_f32;
+        break;
+    case OP_SELECT: {
+        const MtType *e = arg_elem(v, in, 2);
+        if (!require(v, in, opcode, a->kind == TY_BOOL, "a bool condition", 0) ||
+            !require(v, in, opcode, is_num(b), "bool, i32 or f32 values", 1) ||
+            !require(v, in, opcode, is_num(e), "bool, i32 or f32 values", 2))
+            return;
+        res = scalar_of(b->kind > e->kind ? b->kind : e->kind);
+        break;
+    }
+    case OP_ADDPTR:
+        opcode = "E0505";
+        if (!require(v, in, opcode, is_ptr(a), "a pointer", 0) ||
+            !require(v, in, opcode, is_int(b), "an i32 offset", 1))
+            return;
+        res = a;
+        break;
+    default:
+        return;
+    }
+    int rank;
+    int32_t shape[MT_MAX_RANK];
+    if (!broadcast(v, in, "E0504", &rank, shape))
+        return;
+    check_result(v, in, in->op == OP_ADDPTR ? "E0505" : "E0502", "E0504", res, rank, shape);
+}
+
+static void check_load(Verifier *v, const MtInst *in)
+{
+    if (!require(v, in, "E0505", is_ptr(arg_elem(v, in, 0)), "a pointer", 0))
+        return;
+    if (in->args[1] && !require(v, in, "E0505", arg_elem(v, in, 1)->kind == TY_BOOL, "a bool mask", 1))
+        return;
+    if (in->args[2] && !require(v, in, "E0505", is_num(arg_elem(v, in, 2)), "a bool, i32 or f32 other value", 2))
+        return;
+    int rank;
+    int32_t shape[MT_MAX_RANK];
+    if (broadcast(v, in, "E0505", &rank, shape))
+        check_result(v, in, "E0505", "E0505", scalar_of(arg_elem(v, in, 0)->elem->kind), rank, shape);
+}
+
+static void check_store(Verifier *v, const MtInst *in)
+{
+    int rank;
+    int32_t shape[MT_MAX_RANK];
+    if (require(v, in, "E0505", is_ptr(arg_elem(v, in, 0)), "a pointer", 0) &&
+        require(v, in, "E0505", is_num(arg_elem(v, in, 1)), "a bool, i32 or f32 value", 1) &&
+        (!in->args[2] || require(v, in, "E0505", arg_elem(v, in, 2)->kind == TY_BOOL, "a bool mask", 2)))
+        broadcast(v, in, "E0505", &rank, shape);
+}
+
+static void check_reduce(Verifier *v, const MtInst *in)
+{
+    const MtType *t = arg_ty(v, in, 0);
+    if (!require(v, in, "E0509", t->kind == TY_BLOCK && t->rank == 1, "a rank-1 block", 0) ||
+        !require(v, in, "E0509", (t->shape[0] & (t->shape[0] - 1)) == 0, "a power-of-two width", 0) ||
+        !require(v, in, "E0509", t->elem->kind == TY_I32 || t->elem->kind == TY_F32, "i32 or f32 elements", 0))
+        return;
+    check_exact(v, in, "E0509", scalar_of(t->elem->kind));
+}
+
+static void check_factory(Verifier *v, const MtInst *in)
+{
+    const char *op = opname(in);
+    const MtAttrs *a = &in->attr;
+    if (a->rank < 1 || a->rank > MT_MAX_RANK) {
+        verr(v, in->span, "E0507", "%s rank must be 1 or 2, got %d", op, a->rank);
+        return;
+    }
+    for (int d = 0; d < a->rank; d++) {
+        if (a->shape[d] <= 0) {
+            MtBuf b;
+            mt_buf_init(&b, &v->c->arena);
+            mt_shape_print(&b, a->rank, a->shape);
+            verr(v, in->span, "E0507", "%s shape %s has a non-positive dimension", op, mt_buf_str(&b));
+            return;
+        }
+    }
+    if (!is_scalar(a->dtype)) {
+        verr(v, in->span, "E0507", "%s dtype must be bool, i32 or f32, got %s", op, tystr(v, a->dtype));
+        return;
+    }
+    if (in->op == OP_FULL && !require(v, in, "E0507", is_scalar(arg_ty(v, in, 0)),
+                                      "a scalar bool, i32 or f32 fill value", 0))
+        return;
+    check_exact(v, in, "E0507", mt_ty_block(v->c, scalar_of(a->dtype->kind), a->rank, a->shape));
+}
+
+static void check_dot(Verifier *v, const MtInst *in)
+{
+    const MtType *a = arg_ty(v, in, 0), *b = arg_ty(v, in, 1);
+    for (uint32_t i = 0; i < 2; i++) {
+        const MtType *t = i ? b : a;
+        if (!require(v, in, "E0508", t->kind == TY_BLOCK && t->rank == 2 && t->elem->kind == TY_F32,
+                     "a rank-2 f32 block", i))
+            return;
+    }
+    if (a->shape[1] != b->shape[0]) {
+        verr(v, in->span, "E0508", "dot inner dimensions differ: %s and %s", tystr(v, a), tystr(v, b));
+        return;
+    }
+    int32_t mn[2] = {a->shape[0], b->shape[1]};
+    check_exact(v, in, "E0508", mt_ty_block(v->c, &mt_ty_f32, 2, mn));
+}
+
+static void check_expand_dims(Verifier *v, const MtInst *in)
+{
+    const MtType *t = arg_ty(v, in, 0);
+    if (!require(v, in, "E0503", t->kind == TY_BLOCK && t->rank == 1, "a rank-1 block", 0))
+        return;
+    if (in->attr.axis != 0 && in->attr.axis != 1) {
+        verr(v, in->span, "E0510", "expand_dims axis must be 0 or 1, got %d", in->attr.axis);
+        return;
+    }
+    int32_t shape[2] = {1, 1};
+    shape[1 - in->attr.axis] = t->shape[0];
+    check_exact(v, in, "E0502", mt_ty_block(v->c, t->elem, 2, shape));
+}
+
+static void check_arange(Verifier *v, const MtInst *in)
+{
+    int64_t s = in->attr.start, e = in->attr.end;
+    if (s < 0 || s >= e) {
+        verr(v, in->span, "E0510", "arange requires 0 <= start < end, got start=%" PRId64 ", end=%" PRId64, s, e);
+        return;
+    }
+    if (e - s > INT32_MAX || ((e - s) & (e - s - 1))) {
+        verr(v, in->span, "E0510", "arange length %" PRId64 " is not a power of two", e - s);
+        return;
+    }
+    int32_t n = (int32_t)(e - s);
+    check_exact(v, in, "E0510", mt_ty_block(v->c, &mt_ty_i32, 1, &n));
+}
+
+static void check_types(Verifier *v, const MtInst *in)
+{
+    unsigned flags = mt_op_info[in->op].flags;
+    if (flags & F_ELEM) {
+        check_elementwise(v, in);
+        return;
+    }
+    switch (in->op) {
+    case OP_PROGRAM_ID:
+        if (in->attr.axis < 0 || in->attr.axis > 2)
+            verr(v, in->span, "E0510", "program_id axis must be 0, 1 or 2, got %d", in->attr.axis);
+        else
+            check_exact(v, in, "E0510", &mt_ty_i32);
+        return;
+    case OP_ARANGE: check_arange(v, in); return;
+    case OP_LOAD: check_load(v, in); return;
+    case OP_STORE: check_store(v, in); return;
+    case OP_SUM:
+    case OP_MAX:
+    case OP_MIN: check_reduce(v, in); return;
+    case OP_EXPAND_DIMS: check_expand_dims(v, in); return;
+    case OP_ZEROS:
+    case OP_FULL:
+    case OP_EMPTY: check_factory(v, in); return;
+    case OP_DOT: check_dot(v, in); return;
+    default: return;
+    }
+}
+
+/* ---- regions ------------------------------------------------------------------ */
+
+static bool has_result(int op) { return op != OP_STORE && op != OP_YIELD && op != OP_FOR; }
+
+static void check_region(Verifier *v, const MtRegion *r, const MtInst *loop, MtSpan where);
+
+/* The carried-value bookkeeping of a `for`; its operands were checked. */
+static void check_for(Verifier *v, const MtInst *in, bool args_ok)
+{
+    const MtForData *l = in->loop;
+    for (uint32_t i = 0; i < v->loops.n; i++) {
+        if (v->loops.v[i] == in) {
+            verr(v, in->span, "E0506", "for appears twice in the function");
+            return;
+        }
+    }
+    mt_vec_push(&v->c->arena, &v->loops, in);
+    uint32_t n = l->ncarried;
+    if (in->nargs != 2 + n) {
+        verr(v, in->span, "E0506", "for carries %u values but has %u operands, expected %u", n, in->nargs, 2 + n);
+        args_ok = false;
+    }
+    if (n && (!l->iter_args || !l->results)) {
+        verr(v, in->span, "E0506", "for carries %u values but has no iter_args or results", n);
+        return;
+    }
+    if (l->step <= 0)
+        verr(v, in->span, "E0506", "for step must be positive, got %" PRId64, l->step);
+    for (uint32_t i = 0; args_ok && i < 2; i++) {
+        const MtType *t = arg_ty(v, in, i);
+        if (t != &mt_ty_i32)
+            verr(v, in->span, "E0506", "for %s must be a scalar i32, got %s", i ? "stop" : "start", tystr(v, t));
+    }
+
+    uint32_t mark = v->open.n;
+    if (define(v, in, l->iv, VK_IV, "induction variable", "E0506") && mt_val_ty(v->f, l->iv) != &mt_ty_i32)
+        verr(v, in->span, "E0506", "for induction variable %s has type %s, expected i32", vname(v, l->iv),
+             tystr(v, mt_val_ty(v->f, l->iv)));
+    bool *arg_ok = mt_arena_alloc(&v->c->arena, (n + 1) * sizeof *arg_ok);
+    for (uint32_t i = 0; i < n; i++) {
+        MtVal a = l->iter_args[i];
+        if (!define(v, in, a, VK_ARG, "iter_arg", "E0506"))
+            continue;
+        arg_ok[i] = true;
+        const char *an = vname(v, a);
+        const MtType *at = mt_val_ty(v->f, a);
+        if (v->f->vals[a].index != i)
+            verr(v, in->span, "E0506", "for iter_arg %s is bound to slot %u, but is iter_arg %u", an,
+                 v->f->vals[a].index, i);
+        if (args_ok && at != arg_ty(v, in, 2 + i))
+            verr(v, in->span, "E0506", "for iter_arg %s has type %s, but its init value %s has type %s", an,
+                 tystr(v, at), vname(v, in->args[2 + i]), tystr(v, arg_ty(v, in, 2 + i)));
+    }
+
+    check_region(v, &l->body, in, in->span);
+    const MtRegion *body = &l->body;
+    const MtInst *y = body->n && body->v ? body->v[body->n - 1] : NULL;
+    if (!body->n) {
+        verr(v, in->span, "E0506", "for body is empty; it must end with yield");
+    } else if (!y || y->op != OP_YIELD) {
+        verr(v, in->span, "E0506", "for body must end with yield");
+    } else if (y->nargs != n) {
+        verr(v, y->span, "E0506", "yield yields %u values, but its for carries %u", y->nargs, n);
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            MtVal x = y->args ? y->args[i] : 0;
+            if (!arg_ok[i] || !x || x >= v->f->nvals || !ty_valid(v->f->vals[x].ty))
+                continue;
+            if (v->f->vals[x].ty != mt_val_ty(v->f, l->iter_args[i]))
+                verr(v, y->span, "E0506", "yield operand %u (%s) has type %s, but iter_arg %s has type %s", i + 1,
+                     vname(v, x), tystr(v, v->f->vals[x].ty), vname(v, l->iter_args[i]),
+                     tystr(v, mt_val_ty(v->f, l->iter_args[i])));
+        }
+    }
+    close_scope(v, mark);
+
+    for (uint32_t i = 0; i < n; i++) {
+        MtVal res = l->results[i];
+        if (!define(v, in, res, VK_RESULT, "result", "E0506"))
+            continue;
+        if (v->f->vals[res].index != i)
+            verr(v, in->span, "E0506", "for result %s is bound to slot %u, but is result %u", vname(v, res),
+                 v->f->vals[res].index, i);
+        if (arg_ok[i] && mt_val_ty(v->f, res) != mt_val_ty(v->f, l->iter_args[i]))
+            verr(v, in->span, "E0506", "for result %s has type %s, but iter_arg %s has type %s", vname(v, res),
+                 tystr(v, mt_val_ty(v->f, res)), vname(v, l->iter_args[i]),
+                 tystr(v, mt_val_ty(v->f, l->iter_args[i])));
+    }
+}
+
+static void check_inst(Verifier *v, const MtInst *in, const MtInst *loop, bool last)
+{
+    if (in->op >= OPC_COUNT_) {
+        verr(v, in->span, "E0503", "unknown opcode %u", in->op);
+        return;
+    }
+    const char *op = opname(in);
+    int want = mt_op_info[in->op].nargs;
+    if (in->nargs && !in->args) {
+        verr(v, in->span, "E0501", "%s has %u operands but no operand list", op, in->nargs);
+        return;
+    }
+    if (in->op == OP_YIELD) {
+        if (!loop)
+            verr(v, in->span, "E0506", "yield outside a for body");
+        else if (!last)
+            verr(v, in->span, "E0506", "yield must be the last instruction of its for body");
+    }
+    if ((in->op == OP_FOR) != (in->loop != NULL))
+        verr(v, in->span, "E0506", in->loop ? "%s carries a loop region" : "%s has no loop region", op);
+
+    bool ok = true;
+    if (want >= 0 && in->nargs != (uint32_t)want) {
+        verr(v, in->span, "E0503", "%s takes %d operands, got %u", op, want, in->nargs);
+        ok = false;
+    } else {
+        for (uint32_t i = 0; i < in->nargs; i++) {
+            bool optional = (in->op == OP_LOAD && i > 0) || (in->op == OP_STORE && i == 2);
+            ok &= check_use(v, in, i, optional);
+        }
+    }
+
+    if (in->op == OP_FOR && in->loop) {
+        if (in->ty || in->dst)
+            verr(v, in->span, "E0502", "for must not declare a result type or value; its results are in the loop");
+        check_for(v, in, ok);
+        return;
+    }
+    if (!has_result(in->op)) {
+        if (in->ty || in->dst) {
+            verr(v, in->span, "E0502", "%s must not have a result", op);
+            ok = false;
+        }
+    } else if (!in->dst) {
+        verr(v, in->span, "E0502", "%s has no result value", op);
+        ok = false;
+    } else if (!define(v, in, in->dst, VK_INST, "result", "E0502")) {
+        ok = false;
+    } else if (!ty_valid(in->ty)) {
+        verr(v, in->span, "E0502", "%s declares %s result type", op, in->ty ? "a malformed" : "no");
+        ok = false;
+    } else if (mt_val_ty(v->f, in->dst) != in->ty) {
+        verr(v, in->span, "E0502", "%s declares result type %s, but its result %s has type %s", op,
+             tystr(v, in->ty), vname(v, in->dst), tystr(v, mt_val_ty(v->f, in->dst)));
+        ok = false;
+    }
+    if (ok)
+        check_types(v, in);
+}
+
+static void check_region(Verifier *v, const MtRegion *r, const MtInst *loop, MtSpan where)
+{
+    uint32_t mark = v->open.n;
+    if (r->n && !r->v) {
+        verr(v, where, "E0501", "region has %u instructions but no instruction list", r->n);
+        return;
+    }
+    for (uint32_t i = 0; i < r->n; i++) {
+        if (!r->v[i])
+            verr(v, where, "E0501", "region holds a null instruction at position %u", i + 1);
+        else
+            check_inst(v, r->v[i], loop, i + 1 == r->n);
+    }
+    close_scope(v, mark);
+}
+
+/* Mark every value some instruction defines, so that a use before the
+ * definition can be told from a use of a value defined nowhere. */
+static void collect_defs(Verifier *v, const MtRegion *r)
+{
+    if (r->n && !r->v)
+        return;
+    for (uint32_t i = 0; i < r->n; i++) {
+        const MtInst *in = r->v[i];
+        if (!in)
+            continue;
+        if (in->dst < v->f->nvals)
+            v->has_def[in->dst] = 1;
+        const MtForData *l = in->loop;
+        if (!l)
+            continue;
+        bool seen = false;
+        for (uint32_t k = 0; k < v->loops.n && !seen; k++)
+            seen = v->loops.v[k] == in;
+        if (seen)
+            continue;
+        mt_vec_push(&v->c->arena, &v->loops, in);
+        if (l->iv < v->f->nvals)
+            v->has_def[l->iv] = 1;
+        for (uint32_t k = 0; k < l->ncarried && l->iter_args && l->results; k++) {
+            if (l->iter_args[k] < v->f->nvals)
+                v->has_def[l->iter_args[k]] = 1;
+            if (l->results[k] < v->f->nvals)
+                v->has_def[l->results[k]] = 1;
+        }
+        collect_defs(v, &l->body);
+    }
+}
+
+bool mt_verify(MtCtx *c, const MtFunc *f, const char *stage)
+{
+    Verifier v = {.c = c, .f = f, .stage = stage};
+    MtSpan none = {0};
+    if (!f || !f->vals || !f->nvals) {
+        verr(&v, none, "E0501", "function has no value table");
+        return false;
+    }
+    uint32_t n = f->nvals;
+    v.scope = mt_arena_alloc(&c->arena, n);
+    v.defined = mt_arena_alloc(&c->arena, n);
+    v.has_def = mt_arena_alloc(&c->arena, n);
+    uint32_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    v.bynum = mt_arena_alloc(&c->arena, cap * sizeof *v.bynum);
+    v.bynum_mask = cap - 1;
+    collect_defs(&v, &f->body);
+    v.loops.n = 0;
+    check_region(&v, &f->body, NULL, none);
+    return v.nerr == 0;
+}
