@@ -157,3 +157,20 @@ uint32_t *mt_func_use_counts(MtCtx *c, const MtFunc *f)
     mt_func_walk((MtFunc *)f, count_in, uses);
     return uses;
 }
+
+void mt_for_remove_slot(MtFunc *f, MtInst *in, uint32_t i)
+{
+    MtForData *l = in->loop;
+    MtInst *y = l->body.v[l->body.n - 1];
+    for (uint32_t k = i; k + 1 < l->ncarried; k++) {
+        in->args[2 + k] = in->args[3 + k];
+        y->args[k] = y->args[k + 1];
+        l->iter_args[k] = l->iter_args[k + 1];
+        l->results[k] = l->results[k + 1];
+        f->vals[l->iter_args[k]].index = k;
+        f->vals[l->results[k]].index = k;
+    }
+    l->ncarried--;
+    in->nargs--;
+    y->nargs--;
+}
