@@ -1,0 +1,277 @@
+/* array.c: generated arrays (zeros, ones, arange, constant, uniform, normal).
+ *
+ * Reproducibility is the point: the same recipe gives the same bytes on any
+ * machine, so every generator is written in terms of PCG32 outputs and plain
+ * double arithmetic rounded once to the element type. The steps below are
+ * the specification (docs/launch-spec.md repeats them); changing any of them
+ * changes every generated input, so the tests pin the first values.
+ *
+ *   seed:    x = seed; s1 = splitmix64(&x); s2 = splitmix64(&x);
+ *            pcg32_srandom_r(rng, s1, s2)
+ *   uniform float32:  u = (pcg32() >> 8) * 2^-24          (24 bits, [0, 1))
+ *                     v = (float)(low + (high - low) * u)  (double, then rounded)
+ *   uniform int32:    integers in [low, high): O'Neill's pcg32_boundedrand_r,
+ *                     bound = high - low, threshold = 2^32 mod bound,
+ *                     draw r until r >= threshold, v = low + r mod bound
+ *   uniform bool:     v = pcg32() >> 31
+ *   normal float32:   Box-Muller on pairs: u1, u2 = ((pcg32() >> 8) + 1) * 2^-24
+ *                     (in (0, 1], so log(u1) is finite), rho = sqrt(-2 log u1),
+ *                     elements 2k and 2k+1 get mean + std * rho * cos(2 pi u2)
+ *                     and mean + std * rho * sin(2 pi u2), rounded to float
+ */
+#include "array.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+__attribute__((format(printf, 3, 4)))
+static void set_err(char *err, size_t errlen, const char *fmt, ...) {
+    if (!err || !errlen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+static const char *const init_names[] = {
+    [MT_INIT_ZEROS] = "zeros",     [MT_INIT_ONES] = "ones",       [MT_INIT_ARANGE] = "arange",
+    [MT_INIT_CONSTANT] = "constant", [MT_INIT_UNIFORM] = "uniform", [MT_INIT_NORMAL] = "normal",
+};
+
+const char *mt_init_name(MtInit init) {
+    return (unsigned)init < sizeof init_names / sizeof init_names[0] ? init_names[init] : "?";
+}
+
+int mt_init_from_name(const char *name) {
+    for (size_t i = 0; name && i < sizeof init_names / sizeof init_names[0]; i++)
+        if (strcmp(name, init_names[i]) == 0) return (int)i;
+    return -1;
+}
+
+/* ---- PCG32 ----------------------------------------------------------------- */
+
+static uint64_t splitmix64(uint64_t *x) {
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+uint32_t mt_pcg32_next(MtPcg32 *rng) {
+    uint64_t old = rng->state;
+    rng->state = old * 6364136223846793005ull + rng->inc;
+    uint32_t xorshifted = (uint32_t)(((old >> 18) ^ old) >> 27);
+    uint32_t rot = (uint32_t)(old >> 59);
+    return (xorshifted >> rot) | (xorshifted << ((-rot) & 31));
+}
+
+void mt_pcg32_seed(MtPcg32 *rng, uint64_t seed) {
+    uint64_t x = seed;
+    uint64_t initstate = splitmix64(&x);
+    uint64_t initseq = splitmix64(&x);
+    /* pcg32_srandom_r */
+    rng->state = 0;
+    rng->inc = (initseq << 1) | 1;
+    mt_pcg32_next(rng);
+    rng->state += initstate;
+    mt_pcg32_next(rng);
+}
+
+/* ---- checks ---------------------------------------------------------------- */
+
+/* Shortest text that reads back as v ("0.1", "3000000000", "nan"). */
+static void fmt_num(char out[32], double v) {
+    if (isnan(v)) {
+        strcpy(out, "nan");
+        return;
+    }
+    if (isinf(v)) {
+        strcpy(out, v < 0 ? "-inf" : "inf");
+        return;
+    }
+    if (v == floor(v) && fabs(v) < 1e16) {
+        snprintf(out, 32, "%.0f", v);
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(out, 32, "%.*g", prec, v);
+        if (strtod(out, NULL) == v) return;
+    }
+}
+
+static bool is_int32(double v) { return v == floor(v) && v >= INT32_MIN && v <= INT32_MAX; }
+
+/* Finite values that float32 can hold without overflowing to infinity. */
+static bool fits_f32(double v) { return isfinite(v) && fabs(v) <= 3.4028234663852886e38; }
+
+/* One named parameter against the dtype's range. */
+static MtStatus check_value(MtDtype dt, const char *what, double v, bool allow_nonfinite, char *err,
+                            size_t errlen) {
+    char t[32];
+    fmt_num(t, v);
+    if (dt == MT_DT_I32 && !is_int32(v)) {
+        set_err(err, errlen, "%s %s is not an int32 value", what, t);
+        return MT_ERR_USAGE;
+    }
+    if (dt == MT_DT_BOOL && v != 0 && v != 1) {
+        set_err(err, errlen, "%s %s is not a bool (0 or 1)", what, t);
+        return MT_ERR_USAGE;
+    }
+    if (dt == MT_DT_F32 && !(allow_nonfinite && !isfinite(v)) && !fits_f32(v)) {
+        set_err(err, errlen, "%s %s is out of float32 range", what, t);
+        return MT_ERR_USAGE;
+    }
+    return MT_OK;
+}
+
+MtStatus mt_array_gen_check(const MtArrayGen *g, char *err, size_t errlen) {
+    if (g->ndim < 0 || g->ndim > MT_ARRAY_MAX_DIMS) {
+        set_err(err, errlen, "shape: %d dimensions; at most %d are supported", g->ndim, MT_ARRAY_MAX_DIMS);
+        return MT_ERR_USAGE;
+    }
+    for (int i = 0; i < g->ndim; i++)
+        if (g->shape[i] < 0) {
+            set_err(err, errlen, "shape[%d]: negative dimension %lld", i, (long long)g->shape[i]);
+            return MT_ERR_USAGE;
+        }
+    int64_t numel;
+    if (!mt_array_size(g->dtype, g->ndim, g->shape, &numel, NULL)) {
+        set_err(err, errlen, "shape: the array's size overflows");
+        return MT_ERR_USAGE;
+    }
+    if ((unsigned)g->init >= sizeof init_names / sizeof init_names[0]) {
+        set_err(err, errlen, "init: unknown generator %d", (int)g->init);
+        return MT_ERR_USAGE;
+    }
+    const char *dname = mt_dtype_name(g->dtype);
+    char ta[32], tb[32];
+    fmt_num(ta, g->a);
+    fmt_num(tb, g->b);
+    switch (g->init) {
+    case MT_INIT_ZEROS:
+    case MT_INIT_ONES:
+        return MT_OK;
+    case MT_INIT_ARANGE:
+        if (g->dtype == MT_DT_I32 && numel - 1 > INT32_MAX) {
+            set_err(err, errlen, "arange: %lld elements count past the int32 range", (long long)numel);
+            return MT_ERR_USAGE;
+        }
+        return MT_OK;
+    case MT_INIT_CONSTANT:
+        return check_value(g->dtype, "value", g->a, true, err, errlen);
+    case MT_INIT_UNIFORM: {
+        if (g->dtype == MT_DT_BOOL) return MT_OK;
+        MtStatus st;
+        if ((st = check_value(g->dtype, "low", g->a, false, err, errlen)) ||
+            (st = check_value(g->dtype, "high", g->b, false, err, errlen)))
+            return st;
+        if (!(g->a < g->b)) {
+            set_err(err, errlen, "low (%s) must be below high (%s)", ta, tb);
+            return MT_ERR_USAGE;
+        }
+        return MT_OK;
+    }
+    case MT_INIT_NORMAL:
+        if (g->dtype != MT_DT_F32) {
+            set_err(err, errlen, "init 'normal' needs a float32 array, not %s", dname);
+            return MT_ERR_USAGE;
+        }
+        if (!fits_f32(g->a)) {
+            set_err(err, errlen, "mean %s is not a finite float32", ta);
+            return MT_ERR_USAGE;
+        }
+        if (!fits_f32(g->b) || g->b < 0) {
+            set_err(err, errlen, "std %s must be finite and not negative", tb);
+            return MT_ERR_USAGE;
+        }
+        return MT_OK;
+    }
+    return MT_OK;
+}
+
+/* ---- generation ------------------------------------------------------------- */
+
+static void fill_scalar(MtArray *x, double v) {
+    if (x->dtype == MT_DT_F32) {
+        float *p = x->data;
+        for (int64_t k = 0; k < x->numel; k++) p[k] = (float)v;
+    } else if (x->dtype == MT_DT_I32) {
+        int32_t *p = x->data;
+        for (int64_t k = 0; k < x->numel; k++) p[k] = (int32_t)v;
+    } else {
+        memset(x->data, v != 0, x->nbytes);
+    }
+}
+
+static void fill_arange(MtArray *x) {
+    if (x->dtype == MT_DT_F32) {
+        float *p = x->data;
+        for (int64_t k = 0; k < x->numel; k++) p[k] = (float)k;
+    } else if (x->dtype == MT_DT_I32) {
+        int32_t *p = x->data;
+        for (int64_t k = 0; k < x->numel; k++) p[k] = (int32_t)k;
+    } else {
+        unsigned char *p = x->data;
+        for (int64_t k = 0; k < x->numel; k++) p[k] = k != 0;
+    }
+}
+
+/* 24 random bits as a double in [0, 1). */
+static double unit24(MtPcg32 *r) { return (double)(mt_pcg32_next(r) >> 8) * 0x1p-24; }
+
+static void fill_uniform(MtArray *x, const MtArrayGen *g, MtPcg32 *r) {
+    if (x->dtype == MT_DT_F32) {
+        float *p = x->data;
+        for (int64_t k = 0; k < x->numel; k++) p[k] = (float)(g->a + (g->b - g->a) * unit24(r));
+    } else if (x->dtype == MT_DT_I32) {
+        int64_t low = (int64_t)g->a;
+        uint32_t bound = (uint32_t)((int64_t)g->b - low); /* 1 .. 2^32 - 1 */
+        uint32_t threshold = (uint32_t)(-bound) % bound;
+        int32_t *p = x->data;
+        for (int64_t k = 0; k < x->numel; k++) {
+            uint32_t v;
+            do v = mt_pcg32_next(r);
+            while (v < threshold);
+            p[k] = (int32_t)(low + (int64_t)(v % bound));
+        }
+    } else {
+        unsigned char *p = x->data;
+        for (int64_t k = 0; k < x->numel; k++) p[k] = (unsigned char)(mt_pcg32_next(r) >> 31);
+    }
+}
+
+static void fill_normal(MtArray *x, double mean, double std, MtPcg32 *r) {
+    float *p = x->data;
+    for (int64_t k = 0; k < x->numel; k += 2) {
+        double u1 = unit24(r) + 0x1p-24, u2 = unit24(r) + 0x1p-24;
+        double rho = sqrt(-2.0 * log(u1)), theta = 6.283185307179586 * u2;
+        p[k] = (float)(mean + std * rho * cos(theta));
+        if (k + 1 < x->numel) p[k + 1] = (float)(mean + std * rho * sin(theta));
+    }
+}
+
+MtStatus mt_array_generate(const MtArrayGen *g, MtArray **out, char *err, size_t errlen) {
+    *out = NULL;
+    MtStatus st = mt_array_gen_check(g, err, errlen);
+    if (st) return st;
+    MtArray *x = mt_array_new(g->dtype, g->ndim, g->shape);
+    if (!x) {
+        set_err(err, errlen, "out of memory for a %s array", mt_dtype_name(g->dtype));
+        return MT_ERR_NOMEM;
+    }
+    MtPcg32 r;
+    mt_pcg32_seed(&r, g->seed);
+    switch (g->init) {
+    case MT_INIT_ZEROS: break;
+    case MT_INIT_ONES: fill_scalar(x, 1); break;
+    case MT_INIT_ARANGE: fill_arange(x); break;
+    case MT_INIT_CONSTANT: fill_scalar(x, g->a); break;
+    case MT_INIT_UNIFORM: fill_uniform(x, g, &r); break;
+    case MT_INIT_NORMAL: fill_normal(x, g->a, g->b, &r); break;
+    }
+    *out = x;
+    return MT_OK;
+}

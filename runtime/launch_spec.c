@@ -1,0 +1,1096 @@
+/* launch_spec.c: reading launch specs, overriding them, deriving signatures
+ * and binding them to a compiled kernel.
+ *
+ * cJSON parses the text; this file walks the tree and checks every field,
+ * naming it in the message ("args.y.shape[0]: ..."). cJSON keeps only a
+ * double for a number, but the spec needs what the literal was: 1000 is an
+ * i32 argument and 1000.0 an fp32 one, as in Python, and integers must be
+ * exact to 64 bits. Since cJSON builds objects and arrays in document order,
+ * the k-th number node of a pre-order walk is the k-th number literal of the
+ * text; a small scan outside string literals recovers each literal's text.
+ *
+ * Checking happens as early as it can: parse checks everything the JSON
+ * alone decides (types, names, shapes, generator parameters, grid syntax);
+ * bind checks what needs the kernel (argument types, dtypes of npy files,
+ * grid values). Outputs are filled as they go and freed whole on error, so
+ * a failed call never hands back half a spec or half a launch.
+ */
+#include "launch_spec.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid.h"
+
+#define MAX_PATH_TEXT 160     /* "args.<name>.shape[7]" and the like */
+
+__attribute__((format(printf, 3, 4)))
+static void set_err(char *err, size_t errlen, const char *fmt, ...) {
+    if (!err || !errlen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+static MtStatus nomem(char *err, size_t errlen) {
+    set_err(err, errlen, "out of memory");
+    return MT_ERR_NOMEM;
+}
+
+static bool is_ident(const char *s) {
+    if (!s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) return false;
+    for (s++; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return false;
+    return true;
+}
+
+/* base_dir + "/" + rel, or rel itself when it is absolute or there is no base. */
+static char *join_path(const char *base, const char *rel) {
+    if (rel[0] == '/' || !base || !*base) return strdup(rel);
+    size_t nb = strlen(base), nr = strlen(rel);
+    bool slash = base[nb - 1] != '/';
+    char *s = malloc(nb + slash + nr + 1);
+    if (!s) return NULL;
+    memcpy(s, base, nb);
+    if (slash) s[nb] = '/';
+    memcpy(s + nb + slash, rel, nr + 1);
+    return s;
+}
+
+/* Shortest float literal that reads back as v and reads as a float in
+ * Python ("0.5", "1e-05", "256.0"); NaN and infinities have none. */
+static void float_literal(char out[40], double v) {
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(out, 40, "%.*g", prec, v);
+        if (strtod(out, NULL) == v) break;
+    }
+    if (!strpbrk(out, ".e")) strcat(out, ".0");
+}
+
+/* ---- parse context ------------------------------------------------------- */
+
+typedef struct NumLit {
+    const cJSON *node;
+    const char *text;         /* the literal in the JSON text, not NUL-terminated */
+    size_t len;
+} NumLit;
+
+typedef struct Ctx {
+    NumLit *nums;
+    size_t nnums;
+    const char *file;         /* prefix for messages, or NULL */
+    const char *base_dir;
+    char *err;
+    size_t errlen;
+} Ctx;
+
+/* "<file>: <path>: <message>", each prefix only when there is one. */
+__attribute__((format(printf, 3, 4)))
+static MtStatus fail(Ctx *c, const char *path, const char *fmt, ...) {
+    if (!c->err || !c->errlen) return MT_ERR_USAGE;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(c->err, c->errlen, "%s%s%s%s%s", c->file ? c->file : "", c->file ? ": " : "",
+             path ? path : "", path && *path ? ": " : "", msg);
+    return MT_ERR_USAGE;
+}
+
+static size_t count_numbers(const cJSON *v) {
+    if (cJSON_IsNumber(v)) return 1;
+    size_t n = 0;
+    for (const cJSON *k = v->child; k; k = k->next) n += count_numbers(k);
+    return n;
+}
+
+static void list_numbers(const cJSON *v, NumLit *nums, size_t *n) {
+    if (cJSON_IsNumber(v)) nums[(*n)++].node = v;
+    for (const cJSON *k = v->child; k; k = k->next) list_numbers(k, nums, n);
+}
+
+/* Pair each number node with its literal: the k-th literal outside strings
+ * is the k-th number of the pre-order walk. Returns the literals seen. */
+static size_t scan_literals(const char *s, NumLit *nums, size_t cap) {
+    size_t k = 0;
+    const char *p = s;
+    while (*p) {
+        if (*p == '"') {
+            for (p++; *p && *p != '"'; p++)
+                if (*p == '\\' && p[1]) p++;
+            if (*p) p++;
+        } else if (*p == '-' || (*p >= '0' && *p <= '9')) {
+            const char *q = p;
+            while (*q && strchr("0123456789+-.eE", *q)) q++;
+            if (k < cap) {
+                nums[k].text = p;
+                nums[k].len = (size_t)(q - p);
+            }
+            k++;
+            p = q;
+        } else {
+            p++;
+        }
+    }
+    return k;
+}
+
+static const NumLit *literal(const Ctx *c, const cJSON *v) {
+    for (size_t i = 0; i < c->nnums; i++)
+        if (c->nums[i].node == v) return &c->nums[i];
+    return NULL;
+}
+
+static bool literal_is_float(const NumLit *l) {
+    return memchr(l->text, '.', l->len) || memchr(l->text, 'e', l->len) || memchr(l->text, 'E', l->len);
+}
+
+/* How a JSON value reads in a message: the literal, the string quoted, or
+ * its kind. */
+static const char *describe(const Ctx *c, const cJSON *v, char *buf, size_t n) {
+    if (cJSON_IsNumber(v)) {
+        const NumLit *l = literal(c, v);
+        snprintf(buf, n, "%.*s", l ? (int)l->len : 0, l ? l->text : "");
+    } else if (cJSON_IsString(v)) {
+        snprintf(buf, n, "\"%.40s%s\"", v->valuestring, strlen(v->valuestring) > 40 ? "..." : "");
+    } else if (cJSON_IsBool(v)) {
+        snprintf(buf, n, "%s", cJSON_IsTrue(v) ? "true" : "false");
+    } else if (cJSON_IsNull(v)) {
+        snprintf(buf, n, "null");
+    } else if (cJSON_IsArray(v)) {
+        snprintf(buf, n, "a list");
+    } else {
+        snprintf(buf, n, "an object");
+    }
+    return buf;
+}
+
+#define GOT(c, v) describe((c), (v), got, sizeof got)
+
+/* An integer literal (not 1.0, not 1e3) that fits in int64. */
+static bool int_literal(const Ctx *c, const cJSON *v, int64_t *out) {
+    if (!cJSON_IsNumber(v)) return false;
+    const NumLit *l = literal(c, v);
+    if (!l || literal_is_float(l) || l->len >= 64) return false;
+    char buf[64];
+    memcpy(buf, l->text, l->len);
+    buf[l->len] = 0;
+    errno = 0;
+    char *end;
+    long long x = strtoll(buf, &end, 10);
+    if (errno || *end) return false;
+    *out = x;
+    return true;
+}
+
+/* A number, a bool or "nan"/"inf"/"-inf" as an MtValue. Returns 1 when v is
+ * such a scalar, 0 when it is something else (the caller says what it
+ * expected), -1 when it is a number out of range (reported here). */
+static int to_value(Ctx *c, const char *path, const cJSON *v, MtValue *out) {
+    char got[64];
+    memset(out, 0, sizeof *out);
+    if (cJSON_IsBool(v)) {
+        out->kind = MT_VALUE_BOOL;
+        out->i = cJSON_IsTrue(v);
+        out->f = (double)out->i;
+        return 1;
+    }
+    if (cJSON_IsString(v)) {
+        const char *s = v->valuestring;
+        if (strcmp(s, "nan") && strcmp(s, "inf") && strcmp(s, "-inf")) return 0;
+        out->kind = MT_VALUE_FLOAT;
+        out->f = s[0] == 'n' ? NAN : s[0] == '-' ? -INFINITY : INFINITY;
+        return 1;
+    }
+    if (!cJSON_IsNumber(v)) return 0;
+    const NumLit *l = literal(c, v);
+    if (l && literal_is_float(l)) {
+        if (!isfinite(v->valuedouble)) {
+            fail(c, path, "number %s is out of range", GOT(c, v));
+            return -1;
+        }
+        out->kind = MT_VALUE_FLOAT;
+        out->f = v->valuedouble;
+        return 1;
+    }
+    if (!int_literal(c, v, &out->i)) {
+        fail(c, path, "integer %s is out of range", GOT(c, v));
+        return -1;
+    }
+    out->kind = MT_VALUE_INT;
+    out->f = (double)out->i;
+    return 1;
+}
+
+/* Any number (int or float literal) as a double. */
+static bool to_number(const Ctx *c, const cJSON *v, double *out) {
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) return false;
+    int64_t i;
+    *out = int_literal(c, v, &i) ? (double)i : v->valuedouble;
+    return true;
+}
+
+/* Duplicate keys (cJSON keeps them all) and, when `keys` is given, keys
+ * outside that list. */
+static MtStatus check_keys(Ctx *c, const char *path, const cJSON *obj, const char *const *keys,
+                           size_t nkeys) {
+    for (const cJSON *k = obj->child; k; k = k->next) {
+        for (const cJSON *j = obj->child; j != k; j = j->next)
+            if (strcmp(j->string, k->string) == 0) return fail(c, path, "duplicate key '%s'", k->string);
+        if (!keys) continue;
+        size_t i = 0;
+        while (i < nkeys && strcmp(keys[i], k->string) != 0) i++;
+        if (i < nkeys) continue;
+        char list[256] = "";
+        for (i = 0; i < nkeys; i++) {
+            strcat(list, i ? ", " : "");
+            strcat(list, keys[i]);
+        }
+        return fail(c, path, "unknown key '%s' (expected one of: %s)", k->string, list);
+    }
+    return MT_OK;
+}
+
+/* ---- fields ----------------------------------------------------------------- */
+
+static MtStatus dup_into(Ctx *c, char **dst, const char *s) {
+    *dst = strdup(s);
+    return *dst ? MT_OK : nomem(c->err, c->errlen);
+}
+
+static MtStatus string_field(Ctx *c, const char *path, const cJSON *v, const char *what, char **dst) {
+    char got[64];
+    if (!cJSON_IsString(v) || !*v->valuestring)
+        return fail(c, path, "expected %s, got %s", what, GOT(c, v));
+    return dup_into(c, dst, v->valuestring);
+}
+
+/* A non-negative count or an expression (bytes, flops) as expression text.
+ * Float literals with an integral value (1.2e10) are counts too. */
+static MtStatus count_field(Ctx *c, const char *path, const cJSON *v, char **dst) {
+    char got[64], buf[32];
+    if (cJSON_IsString(v)) {
+        char msg[256];
+        if (mt_grid_check(v->valuestring, msg, sizeof msg)) return fail(c, path, "%s", msg);
+        return dup_into(c, dst, v->valuestring);
+    }
+    double d;
+    if (!to_number(c, v, &d) || d < 0 || d != floor(d) || d >= 0x1p63)
+        return fail(c, path, "expected a non-negative integer or an expression string, got %s", GOT(c, v));
+    snprintf(buf, sizeof buf, "%" PRId64, (int64_t)d);
+    return dup_into(c, dst, buf);
+}
+
+static MtStatus grid_field(Ctx *c, const cJSON *v, MtLaunchSpec *s) {
+    char got[64], path[MAX_PATH_TEXT];
+    int n = cJSON_GetArraySize(v);
+    if (!cJSON_IsArray(v) || n < 1 || n > 3)
+        return fail(c, "grid", "expected a list of 1 to 3 integers or expression strings, got %s", GOT(c, v));
+    int d = 0;
+    for (const cJSON *e = v->child; e; e = e->next, d++) {
+        snprintf(path, sizeof path, "grid[%d]", d);
+        int64_t i;
+        if (cJSON_IsString(e)) {
+            char msg[256];
+            if (mt_grid_check(e->valuestring, msg, sizeof msg)) return fail(c, path, "%s", msg);
+            if (dup_into(c, &s->grid[d], e->valuestring)) return MT_ERR_NOMEM;
+        } else if (int_literal(c, e, &i)) {
+            if (i < 1) return fail(c, path, "expected a positive integer, got %s", GOT(c, e));
+            char buf[32];
+            snprintf(buf, sizeof buf, "%" PRId64, i);
+            if (dup_into(c, &s->grid[d], buf)) return MT_ERR_NOMEM;
+        } else {
+            return fail(c, path, "expected an integer or an expression string, got %s", GOT(c, e));
+        }
+        s->grid_dims = d + 1;
+    }
+    return MT_OK;
+}
+
+static MtStatus tolerance_field(Ctx *c, const cJSON *v, MtLaunchSpec *s) {
+    static const char *const keys[] = {"rtol", "atol"};
+    char got[64];
+    if (!cJSON_IsObject(v))
+        return fail(c, "tolerance", "expected an object {\"rtol\": R, \"atol\": A}, got %s", GOT(c, v));
+    MtStatus st = check_keys(c, "tolerance", v, keys, 2);
+    if (st) return st;
+    for (const cJSON *k = v->child; k; k = k->next) {
+        double d;
+        char path[MAX_PATH_TEXT];
+        snprintf(path, sizeof path, "tolerance.%s", k->string);
+        if (!to_number(c, k, &d) || d < 0)
+            return fail(c, path, "expected a non-negative number, got %s", GOT(c, k));
+        *(strcmp(k->string, "rtol") == 0 ? &s->rtol : &s->atol) = d;
+    }
+    s->has_tolerance = true;
+    return MT_OK;
+}
+
+static MtStatus constexprs_field(Ctx *c, const cJSON *v, MtLaunchSpec *s) {
+    char got[64];
+    if (!cJSON_IsObject(v)) return fail(c, "constexprs", "expected an object of named values, got %s", GOT(c, v));
+    MtStatus st = check_keys(c, "constexprs", v, NULL, 0);
+    if (st) return st;
+    size_t n = (size_t)cJSON_GetArraySize(v);
+    if (n && !(s->constexprs = calloc(n, sizeof *s->constexprs))) return nomem(c->err, c->errlen);
+    for (const cJSON *k = v->child; k; k = k->next) {
+        char path[MAX_PATH_TEXT];
+        snprintf(path, sizeof path, "constexprs.%.100s", k->string);
+        if (!is_ident(k->string)) return fail(c, "constexprs", "'%s' is not a parameter name", k->string);
+        MtSpecConst *e = &s->constexprs[s->nconstexprs++];
+        if (dup_into(c, &e->name, k->string)) return MT_ERR_NOMEM;
+        int r = to_value(c, path, k, &e->value);
+        if (r < 0) return MT_ERR_USAGE;
+        if (r == 0)
+            return fail(c, path, "expected a number, a bool, \"nan\", \"inf\" or \"-inf\", got %s", GOT(c, k));
+    }
+    return MT_OK;
+}
+
+/* {"dtype": ..., "shape": [...], "init": ..., parameters} */
+static MtStatus generated_arg(Ctx *c, const char *path, const cJSON *v, MtSpecArg *a) {
+    static const char *const keys[] = {"dtype", "shape", "init", "value", "low", "high", "mean", "std", "seed"};
+    char got[64], sub[MAX_PATH_TEXT + 16];
+    MtStatus st = check_keys(c, path, v, keys, sizeof keys / sizeof keys[0]);
+    if (st) return st;
+    MtArrayGen *g = &a->gen;
+    a->kind = MT_SPEC_ARG_GENERATED;
+
+    const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(v, "dtype");
+    const cJSON *shape = cJSON_GetObjectItemCaseSensitive(v, "shape");
+    const cJSON *init = cJSON_GetObjectItemCaseSensitive(v, "init");
+    if (!dtype) return fail(c, path, "missing 'dtype' (an array argument needs 'dtype' and 'shape', or 'npy')");
+    snprintf(sub, sizeof sub, "%s.dtype", path);
+    int dt = cJSON_IsString(dtype) ? mt_dtype_from_name(dtype->valuestring) : -1;
+    if (dt < 0) return fail(c, sub, "expected \"float32\", \"int32\" or \"bool\", got %s", GOT(c, dtype));
+    g->dtype = (MtDtype)dt;
+
+    if (!shape) return fail(c, path, "missing 'shape' (a list of dimensions, [] for a scalar)");
+    snprintf(sub, sizeof sub, "%s.shape", path);
+    if (!cJSON_IsArray(shape))
+        return fail(c, sub, "expected a list of at most %d positive integers, got %s", MT_ARRAY_MAX_DIMS, GOT(c, shape));
+    if (cJSON_GetArraySize(shape) > MT_ARRAY_MAX_DIMS)
+        return fail(c, sub, "%d dimensions; at most %d are supported", cJSON_GetArraySize(shape), MT_ARRAY_MAX_DIMS);
+    for (const cJSON *e = shape->child; e; e = e->next) {
+        snprintf(sub, sizeof sub, "%s.shape[%d]", path, g->ndim);
+        if (!int_literal(c, e, &g->shape[g->ndim]) || g->shape[g->ndim] < 1)
+            return fail(c, sub, "expected a positive integer, got %s", GOT(c, e));
+        g->ndim++;
+    }
+
+    g->init = MT_INIT_ZEROS;
+    if (init) {
+        snprintf(sub, sizeof sub, "%s.init", path);
+        int in = cJSON_IsString(init) ? mt_init_from_name(init->valuestring) : -1;
+        if (in < 0)
+            return fail(c, sub, "expected one of zeros, ones, arange, constant, uniform, normal; got %s", GOT(c, init));
+        g->init = (MtInit)in;
+    }
+
+    /* Each parameter belongs to one generator; a stray one is a mistake
+     * (a "low" on a normal array would otherwise be silently ignored). */
+    bool uniform_range = g->init == MT_INIT_UNIFORM && g->dtype != MT_DT_BOOL;
+    g->b = g->init == MT_INIT_NORMAL || g->init == MT_INIT_UNIFORM ? 1 : 0;
+    bool have_value = false, have_low = false, have_high = false;
+    for (const cJSON *k = v->child; k; k = k->next) {
+        const char *key = k->string;
+        if (!strcmp(key, "dtype") || !strcmp(key, "shape") || !strcmp(key, "init")) continue;
+        snprintf(sub, sizeof sub, "%s.%s", path, key);
+        if (!strcmp(key, "value")) {
+            if (g->init != MT_INIT_CONSTANT) return fail(c, sub, "only used with init 'constant'");
+            MtValue val;
+            int r = to_value(c, sub, k, &val);
+            if (r < 0) return MT_ERR_USAGE;
+            if (r == 0)
+                return fail(c, sub, "expected a number, a bool, \"nan\", \"inf\" or \"-inf\", got %s", GOT(c, k));
+            g->a = val.f;
+            have_value = true;
+        } else if (!strcmp(key, "seed")) {
+            if (g->init != MT_INIT_UNIFORM && g->init != MT_INIT_NORMAL)
+                return fail(c, sub, "only used with init 'uniform' or 'normal'");
+            int64_t seed;
+            if (!int_literal(c, k, &seed) || seed < 0)
+                return fail(c, sub, "expected a non-negative integer, got %s", GOT(c, k));
+            g->seed = (uint64_t)seed;
+        } else {
+            bool range = !strcmp(key, "low") || !strcmp(key, "high");
+            if (range && g->init == MT_INIT_UNIFORM && !uniform_range)
+                return fail(c, sub, "not used by a bool 'uniform' array (fair coin flips)");
+            if (range && !uniform_range) return fail(c, sub, "only used with init 'uniform'");
+            if (!range && g->init != MT_INIT_NORMAL) return fail(c, sub, "only used with init 'normal'");
+            double d;
+            if (!to_number(c, k, &d)) return fail(c, sub, "expected a number, got %s", GOT(c, k));
+            if (!strcmp(key, "low") || !strcmp(key, "mean")) g->a = d;
+            else g->b = d;
+            have_low |= !strcmp(key, "low");
+            have_high |= !strcmp(key, "high");
+        }
+    }
+    if (g->init == MT_INIT_CONSTANT && !have_value) return fail(c, path, "init 'constant' needs 'value'");
+    /* [0, 1) is a fine default for floats, but for integers it is all
+     * zeros: almost surely not what was meant. */
+    if (uniform_range && g->dtype == MT_DT_I32 && !(have_low && have_high))
+        return fail(c, path, "int32 'uniform' needs 'low' and 'high' (integers; high is excluded)");
+    char msg[256];
+    if (mt_array_gen_check(g, msg, sizeof msg)) return fail(c, path, "%s", msg);
+    return MT_OK;
+}
+
+static MtStatus parse_arg(Ctx *c, const cJSON *v, MtSpecArg *a) {
+    char got[64], path[MAX_PATH_TEXT], sub[MAX_PATH_TEXT + 16];
+    snprintf(path, sizeof path, "args.%.100s", v->string);
+    if (!is_ident(v->string)) return fail(c, "args", "'%s' is not a parameter name", v->string);
+    if (dup_into(c, &a->name, v->string)) return MT_ERR_NOMEM;
+    if (cJSON_IsObject(v)) {
+        const cJSON *npy = cJSON_GetObjectItemCaseSensitive(v, "npy");
+        if (!npy) return generated_arg(c, path, v, a);
+        MtStatus st = check_keys(c, path, v, NULL, 0);
+        if (st) return st;
+        for (const cJSON *k = v->child; k; k = k->next)
+            if (strcmp(k->string, "npy") != 0) {
+                snprintf(sub, sizeof sub, "%s.%s", path, k->string);
+                return fail(c, sub, "not allowed next to 'npy' (the file gives the dtype and shape)");
+            }
+        snprintf(sub, sizeof sub, "%s.npy", path);
+        a->kind = MT_SPEC_ARG_NPY;
+        if ((st = string_field(c, sub, npy, "a file name (a string)", &a->npy))) return st;
+        if (!(a->npy_path = join_path(c->base_dir, a->npy))) return nomem(c->err, c->errlen);
+        return MT_OK;
+    }
+    a->kind = MT_SPEC_ARG_SCALAR;
+    int r = to_value(c, path, v, &a->value);
+    if (r < 0) return MT_ERR_USAGE;
+    if (r == 0)
+        return fail(c, path,
+                    "expected a number, a bool, \"nan\", \"inf\", \"-inf\" or an array object, got %s",
+                    GOT(c, v));
+    return MT_OK;
+}
+
+static MtStatus args_field(Ctx *c, const cJSON *v, MtLaunchSpec *s) {
+    char got[64];
+    if (!cJSON_IsObject(v)) return fail(c, "args", "expected an object of named arguments, got %s", GOT(c, v));
+    MtStatus st = check_keys(c, "args", v, NULL, 0);
+    if (st) return st;
+    size_t n = (size_t)cJSON_GetArraySize(v);
+    if (n && !(s->args = calloc(n, sizeof *s->args))) return nomem(c->err, c->errlen);
+    for (const cJSON *k = v->child; k; k = k->next)
+        if ((st = parse_arg(c, k, &s->args[s->nargs++]))) return st;
+    return MT_OK;
+}
+
+static MtStatus parse_root(Ctx *c, const cJSON *root, MtLaunchSpec *s) {
+    static const char *const keys[] = {"source", "kernel", "signature", "grid", "constexprs",
+                                       "args", "bytes", "flops", "tolerance"};
+    char got[64];
+    if (!cJSON_IsObject(root)) return fail(c, NULL, "expected a JSON object at the top level, got %s", GOT(c, root));
+    MtStatus st = check_keys(c, NULL, root, keys, sizeof keys / sizeof keys[0]);
+    if (st) return st;
+    for (const cJSON *k = root->child; k; k = k->next) {
+        const char *key = k->string;
+        if (!strcmp(key, "source")) {
+            st = string_field(c, key, k, "a file name (a string)", &s->source);
+            if (!st && !(s->source_path = join_path(c->base_dir, s->source))) st = nomem(c->err, c->errlen);
+        } else if (!strcmp(key, "kernel")) {
+            if (!cJSON_IsString(k) || !is_ident(k->valuestring))
+                return fail(c, key, "expected a kernel name (a string), got %s", GOT(c, k));
+            st = dup_into(c, &s->kernel, k->valuestring);
+        } else if (!strcmp(key, "signature")) {
+            st = string_field(c, key, k, "a string such as \"*fp32,*fp32,i32,256\"", &s->signature);
+        } else if (!strcmp(key, "grid")) {
+            st = grid_field(c, k, s);
+        } else if (!strcmp(key, "constexprs")) {
+            st = constexprs_field(c, k, s);
+        } else if (!strcmp(key, "args")) {
+            st = args_field(c, k, s);
+        } else if (!strcmp(key, "bytes")) {
+            st = count_field(c, key, k, &s->bytes);
+        } else if (!strcmp(key, "flops")) {
+            st = count_field(c, key, k, &s->flops);
+        } else {
+            st = tolerance_field(c, k, s);
+        }
+        if (st) return st;
+    }
+    if (!s->grid_dims) return fail(c, "grid", "missing (a list of 1 to 3 integers or expression strings)");
+    for (size_t i = 0; i < s->nconstexprs; i++)
+        for (size_t j = 0; j < s->nargs; j++)
+            if (!strcmp(s->constexprs[i].name, s->args[j].name)) {
+                char path[MAX_PATH_TEXT];
+                snprintf(path, sizeof path, "constexprs.%.100s", s->args[j].name);
+                return fail(c, path, "'%s' is also given in args; give it once", s->args[j].name);
+            }
+    return MT_OK;
+}
+
+/* Line and column (1-based, in bytes) of p in text. */
+static void line_col(const char *text, const char *p, int *line, int *col) {
+    *line = 1;
+    const char *bol = text;
+    for (const char *q = text; q < p; q++)
+        if (*q == '\n') {
+            (*line)++;
+            bol = q + 1;
+        }
+    *col = (int)(p - bol) + 1;
+}
+
+static MtStatus parse_text(const char *text, const char *base_dir, const char *file, MtLaunchSpec *s,
+                           char *err, size_t errlen) {
+    memset(s, 0, sizeof *s);
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (!root) {
+        /* cJSON points at the byte where it gave up (the NUL at the end
+         * for text that stops early). */
+        int line, col;
+        line_col(text, end, &line, &col);
+        int n = 0;
+        while (end[n] && end[n] != '\n' && end[n] != '\r' && n < 20) n++;
+        char where[64];
+        if (!*end) snprintf(where, sizeof where, "at the end of the text");
+        else if (!n) snprintf(where, sizeof where, "at the end of the line");
+        else snprintf(where, sizeof where, "near '%.*s'", n, end);
+        set_err(err, errlen, "%s%s%d:%d: invalid JSON %s", file ? file : "", file ? ":" : "", line, col, where);
+        return MT_ERR_USAGE;
+    }
+    Ctx c = {.file = file, .base_dir = base_dir, .err = err, .errlen = errlen};
+    MtStatus st = MT_OK;
+    size_t n = count_numbers(root);
+    if (n && !(c.nums = calloc(n, sizeof *c.nums))) st = nomem(err, errlen);
+    if (!st) {
+        size_t k = 0;
+        list_numbers(root, c.nums, &k);
+        c.nnums = n;
+        if (scan_literals(text, c.nums, n) != n) st = fail(&c, NULL, "internal error: number literals out of step");
+    }
+    if (!st && !(s->base_dir = strdup(base_dir ? base_dir : ""))) st = nomem(err, errlen);
+    if (!st) st = parse_root(&c, root, s);
+    free(c.nums);
+    cJSON_Delete(root);
+    if (st) mt_launch_spec_free(s);
+    return st;
+}
+
+MtStatus mt_launch_spec_parse(const char *json_text, const char *base_dir, MtLaunchSpec *spec,
+                              char *err, size_t errlen) {
+    return parse_text(json_text, base_dir, NULL, spec, err, errlen);
+}
+
+MtStatus mt_launch_spec_load(const char *path, MtLaunchSpec *spec, char *err, size_t errlen) {
+    memset(spec, 0, sizeof *spec);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return MT_ERR_IO;
+    }
+    size_t n = 0, cap = 4096;
+    char *text = malloc(cap);
+    while (text) {
+        n += fread(text + n, 1, cap - 1 - n, f);
+        if (n < cap - 1) break;
+        char *bigger = realloc(text, cap * 2);
+        if (!bigger) free(text);
+        text = bigger;
+        cap *= 2;
+    }
+    if (!text) {
+        fclose(f);
+        return nomem(err, errlen);
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(text);
+        set_err(err, errlen, "%s: read error", path);
+        return MT_ERR_IO;
+    }
+    text[n] = 0;
+    if (strlen(text) != n) {
+        free(text);
+        set_err(err, errlen, "%s: not a text file (it contains a NUL byte)", path);
+        return MT_ERR_USAGE;
+    }
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup("");
+    if (!dir) {
+        free(text);
+        return nomem(err, errlen);
+    }
+    MtStatus st = parse_text(text, dir, path, spec, err, errlen);
+    free(dir);
+    free(text);
+    return st;
+}
+
+void mt_launch_spec_free(MtLaunchSpec *s) {
+    if (!s) return;
+    free(s->source);
+    free(s->source_path);
+    free(s->kernel);
+    free(s->signature);
+    for (int i = 0; i < 3; i++) free(s->grid[i]);
+    for (size_t i = 0; i < s->nconstexprs; i++) free(s->constexprs[i].name);
+    free(s->constexprs);
+    for (size_t i = 0; i < s->nargs; i++) {
+        free(s->args[i].name);
+        free(s->args[i].npy);
+        free(s->args[i].npy_path);
+    }
+    free(s->args);
+    free(s->bytes);
+    free(s->flops);
+    free(s->base_dir);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- --set ------------------------------------------------------------------- */
+
+/* VALUE of NAME=VALUE: the spec's scalar forms, written as on a command line. */
+static bool parse_value_text(const char *t, MtValue *v) {
+    memset(v, 0, sizeof *v);
+    if (!strcmp(t, "true") || !strcmp(t, "True") || !strcmp(t, "false") || !strcmp(t, "False")) {
+        v->kind = MT_VALUE_BOOL;
+        v->i = t[0] == 't' || t[0] == 'T';
+        v->f = (double)v->i;
+        return true;
+    }
+    v->kind = MT_VALUE_FLOAT;
+    if (!strcmp(t, "nan")) v->f = NAN;
+    else if (!strcmp(t, "inf") || !strcmp(t, "+inf")) v->f = INFINITY;
+    else if (!strcmp(t, "-inf")) v->f = -INFINITY;
+    else {
+        /* Decimal only: strtod would also take "0x1p3", "infinity", "nan(1)". */
+        if (!*t || strspn(t, "0123456789+-.eE") != strlen(t)) return false;
+        char *end;
+        errno = 0;
+        long long i = strtoll(t, &end, 10);
+        if (!*end) {
+            if (errno) return false;
+            v->kind = MT_VALUE_INT;
+            v->i = i;
+            v->f = (double)i;
+            return true;
+        }
+        v->f = strtod(t, &end);
+        if (*end || !isfinite(v->f)) return false;
+    }
+    return true;
+}
+
+MtStatus mt_launch_spec_set(MtLaunchSpec *s, const char *asg, char *err, size_t errlen) {
+    const char *eq = strchr(asg, '=');
+    char name[128];
+    size_t nlen = eq ? (size_t)(eq - asg) : 0;
+    if (!eq || nlen >= sizeof name) {
+        set_err(err, errlen, "'%s': expected NAME=VALUE", asg);
+        return MT_ERR_USAGE;
+    }
+    memcpy(name, asg, nlen);
+    name[nlen] = 0;
+    if (!is_ident(name)) {
+        set_err(err, errlen, "'%s': '%s' is not a parameter name", asg, name);
+        return MT_ERR_USAGE;
+    }
+    MtValue v;
+    if (!parse_value_text(eq + 1, &v)) {
+        set_err(err, errlen, "%s: '%s' is not a number, a bool, nan or inf", asg, eq + 1);
+        return MT_ERR_USAGE;
+    }
+    for (size_t i = 0; i < s->nargs; i++)
+        if (!strcmp(s->args[i].name, name)) {
+            if (s->args[i].kind != MT_SPEC_ARG_SCALAR) {
+                set_err(err, errlen, "%s: argument '%s' is an array; only scalars and constexprs can be set",
+                        asg, name);
+                return MT_ERR_USAGE;
+            }
+            s->args[i].value = v;
+            return MT_OK;
+        }
+    for (size_t i = 0; i < s->nconstexprs; i++)
+        if (!strcmp(s->constexprs[i].name, name)) {
+            s->constexprs[i].value = v;
+            return MT_OK;
+        }
+    MtSpecConst *grown = realloc(s->constexprs, (s->nconstexprs + 1) * sizeof *grown);
+    if (!grown) return nomem(err, errlen);
+    s->constexprs = grown;
+    if (!(grown[s->nconstexprs].name = strdup(name))) return nomem(err, errlen);
+    grown[s->nconstexprs++].value = v;
+    return MT_OK;
+}
+
+/* ---- signature ------------------------------------------------------------------ */
+
+static const MtSpecArg *find_arg(const MtLaunchSpec *s, const char *name) {
+    for (size_t i = 0; i < s->nargs; i++)
+        if (!strcmp(s->args[i].name, name)) return &s->args[i];
+    return NULL;
+}
+
+static const MtSpecConst *find_const(const MtLaunchSpec *s, const char *name) {
+    for (size_t i = 0; i < s->nconstexprs; i++)
+        if (!strcmp(s->constexprs[i].name, name)) return &s->constexprs[i];
+    return NULL;
+}
+
+/* "x, y, out, n, BLOCK" */
+static void param_list(char *buf, size_t n, const char *const *names, size_t count) {
+    size_t k = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < count && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", names[i]);
+}
+
+/* A value as a signature literal: 256, True, 0.5. */
+static bool value_literal(const MtValue *v, char out[40]) {
+    if (v->kind == MT_VALUE_INT) snprintf(out, 40, "%" PRId64, v->i);
+    else if (v->kind == MT_VALUE_BOOL) snprintf(out, 40, "%s", v->i ? "True" : "False");
+    else if (!isfinite(v->f)) return false;
+    else float_literal(out, v->f);
+    return true;
+}
+
+static const char *dtype_pointer_type(MtDtype dt) {
+    return dt == MT_DT_F32 ? "*fp32" : dt == MT_DT_I32 ? "*i32" : "*i1";
+}
+
+/* The signature entry of one runtime parameter from its argument. */
+static MtStatus entry_for_arg(const MtSpecArg *a, char out[40], char *err, size_t errlen) {
+    char path[MAX_PATH_TEXT];
+    snprintf(path, sizeof path, "args.%s", a->name);
+    if (a->kind == MT_SPEC_ARG_GENERATED) {
+        snprintf(out, 40, "%s", dtype_pointer_type(a->gen.dtype));
+    } else if (a->kind == MT_SPEC_ARG_NPY) {
+        MtNpyInfo info;
+        char msg[512];
+        MtStatus st = mt_npy_read_header(a->npy_path, &info, msg, sizeof msg);
+        if (st) {
+            set_err(err, errlen, "%s: %s", path, msg);
+            return st;
+        }
+        snprintf(out, 40, "%s", dtype_pointer_type(info.dtype));
+    } else if (a->value.kind == MT_VALUE_INT) {
+        if (a->value.i < INT32_MIN || a->value.i > INT32_MAX) {
+            set_err(err, errlen, "%s: %" PRId64 " does not fit in i32", path, a->value.i);
+            return MT_ERR_USAGE;
+        }
+        snprintf(out, 40, "i32");
+    } else {
+        snprintf(out, 40, "%s", a->value.kind == MT_VALUE_FLOAT ? "fp32" : "i1");
+    }
+    return MT_OK;
+}
+
+char *mt_launch_spec_signature(const MtLaunchSpec *s, const MtKernelInfo *k, char *err, size_t errlen) {
+    if (s->signature) {
+        char *copy = strdup(s->signature);
+        if (!copy) nomem(err, errlen);
+        return copy;
+    }
+    const char *names[64];
+    size_t np = k->nparams < 64 ? k->nparams : 64;
+    for (size_t i = 0; i < np; i++) names[i] = k->params[i].name;
+    char plist[512];
+    param_list(plist, sizeof plist, names, np);
+    /* Every argument and constexpr must name a parameter. */
+    for (size_t pass = 0; pass < 2; pass++) {
+        size_t n = pass ? s->nconstexprs : s->nargs;
+        for (size_t i = 0; i < n; i++) {
+            const char *nm = pass ? s->constexprs[i].name : s->args[i].name;
+            size_t j = 0;
+            while (j < k->nparams && strcmp(k->params[j].name, nm)) j++;
+            if (j == k->nparams) {
+                set_err(err, errlen, "%s.%s: kernel %s has no parameter '%s' (its parameters: %s)",
+                        pass ? "constexprs" : "args", nm, k->name, nm, plist);
+                return NULL;
+            }
+        }
+    }
+    size_t cap = 41 * (k->nparams + 1), len = 0, keep = 0;
+    char *sig = malloc(cap);
+    if (!sig) {
+        nomem(err, errlen);
+        return NULL;
+    }
+    sig[0] = 0;
+    for (uint32_t i = 0; i < k->nparams; i++) {
+        const MtParamInfo *p = &k->params[i];
+        const MtSpecConst *cv = find_const(s, p->name);
+        const MtSpecArg *a = find_arg(s, p->name);
+        char entry[40] = "";
+        if (cv || (p->constexpr_ && a && a->kind == MT_SPEC_ARG_SCALAR)) {
+            const MtValue *v = cv ? &cv->value : &a->value;
+            if (!value_literal(v, entry)) {
+                set_err(err, errlen, "%s.%s: %s has no literal form for a signature", cv ? "constexprs" : "args",
+                        p->name, v->f != v->f ? "nan" : "an infinity");
+                free(sig);
+                return NULL;
+            }
+        } else if (p->constexpr_) {
+            if (a) {
+                set_err(err, errlen, "args.%s: constexpr %s takes a number or a bool, not an array", p->name, p->name);
+                free(sig);
+                return NULL;
+            }
+        } else if (!a) {
+            set_err(err, errlen, "args: missing argument '%s' of kernel %s", p->name, k->name);
+            free(sig);
+            return NULL;
+        } else {
+            MtStatus st = entry_for_arg(a, entry, err, errlen);
+            if (st) {
+                free(sig);
+                return NULL;
+            }
+        }
+        len += (size_t)snprintf(sig + len, cap - len, "%s%s", i ? "," : "", entry);
+        if (*entry) keep = len;
+    }
+    sig[keep] = 0;
+    return sig;
+}
+
+/* ---- binding ---------------------------------------------------------------------- */
+
+void mt_launch_free(MtLaunch *l) {
+    if (!l) return;
+    for (size_t i = 0; i < l->nargs; i++) {
+        free(l->args[i].name);
+        free(l->args[i].type);
+        free(l->args[i].npy_path);
+        mt_array_free(l->args[i].array);
+    }
+    free(l->args);
+    memset(l, 0, sizeof *l);
+}
+
+/* A specialised parameter's Python literal: True/False, an integer, a float. */
+static bool literal_value(const char *t, MtValue *v) { return t && parse_value_text(t, v); }
+
+static bool param_type(const char *t, MtArgKind *kind, MtDtype *dt) {
+    static const struct { const char *name; MtArgKind kind; MtDtype dt; } types[] = {
+        {"*fp32", MT_ARG_ARRAY, MT_DT_F32}, {"*i32", MT_ARG_ARRAY, MT_DT_I32}, {"*i1", MT_ARG_ARRAY, MT_DT_BOOL},
+        {"i32", MT_ARG_I32, MT_DT_I32},     {"fp32", MT_ARG_F32, MT_DT_F32},   {"i1", MT_ARG_I1, MT_DT_BOOL},
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (!strcmp(t, types[i].name)) {
+            *kind = types[i].kind;
+            *dt = types[i].dt;
+            return true;
+        }
+    return false;
+}
+
+static const char *value_text(const MtValue *v, char out[40]) {
+    if (!value_literal(v, out)) snprintf(out, 40, "%s", v->f != v->f ? "nan" : v->f < 0 ? "-inf" : "inf");
+    return out;
+}
+
+/* Check a scalar argument against its parameter's type and store it. */
+static MtStatus bind_scalar(const MtSpecArg *a, const MtKernelParam *p, MtLaunchArg *la, char *err, size_t errlen) {
+    const MtValue *v = &a->value;
+    char t[40];
+    value_text(v, t);
+    if (la->kind == MT_ARG_I32) {
+        if (v->kind != MT_VALUE_INT) {
+            set_err(err, errlen, "args.%s: parameter %s (i32) needs an integer, got %s", a->name, p->name, t);
+            return MT_ERR_USAGE;
+        }
+        if (v->i < INT32_MIN || v->i > INT32_MAX) {
+            set_err(err, errlen, "args.%s: %s is out of the i32 range of parameter %s", a->name, t, p->name);
+            return MT_ERR_USAGE;
+        }
+        la->ival = v->i;
+    } else if (la->kind == MT_ARG_F32) {
+        if (v->kind == MT_VALUE_BOOL) {
+            set_err(err, errlen, "args.%s: parameter %s (fp32) needs a number, got %s", a->name, p->name, t);
+            return MT_ERR_USAGE;
+        }
+        if (isfinite(v->f) && fabs(v->f) > 3.4028234663852886e38) {
+            set_err(err, errlen, "args.%s: %s is out of the fp32 range of parameter %s", a->name, t, p->name);
+            return MT_ERR_USAGE;
+        }
+        la->fval = v->f;
+    } else {
+        if (v->kind == MT_VALUE_FLOAT || (v->kind == MT_VALUE_INT && v->i != 0 && v->i != 1)) {
+            set_err(err, errlen, "args.%s: parameter %s (i1) needs a bool (or 0 or 1), got %s", a->name, p->name, t);
+            return MT_ERR_USAGE;
+        }
+        la->ival = v->i;
+    }
+    return MT_OK;
+}
+
+/* Load or generate an array argument and check its dtype. */
+static MtStatus bind_array(const MtSpecArg *a, const MtKernelParam *p, MtDtype want, MtLaunchArg *la,
+                           char *err, size_t errlen) {
+    char msg[512];
+    MtStatus st;
+    if (a->kind == MT_SPEC_ARG_GENERATED) {
+        if (a->gen.dtype != want) {
+            set_err(err, errlen, "args.%s: %s array expected for parameter %s (%s), got %s", a->name,
+                    mt_dtype_name(want), p->name, p->type, mt_dtype_name(a->gen.dtype));
+            return MT_ERR_USAGE;
+        }
+        st = mt_array_generate(&a->gen, &la->array, msg, sizeof msg);
+    } else {
+        st = mt_npy_read(a->npy_path, &la->array, msg, sizeof msg);
+        if (!st && la->array->dtype != want) {
+            set_err(err, errlen, "args.%s: %s array expected for parameter %s (%s), got %s (%s)", a->name,
+                    mt_dtype_name(want), p->name, p->type, mt_dtype_name(la->array->dtype), a->npy);
+            return MT_ERR_USAGE;
+        }
+        if (!st && !(la->npy_path = strdup(a->npy_path))) return nomem(err, errlen);
+    }
+    if (st) set_err(err, errlen, "args.%s: %s", a->name, msg);
+    return st;
+}
+
+typedef struct Names {
+    const MtLaunch *l;
+    const MtKernelParam *params;
+    size_t nparams;
+} Names;
+
+static int grid_lookup(void *ud, const char *name, int64_t *value) {
+    const Names *nm = ud;
+    for (size_t i = 0; i < nm->l->nargs; i++) {
+        const MtLaunchArg *a = &nm->l->args[i];
+        if (strcmp(a->name, name)) continue;
+        if (a->kind != MT_ARG_I32 && a->kind != MT_ARG_I1) return MT_GRID_NOT_INT;
+        *value = a->ival;
+        return MT_GRID_FOUND;
+    }
+    for (size_t i = 0; i < nm->nparams; i++) {
+        const MtKernelParam *p = &nm->params[i];
+        if (p->type || strcmp(p->name, name)) continue;
+        MtValue v;
+        if (!literal_value(p->value, &v) || v.kind == MT_VALUE_FLOAT) return MT_GRID_NOT_INT;
+        *value = v.i;
+        return MT_GRID_FOUND;
+    }
+    return MT_GRID_UNKNOWN;
+}
+
+static MtStatus eval_count(const char *what, const char *expr, Names *nm, int64_t *out, char *err, size_t errlen) {
+    char msg[512];
+    if (!expr) {
+        *out = -1;
+        return MT_OK;
+    }
+    if (mt_grid_eval(expr, grid_lookup, nm, out, msg, sizeof msg)) {
+        set_err(err, errlen, "%s: %s", what, msg);
+        return MT_ERR_USAGE;
+    }
+    if (*out < 0) {
+        set_err(err, errlen, "%s: %s is %" PRId64 "; a count cannot be negative", what, expr, *out);
+        return MT_ERR_USAGE;
+    }
+    return MT_OK;
+}
+
+static MtStatus bind(const MtLaunchSpec *s, const MtKernelParam *params, size_t np, MtLaunch *l, char *err,
+                     size_t errlen) {
+    char kname[160];
+    if (s->kernel) snprintf(kname, sizeof kname, "kernel %.140s", s->kernel);
+    else snprintf(kname, sizeof kname, "the kernel");
+    for (size_t i = 0; i < s->nargs; i++) {
+        size_t j = 0;
+        while (j < np && strcmp(params[j].name, s->args[i].name)) j++;
+        if (j < np) continue;
+        const char *names[64];
+        size_t n = np < 64 ? np : 64;
+        for (size_t q = 0; q < n; q++) names[q] = params[q].name;
+        char plist[512];
+        param_list(plist, sizeof plist, names, n);
+        set_err(err, errlen, "args.%s: %s has no parameter '%s' (its parameters: %s)", s->args[i].name,
+                kname, s->args[i].name, plist);
+        return MT_ERR_USAGE;
+    }
+    size_t nrt = 0;
+    for (size_t i = 0; i < np; i++) nrt += params[i].type != NULL;
+    if (nrt && !(l->args = calloc(nrt, sizeof *l->args))) return nomem(err, errlen);
+    for (size_t i = 0; i < np; i++) {
+        const MtKernelParam *p = &params[i];
+        const MtSpecArg *a = find_arg(s, p->name);
+        if (!p->type) {
+            /* Specialised: an argument of that name must say the same. */
+            MtValue pv;
+            if (!a) continue;
+            if (a->kind != MT_SPEC_ARG_SCALAR || !literal_value(p->value, &pv) ||
+                !(pv.f == a->value.f || (pv.f != pv.f && a->value.f != a->value.f))) {
+                char t[40];
+                set_err(err, errlen, "args.%s: %s is specialised with %s=%s, but args gives %s", p->name,
+                        kname, p->name, p->value ? p->value : "?",
+                        a->kind == MT_SPEC_ARG_SCALAR ? value_text(&a->value, t) : "an array");
+                return MT_ERR_USAGE;
+            }
+            continue;
+        }
+        MtLaunchArg *la = &l->args[l->nargs++];
+        MtDtype dt;
+        if (!param_type(p->type, &la->kind, &dt)) {
+            set_err(err, errlen, "parameter %s of %s has type '%s', which launches do not support", p->name,
+                    kname, p->type);
+            return MT_ERR_USAGE;
+        }
+        if (!(la->name = strdup(p->name)) || !(la->type = strdup(p->type))) return nomem(err, errlen);
+        if (!a) {
+            set_err(err, errlen, "args: missing argument '%s' (%s) of %s", p->name, p->type, kname);
+            return MT_ERR_USAGE;
+        }
+        bool want_array = la->kind == MT_ARG_ARRAY;
+        if (want_array != (a->kind != MT_SPEC_ARG_SCALAR)) {
+            char t[40];
+            if (want_array)
+                set_err(err, errlen, "args.%s: parameter %s (%s) takes an array ({\"npy\": ...} or {\"dtype\": ..., \"shape\": ...}), got %s",
+                        a->name, p->name, p->type, value_text(&a->value, t));
+            else
+                set_err(err, errlen, "args.%s: parameter %s (%s) takes a scalar, got an array", a->name, p->name,
+                        p->type);
+            return MT_ERR_USAGE;
+        }
+        MtStatus st = want_array ? bind_array(a, p, dt, la, err, errlen) : bind_scalar(a, p, la, err, errlen);
+        if (st) return st;
+    }
+
+    Names nm = {.l = l, .params = params, .nparams = np};
+    static const int64_t limits[3] = {INT32_MAX, 65535, 65535}; /* CUDA's gridDim limits */
+    l->grid_dims = s->grid_dims;
+    for (int d = 0; d < 3; d++) {
+        l->grid[d] = 1;
+        if (d >= s->grid_dims) continue;
+        char what[16], msg[512];
+        snprintf(what, sizeof what, "grid[%d]", d);
+        if (mt_grid_eval(s->grid[d], grid_lookup, &nm, &l->grid[d], msg, sizeof msg)) {
+            set_err(err, errlen, "%s: %s", what, msg);
+            return MT_ERR_USAGE;
+        }
+        if (l->grid[d] < 1 || l->grid[d] > limits[d]) {
+            set_err(err, errlen, "%s: %s is %" PRId64 "; it must be between 1 and %" PRId64, what, s->grid[d],
+                    l->grid[d], limits[d]);
+            return MT_ERR_USAGE;
+        }
+    }
+    MtStatus st = eval_count("bytes", s->bytes, &nm, &l->bytes, err, errlen);
+    if (!st) st = eval_count("flops", s->flops, &nm, &l->flops, err, errlen);
+    return st;
+}
+
+MtStatus mt_launch_bind(const MtLaunchSpec *spec, const MtKernelParam *params, size_t nparams, MtLaunch *out,
+                        char *err, size_t errlen) {
+    memset(out, 0, sizeof *out);
+    MtStatus st = bind(spec, params, nparams, out, err, errlen);
+    if (st) mt_launch_free(out);
+    return st;
+}

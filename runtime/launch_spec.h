@@ -1,0 +1,158 @@
+/* launch_spec.h: what `mytriton run` launches, and how.
+ *
+ * A launch is a kernel, its specialisation, a grid and the argument
+ * buffers. A launch spec is that, written down as JSON (docs/launch-spec.md
+ * has the format field by field):
+ *
+ *   {"source": "add_kernel.py", "kernel": "add_kernel",
+ *    "grid": ["cdiv(n, BLOCK)"], "constexprs": {"BLOCK": 256},
+ *    "args": {"x": {"npy": "x.npy"},
+ *             "y": {"dtype": "float32", "shape": [1000], "init": "uniform"},
+ *             "out": {"dtype": "float32", "shape": [1000], "init": "zeros"},
+ *             "n": 1000}}
+ *
+ * The life of a spec:
+ *   mt_launch_spec_load()       read and check it (nothing is loaded yet)
+ *   mt_launch_spec_set()        --set NAME=VALUE overrides
+ *   mt_launch_spec_signature()  the signature to compile with, when the
+ *                               spec gives none
+ *   mt_launch_bind()            against the compiled kernel's parameter
+ *                               list: load or generate arrays, check every
+ *                               argument's type, evaluate the grid
+ * and the resulting MtLaunch is what the CPU interpreter and the GPU
+ * runtime both take.
+ *
+ * Errors come back as MT_ERR_USAGE (the spec is wrong), MT_ERR_IO (a file
+ * cannot be read) or MT_ERR_NOMEM, with a message naming the field:
+ *   args.y.shape[0]: expected a positive integer, got -3
+ *   spec.json:3:12: invalid JSON near '}'
+ * A failed call leaves its output empty (safe to free, holding nothing).
+ */
+#ifndef MT_RUNTIME_LAUNCH_SPEC_H
+#define MT_RUNTIME_LAUNCH_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "array.h"
+#include "mytriton/mytriton.h"
+#include "npy.h"
+
+/* A scalar as the spec wrote it: 1000 is an INT, 1000.0 and 1e3 are FLOATs
+ * (the JSON text decides, as Python's literal would), true is a BOOL, and
+ * the strings "nan", "inf", "-inf" are FLOATs. */
+typedef enum MtValueKind {
+    MT_VALUE_INT,
+    MT_VALUE_FLOAT,
+    MT_VALUE_BOOL,
+} MtValueKind;
+
+typedef struct MtValue {
+    MtValueKind kind;
+    int64_t i;                /* INT: the value; BOOL: 0 or 1; FLOAT: 0 */
+    double f;                 /* FLOAT: the value (maybe NaN or +-inf); INT, BOOL: (double)i */
+} MtValue;
+
+typedef enum MtSpecArgKind {
+    MT_SPEC_ARG_SCALAR,       /* "n": 1000 */
+    MT_SPEC_ARG_NPY,          /* "x": {"npy": "x.npy"} */
+    MT_SPEC_ARG_GENERATED,    /* "y": {"dtype": ..., "shape": ..., "init": ...} */
+} MtSpecArgKind;
+
+typedef struct MtSpecArg {
+    char *name;
+    MtSpecArgKind kind;
+    MtValue value;            /* SCALAR */
+    char *npy;                /* NPY: the path as written in the spec */
+    char *npy_path;           /* NPY: the path to open (relative ones joined to base_dir) */
+    MtArrayGen gen;           /* GENERATED: the checked recipe */
+} MtSpecArg;
+
+typedef struct MtSpecConst {
+    char *name;
+    MtValue value;
+} MtSpecConst;
+
+typedef struct MtLaunchSpec {
+    char *source;             /* as written, or NULL (the caller supplies the file) */
+    char *source_path;        /* source joined to base_dir, or NULL */
+    char *kernel;             /* NULL: the source's only kernel (the caller resolves it
+                               * and may store the name here for messages) */
+    char *signature;          /* NULL: derive with mt_launch_spec_signature() */
+    char *grid[3];            /* expression text; integers are stored as "4" */
+    int grid_dims;            /* 1..3 */
+    MtSpecConst *constexprs;  /* in spec order */
+    size_t nconstexprs;
+    MtSpecArg *args;          /* in spec order */
+    size_t nargs;
+    char *bytes;              /* expression text, NULL when not given */
+    char *flops;              /* expression text, NULL when not given */
+    bool has_tolerance;
+    double rtol, atol;        /* when has_tolerance; a missing one is 0 */
+    char *base_dir;           /* folder relative paths start from; "" = current folder */
+} MtLaunchSpec;
+
+/* Parse and check a spec. `base_dir` (NULL = current folder) is where
+ * relative paths start. Nothing is opened: npy files are read by
+ * mt_launch_bind(). JSON syntax errors say "LINE:COL: invalid JSON ...". */
+MtStatus mt_launch_spec_parse(const char *json_text, const char *base_dir, MtLaunchSpec *spec,
+                              char *err, size_t errlen);
+/* Read `path` and parse it with its folder as base_dir. Messages start with
+ * the path: "spec.json:3:12: invalid JSON ...", "spec.json: grid: ...". */
+MtStatus mt_launch_spec_load(const char *path, MtLaunchSpec *spec, char *err, size_t errlen);
+void mt_launch_spec_free(MtLaunchSpec *spec);
+
+/* Apply "NAME=VALUE": VALUE is an integer, a float, true/false (or
+ * True/False), nan, inf or -inf. NAME replaces a scalar argument's value or
+ * a constexpr's; a name the spec lacks is added as a constexpr (as -D does),
+ * so a default can be overridden without editing the spec. An array
+ * argument cannot be set. */
+MtStatus mt_launch_spec_set(MtLaunchSpec *spec, const char *assignment, char *err, size_t errlen);
+
+/* The signature to compile with: spec->signature when given; otherwise one
+ * entry per parameter of `kernel` -- a constexpr takes its value from the
+ * spec's constexprs (or a scalar argument of that name), or is left empty
+ * so the compiler uses its default; an array argument gives *fp32, *i32 or
+ * *i1 by dtype (npy files' headers are read for it); an integer gives i32, a
+ * float fp32, a bool i1; a constexpr naming a runtime parameter specialises
+ * it. Empty entries at the end are dropped. Returns a malloc'ed string, or
+ * NULL with a message. */
+char *mt_launch_spec_signature(const MtLaunchSpec *spec, const MtKernelInfo *kernel, char *err,
+                               size_t errlen);
+
+typedef enum MtArgKind {
+    MT_ARG_ARRAY,             /* *fp32, *i32, *i1 */
+    MT_ARG_I32,
+    MT_ARG_F32,
+    MT_ARG_I1,
+} MtArgKind;
+
+typedef struct MtLaunchArg {
+    char *name;
+    char *type;               /* the parameter's type: "*fp32" "*i32" "*i1" "i32" "fp32" "i1" */
+    MtArgKind kind;
+    MtArray *array;           /* ARRAY: owned by the launch */
+    int64_t ival;             /* I32: the value; I1: 0 or 1 */
+    double fval;              /* F32: the value (round it to float to pass it) */
+    char *npy_path;           /* ARRAY read from a file: the path read; NULL when generated */
+} MtLaunchArg;
+
+typedef struct MtLaunch {
+    int64_t grid[3];          /* entries past grid_dims are 1 */
+    int grid_dims;
+    MtLaunchArg *args;        /* one per runtime parameter, in kernel order */
+    size_t nargs;
+    int64_t bytes, flops;     /* evaluated counts; -1 when the spec gives none */
+} MtLaunch;
+
+/* Bind a spec to a compiled kernel's parameters (mt_compiled_param()):
+ * runtime parameters (with a `type`) get an argument each; specialised ones
+ * (with a `value`) are readable by the grid, and a spec argument naming one
+ * must agree with its value. Grid, bytes and flops expressions read integer
+ * scalar arguments and specialised values. On failure `out` holds nothing. */
+MtStatus mt_launch_bind(const MtLaunchSpec *spec, const MtKernelParam *params, size_t nparams,
+                        MtLaunch *out, char *err, size_t errlen);
+void mt_launch_free(MtLaunch *launch);
+
+#endif
