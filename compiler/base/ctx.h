@@ -54,6 +54,9 @@ enum { MT_MAX_ERRORS = 100 };
  * to here and come back as a status. Nested calls are fine. */
 MtStatus mt_protect(MtCtx *c, MtStatus (*fn)(MtCtx *c, void *ud), void *ud);
 _Noreturn void mt_throw(MtCtx *c, MtStatus st);
+/* An internal invariant failed: report "internal compiler error" at sp and
+ * unwind to the protected call with MT_ERR_SOURCE. */
+_Noreturn void mt_ice(MtCtx *c, MtSpan sp, const char *what);
 bool mt_cancelled(MtCtx *c);
 
 /* Files */

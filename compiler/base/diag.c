@@ -93,6 +93,12 @@ void mt_note_inline(MtCtx *c, MtDiagRec *d, uint32_t inl)
     }
 }
 
+_Noreturn void mt_ice(MtCtx *c, MtSpan sp, const char *what)
+{
+    mt_error(c, sp, NULL, "internal compiler error: %s; please report this kernel", what);
+    mt_throw(c, MT_ERR_SOURCE);
+}
+
 size_t mt_diag_count(const MtCtx *c) { return c->diags.n; }
 const MtDiag *mt_diag_at(const MtCtx *c, size_t i) { return i < c->diags.n ? &c->diags.v[i]->d : NULL; }
 size_t mt_error_count(const MtCtx *c) { return c->nerrors; }

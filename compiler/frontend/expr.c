@@ -1,6 +1,7 @@
 /* expr.c: expression-tree nodes and the names of their operators. */
 #include "expr.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 MtExpr *mt_expr_new(MtCtx *c, MtExprProgram *p, MtExprKind kind, MtSpan span, uint32_t inl, uint32_t nargs)
@@ -58,4 +59,23 @@ const char *mt_reduce_name(MtReduceOp op)
     case RED_MIN: return "min";
     }
     return "?";
+}
+
+void mt_const_print(MtBuf *b, MtConst k, const MtType *ty)
+{
+    (void)ty; /* reserved for typed spellings; every constant prints the same today */
+    switch (k.kind) {
+    case CST_BOOL:
+        mt_buf_puts(b, k.i ? "true" : "false");
+        return;
+    case CST_INT:
+        mt_buf_printf(b, "%" PRId64, k.i);
+        return;
+    case CST_FLOAT: {
+        char s[32];
+        mt_format_pyfloat(s, k.f);
+        mt_buf_puts(b, s);
+        return;
+    }
+    }
 }

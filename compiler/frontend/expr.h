@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "base/ctx.h"
+#include "base/strbuf.h"
 #include "types/type.h"
 
 typedef enum MtExprKind {
@@ -58,6 +59,8 @@ typedef enum MtUnOp {
 } MtUnOp;
 
 typedef enum MtReduceOp { RED_SUM, RED_MAX, RED_MIN } MtReduceOp;
+
+enum { MT_AXIS_NONE = -100 };   /* EX_REDUCE without an axis argument */
 
 typedef enum MtFactoryKind { FAC_ZEROS, FAC_FULL, FAC_EMPTY } MtFactoryKind;
 
@@ -123,12 +126,20 @@ typedef struct MtExprProgram {
     const char *kernel;
     MtExpr **params;          /* EX_PARAM per runtime parameter, in order */
     uint32_t nparams;
+    /* Every kernel parameter as the launch sees it: runtime ones get their
+     * `type` once inference has typed them, specialised ones a `value`. */
+    MtKernelParam *sig;
+    MtExpr **sig_param;       /* per sig entry: its EX_PARAM, or NULL when specialised */
+    uint32_t nsig;
     MtExprList roots;         /* stores and loops in program order */
     uint32_t nexprs;          /* ids handed out */
 } MtExprProgram;
 
 MtExpr *mt_expr_new(MtCtx *c, MtExprProgram *p, MtExprKind kind, MtSpan span, uint32_t inl, uint32_t nargs);
 void mt_expr_list_push(MtCtx *c, MtExprList *l, MtExpr *e);
+
+/* A constant as IR prints it: 256, 0.0, -inf, 1e-05, true. */
+void mt_const_print(MtBuf *b, MtConst k, const MtType *ty);
 
 const char *mt_binop_name(MtBinOp op);   /* SSA spelling: "add", "cmp_lt", "maximum", ... */
 const char *mt_binop_symbol(MtBinOp op); /* Python spelling: "+", "<", "tl.maximum", ... */

@@ -13,25 +13,6 @@
 #include "base/strbuf.h"
 #include "ssa.h"
 
-void mt_const_print(MtBuf *b, MtConst k, const MtType *ty)
-{
-    (void)ty;
-    switch (k.kind) {
-    case CST_BOOL:
-        mt_buf_puts(b, k.i ? "true" : "false");
-        return;
-    case CST_INT:
-        mt_buf_printf(b, "%" PRId64, k.i);
-        return;
-    case CST_FLOAT: {
-        char s[32];
-        mt_format_pyfloat(s, k.f);
-        mt_buf_puts(b, s);
-        return;
-    }
-    }
-}
-
 void mt_ssa_print_operand(MtBuf *b, const MtFunc *f, MtVal v)
 {
     if (!v) {

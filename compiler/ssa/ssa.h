@@ -149,7 +149,6 @@ static inline bool mt_val_is_const(const MtFunc *f, MtVal v) { return v && f->va
 const char *mt_ssa_print(MtCtx *c, const MtFunc *f);
 void mt_ssa_print_inst(MtBuf *b, const MtFunc *f, const MtInst *in, int indent);
 void mt_ssa_print_operand(MtBuf *b, const MtFunc *f, MtVal v);
-void mt_const_print(MtBuf *b, MtConst k, const MtType *ty);
 
 /* ---- utilities for passes --------------------------------------------------- */
 

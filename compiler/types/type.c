@@ -6,6 +6,7 @@
 const MtType mt_ty_bool = {.kind = TY_BOOL};
 const MtType mt_ty_i32 = {.kind = TY_I32};
 const MtType mt_ty_f32 = {.kind = TY_F32};
+const MtType mt_ty_void = {.kind = TY_VOID};
 
 /* The intern list lives in the arena; the context holds its head record,
  * allocated on first use and dropped with the arena on reset. */
@@ -87,7 +88,7 @@ bool mt_broadcast(const MtType *a, const MtType *b, int *rank, int32_t shape[MT_
 
 const MtType *mt_ty_promote(const MtType *a, const MtType *b)
 {
-    if (a->kind == TY_PTR || b->kind == TY_PTR || a->kind == TY_BLOCK || b->kind == TY_BLOCK)
+    if (a->kind > TY_F32 || b->kind > TY_F32)
         return NULL;
     return a->kind >= b->kind ? a : b;
 }
@@ -98,6 +99,7 @@ static const char *scalar_name(const MtType *t)
     case TY_BOOL: return "bool";
     case TY_I32: return "i32";
     case TY_F32: return "f32";
+    case TY_VOID: return "void";
     default: return "?";
     }
 }

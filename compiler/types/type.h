@@ -22,6 +22,7 @@ typedef enum MtTypeKind {
     TY_F32,
     TY_PTR,
     TY_BLOCK,
+    TY_VOID,                  /* stores and loops: typed, but without a value */
 } MtTypeKind;
 
 enum { MT_MAX_RANK = 2 };
@@ -35,7 +36,7 @@ struct MtType {
     const MtType *next;       /* intern list link */
 };
 
-extern const MtType mt_ty_bool, mt_ty_i32, mt_ty_f32;
+extern const MtType mt_ty_bool, mt_ty_i32, mt_ty_f32, mt_ty_void;
 
 /* Interned constructors (arena of c). */
 const MtType *mt_ty_ptr(MtCtx *c, const MtType *pointee);

@@ -190,11 +190,14 @@ typedef struct MtSpec {
      * constexprs from defaults and the kernel's `# mytriton:` directive.
      * The editor and the CI checker set this. */
     bool infer_params;
-    /* Stop after this stage (MT_STAGE_SSA by default = everything up to
-     * optimised SSA). */
+    /* The last MtStage to run; 0 (or MT_STAGE_AST) means MT_STAGE_SSA. The
+     * AST is always available. */
     int last_stage;
     /* CUDA target for the layout/CUDA stages, e.g. 90 for sm_90. 0 = 90. */
     int sm;
+    /* Keep the SSA after these optimisation passes ("fold,cse", "all"),
+     * for mt_compiled_dump (the CLI's -d). NULL: none. */
+    const char *dump_passes;
 } MtSpec;
 
 typedef enum MtStage {
@@ -222,6 +225,10 @@ MtStatus mt_compile(MtCtx *c, const MtModule *m, const MtSpec *spec, MtCompiled 
 const char *mt_compiled_text(MtCtx *c, MtCompiled *k, MtStage stage);
 const char *mt_compiled_kernel_name(const MtCompiled *k);
 
+/* SSA snapshots after the passes named in spec->dump_passes, in order. */
+size_t mt_compiled_dump_count(const MtCompiled *k);
+const char *mt_compiled_dump(const MtCompiled *k, size_t i, const char **pass);
+
 /* The resolved specialisation, as a signature string every later tool can
  * replay ("*fp32,*fp32,*fp32,i32,256"). */
 const char *mt_compiled_signature(MtCtx *c, const MtCompiled *k);
@@ -241,10 +248,12 @@ const MtKernelParam *mt_compiled_param(const MtCompiled *k, size_t i);
  * after optimisation. Arena-owned, NULL when the line produced none. */
 const char *mt_compiled_ops_for_line(MtCtx *c, MtCompiled *k, uint32_t line);
 
-/* Every stage, the diagnostics, the layouts and the source map as one JSON
- * document (the contract used by `--format json`, the LSP and the
- * dashboard). Arena-owned. */
-const char *mt_compiled_json(MtCtx *c, MtCompiled *k, unsigned stage_mask);
+/* The stages in stage_mask (bit 1 << MtStage), the kernels of the module,
+ * the diagnostics so far and the source map as one JSON document: the
+ * contract of `--format json`, the LSP and the dashboard (docs/json.md).
+ * m and k may be NULL (a file that did not parse, a failed compile): the
+ * document then carries what is known. Arena-owned. */
+const char *mt_compile_json(MtCtx *c, const MtModule *m, MtCompiled *k, unsigned stage_mask);
 
 #ifdef __cplusplus
 }

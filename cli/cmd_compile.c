@@ -1,0 +1,179 @@
+/* cmd_compile.c: `mytriton compile` — compile one kernel for one
+ * specialisation and print the requested stages.
+ *
+ *   mytriton compile FILE.py [--kernel NAME] [--signature SIG] [-D NAME=VALUE]...
+ *                    [--emit ast|expr|ssa-raw|ssa[,...]] [--format text|json]
+ *                    [-o OUT] [-d PASS[,PASS...]|all] [--color auto|always|never]
+ *
+ * Exit 0 on success, 1 when the source has errors, 2 for bad usage. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char help[] =
+    "usage: mytriton compile FILE.py [options]\n"
+    "\n"
+    "Compile a @triton.jit kernel of FILE.py (\"-\" reads stdin) and print its stages.\n"
+    "\n"
+    "  -k, --kernel NAME        the kernel to compile (needed when the file has several)\n"
+    "  -s, --signature SIG      Triton-AOT-style signature, e.g. '*fp32,*fp32,*fp32,i32,256'\n"
+    "  -D NAME=VALUE            a constexpr (or any parameter) value; repeatable\n"
+    "  -e, --emit STAGES        comma-separated: ast, expr, ssa-raw, ssa (default ssa)\n"
+    "  -f, --format text|json   json: every requested stage, diagnostics and source map\n"
+    "  -o, --output FILE        write the output to FILE instead of stdout\n"
+    "  -d PASSES                print the SSA after these passes (fold,cse,dce or all) to stderr\n"
+    "      --color WHEN         colour diagnostics: auto (default), always, never\n"
+    "      --diagnostics FORM   full (default) or short: 'error E0401 5:9-5:14: message'\n"
+    "  -h, --help               this help\n"
+    "\n"
+    "Without a signature, parameters used as load/store addresses are *fp32 and other\n"
+    "runtime parameters i32; constexprs come from -D, a `# mytriton: NAME=VALUE` comment\n"
+    "above the kernel, or their default values.\n";
+
+static bool parse_emit(const char *arg, unsigned *mask)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", arg);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        int s = mt_stage_from_name(tok);
+        if (s < 0 || s > MT_STAGE_SSA) {
+            fprintf(stderr, "mytriton compile: unknown stage '%s' (stages: ast, expr, ssa-raw, ssa)\n", tok);
+            return false;
+        }
+        *mask |= 1u << s;
+    }
+    return true;
+}
+
+static int exit_of(MtStatus st)
+{
+    switch (st) {
+    case MT_OK: return EXIT_OK;
+    case MT_ERR_USAGE: return EXIT_USAGE;
+    default: return EXIT_ERRORS;
+    }
+}
+
+int cmd_compile(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"kernel", required_argument, 0, 'k'}, {"signature", required_argument, 0, 's'},
+        {"emit", required_argument, 0, 'e'},   {"format", required_argument, 0, 'f'},
+        {"output", required_argument, 0, 'o'}, {"color", required_argument, 0, 'C'},
+        {"diagnostics", required_argument, 0, 'G'},
+        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
+    };
+    MtSpec spec = {0};
+    MtDefine defines[64];
+    unsigned emit = 0;
+    const char *format = "text", *output = NULL, *color = NULL;
+    bool short_diags = false;
+    int ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "k:s:D:e:f:o:d:h", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'k': spec.kernel = optarg; break;
+        case 's': spec.signature = optarg; break;
+        case 'D':
+            if (spec.ndefines == sizeof defines / sizeof defines[0] || !cli_parse_define(optarg, &defines[spec.ndefines])) {
+                fprintf(stderr, "mytriton compile: -D expects NAME=VALUE, got '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            spec.ndefines++;
+            break;
+        case 'e':
+            if (!parse_emit(optarg, &emit))
+                return EXIT_USAGE;
+            break;
+        case 'f':
+            if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
+                fprintf(stderr, "mytriton compile: --format must be text or json\n");
+                return EXIT_USAGE;
+            }
+            format = optarg;
+            break;
+        case 'o': output = optarg; break;
+        case 'd': spec.dump_passes = optarg; break;
+        case 'C': color = optarg; break;
+        case 'G':
+            if (strcmp(optarg, "full") && strcmp(optarg, "short")) {
+                fprintf(stderr, "mytriton compile: --diagnostics must be full or short\n");
+                return EXIT_USAGE;
+            }
+            short_diags = !strcmp(optarg, "short");
+            break;
+        case 'h': fputs(help, stdout); return EXIT_OK;
+        default: fputs(help, stderr); return EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "mytriton compile: expected one FILE.py\n\n%s", help);
+        return EXIT_USAGE;
+    }
+    spec.defines = defines;
+    if (!emit)
+        emit = 1u << MT_STAGE_SSA;
+    int last = 0;
+    for (int s = 0; s < MT_STAGE_COUNT; s++)
+        if (emit & (1u << s))
+            last = s;
+    spec.last_stage = last < MT_STAGE_SSA ? MT_STAGE_SSA : last;
+    bool json = !strcmp(format, "json");
+
+    const char *path = argv[optind];
+    size_t len;
+    char *text = cli_read_file(path, &len);
+    if (!text)
+        return EXIT_USAGE;
+    MtCtx *c = mt_ctx_new(NULL);
+    if (!c) {
+        free(text);
+        fprintf(stderr, "mytriton: out of memory\n");
+        return EXIT_ERRORS;
+    }
+    MtModule *m = NULL;
+    MtCompiled *k = NULL;
+    MtStatus st = mt_parse(c, strcmp(path, "-") ? path : "<stdin>", text, len, &m);
+    free(text);
+    if (st == MT_OK)
+        st = mt_compile(c, m, &spec, &k);
+
+    int rc = exit_of(st);
+    if (json) {
+        const char *doc = mt_compile_json(c, m, k, emit);
+        if (!cli_write_output(output, doc, strlen(doc)) || !cli_write_output(output ? NULL : "-", "", 0))
+            rc = EXIT_ERRORS;
+        if (!output)
+            putchar('\n');
+    } else {
+        if (short_diags)
+            cli_print_diags_short(c);
+        else
+            cli_print_diags(c, cli_color(color));
+        for (size_t i = 0; k && i < mt_compiled_dump_count(k); i++) {
+            const char *pass;
+            const char *d = mt_compiled_dump(k, i, &pass);
+            fprintf(stderr, "// SSA after %s\n%s", pass, d);
+        }
+        if (st == MT_OK) {
+            int nstages = __builtin_popcount(emit);
+            char *out = NULL;
+            size_t outlen = 0;
+            FILE *mem = open_memstream(&out, &outlen);
+            for (int s = 0; s < MT_STAGE_COUNT && mem; s++) {
+                if (!(emit & (1u << s)))
+                    continue;
+                if (nstages > 1)
+                    fprintf(mem, "// ---- %s ----\n", mt_stage_name((MtStage)s));
+                fputs(mt_compiled_text(c, k, (MtStage)s), mem);
+            }
+            if (!mem || fclose(mem) != 0 || !cli_write_output(output, out, outlen))
+                rc = EXIT_ERRORS;
+            free(out);
+        }
+    }
+    mt_ctx_free(c);
+    return rc;
+}

@@ -1,0 +1,226 @@
+/* compile.c: the public compile entry point and its result.
+ *
+ * mt_compile runs the pipeline for one kernel and one specialisation,
+ * under the context's protected call:
+ *
+ *   frontend -> infer -> lower -> verify -> optimise (verify after each pass)
+ *
+ * and keeps every stage it reached in an MtCompiled, so tools can show the
+ * stages that worked even when a later one failed. Printed stages are made
+ * on demand, except the raw SSA, which optimisation rewrites in place and
+ * is therefore printed as soon as it exists. */
+#include <string.h>
+
+#include "compiled.h"
+#include "frontend/frontend.h"
+#include "opt/passes.h"
+#include "ssa/lower.h"
+#include "ssa/verify.h"
+#include "types/infer.h"
+
+static const char *const stage_names[MT_STAGE_COUNT] = {
+    [MT_STAGE_AST] = "ast",       [MT_STAGE_EXPR] = "expr", [MT_STAGE_SSA_RAW] = "ssa-raw",
+    [MT_STAGE_SSA] = "ssa",       [MT_STAGE_LAYOUT] = "layout", [MT_STAGE_CUDA] = "cuda",
+    [MT_STAGE_MLIR] = "mlir",
+};
+
+const char *mt_stage_name(MtStage s) { return (unsigned)s < MT_STAGE_COUNT ? stage_names[s] : "?"; }
+
+int mt_stage_from_name(const char *name)
+{
+    for (int i = 0; i < MT_STAGE_COUNT; i++)
+        if (!strcmp(stage_names[i], name))
+            return i;
+    return -1;
+}
+
+typedef struct Job {
+    const MtModule *m;
+    const MtSpec *spec;
+    MtCompiled **out;
+} Job;
+
+static bool wants_dump(const char *list, const char *pass)
+{
+    if (!list)
+        return false;
+    if (!strcmp(list, "all"))
+        return true;
+    size_t n = strlen(pass);
+    for (const char *p = list; (p = strstr(p, pass)); p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == 0 || p[n] == ','))
+            return true;
+    return false;
+}
+
+typedef struct DumpCtx {
+    MtCtx *c;
+    MtCompiled *k;
+    const char *list;
+} DumpCtx;
+
+static void on_pass(const char *pass, const MtFunc *f, void *ud)
+{
+    DumpCtx *d = ud;
+    if (!wants_dump(d->list, pass))
+        return;
+    MtPassDump pd = {pass, mt_ssa_print(d->c, f)};
+    mt_vec_push(&d->c->arena, &d->k->dumps, pd);
+}
+
+static const MtFuncDef *find_kernel(MtCtx *c, const MtModule *m, const char *name)
+{
+    if (name) {
+        for (uint32_t i = 0; i < m->nfuncs; i++)
+            if (!strcmp(m->funcs[i]->name, name))
+                return m->funcs[i];
+        MtBuf b;
+        mt_buf_init(&b, &c->arena);
+        for (uint32_t i = 0; i < m->nfuncs; i++)
+            mt_buf_printf(&b, "%s%s", i ? ", " : "", m->funcs[i]->name);
+        MtSpan none = {.file = m->file};
+        mt_error(c, none, "E0313", "no @triton.jit function named '%s' in this file%s%s", name,
+                 m->nfuncs ? " (kernels: " : "", m->nfuncs ? mt_sprintf(c, "%s)", mt_buf_str(&b)) : "");
+        return NULL;
+    }
+    if (m->nfuncs == 1)
+        return m->funcs[0];
+    MtSpan none = {.file = m->file};
+    if (m->nfuncs == 0) {
+        mt_error(c, none, "E0313", "no @triton.jit kernels in this file");
+        return NULL;
+    }
+    MtBuf b;
+    mt_buf_init(&b, &c->arena);
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        mt_buf_printf(&b, "%s%s", i ? ", " : "", m->funcs[i]->name);
+    mt_error(c, none, "E0313", "this file has %u kernels; choose one with --kernel (%s)", m->nfuncs, mt_buf_str(&b));
+    return NULL;
+}
+
+/* A missing or malformed specialisation (E0302, E0303) is the caller's
+ * mistake, not the source's: the CLI exits 2 for it. */
+static bool only_usage_errors(const MtCtx *c, uint32_t first)
+{
+    uint32_t seen = 0;
+    for (uint32_t i = 0; i < c->diags.n; i++) {
+        const MtDiag *d = &c->diags.v[i]->d;
+        if (d->sev != MT_SEV_ERROR)
+            continue;
+        if (seen++ < first)
+            continue;
+        if (!d->code || (strcmp(d->code, "E0302") && strcmp(d->code, "E0303")))
+            return false;
+    }
+    return seen > first;
+}
+
+static MtStatus run(MtCtx *c, void *ud)
+{
+    Job *j = ud;
+    const MtSpec *spec = j->spec;
+    int last = spec->last_stage > MT_STAGE_AST ? spec->last_stage : MT_STAGE_SSA;
+    const MtFuncDef *fn = find_kernel(c, j->m, spec->kernel);
+    if (!fn)
+        return MT_ERR_USAGE;
+    MtCompiled *k = mt_arena_alloc(&c->arena, sizeof *k);
+    *j->out = k;
+    k->fn = fn;
+    k->m = j->m;
+    c->kernel = fn->name;
+
+    bool needs_value;
+    uint32_t errors = c->nerrors;
+    k->prog = mt_frontend(c, j->m, fn, spec, &needs_value);
+    if (!k->prog)
+        return needs_value || only_usage_errors(c, errors) ? MT_ERR_USAGE : MT_ERR_SOURCE;
+    if (!mt_infer(c, k->prog)) {
+        k->prog = NULL;
+        return MT_ERR_SOURCE;
+    }
+    if (mt_cancelled(c))
+        return MT_CANCELLED;
+    if (last < MT_STAGE_SSA_RAW)
+        return MT_OK;
+
+    k->func = mt_lower(c, k->prog);
+    k->text[MT_STAGE_SSA_RAW] = mt_ssa_print(c, k->func);
+    if (!mt_verify(c, k->func, "lowering"))
+        return MT_ERR_SOURCE;
+    if (last < MT_STAGE_SSA)
+        return MT_OK;
+
+    DumpCtx d = {c, k, spec->dump_passes};
+    MtStatus st = mt_optimize(c, k->func, spec->dump_passes ? on_pass : NULL, &d);
+    if (st != MT_OK)
+        return st;
+    k->optimized = true;
+    return c->nerrors == errors ? MT_OK : MT_ERR_SOURCE;
+}
+
+MtStatus mt_compile(MtCtx *c, const MtModule *m, const MtSpec *spec, MtCompiled **out)
+{
+    static const MtSpec defaults = {0};
+    *out = NULL;
+    Job j = {m, spec ? spec : &defaults, out};
+    MtStatus st = mt_protect(c, run, &j);
+    c->kernel = NULL;
+    return st;
+}
+
+const char *mt_compiled_kernel_name(const MtCompiled *k) { return k->fn->name; }
+
+const char *mt_compiled_text(MtCtx *c, MtCompiled *k, MtStage stage)
+{
+    if ((unsigned)stage >= MT_STAGE_COUNT)
+        return NULL;
+    if (k->text[stage])
+        return k->text[stage];
+    switch (stage) {
+    case MT_STAGE_AST:
+        k->text[stage] = mt_ast_print(c, k->fn);
+        break;
+    case MT_STAGE_EXPR:
+        if (k->prog)
+            k->text[stage] = mt_expr_print(c, k->prog);
+        break;
+    case MT_STAGE_SSA:
+        if (k->optimized)
+            k->text[stage] = mt_ssa_print(c, k->func);
+        break;
+    default:
+        break;
+    }
+    return k->text[stage];
+}
+
+size_t mt_compiled_param_count(const MtCompiled *k) { return k->prog ? k->prog->nsig : 0; }
+
+const MtKernelParam *mt_compiled_param(const MtCompiled *k, size_t i)
+{
+    return k->prog && i < k->prog->nsig ? &k->prog->sig[i] : NULL;
+}
+
+const char *mt_compiled_signature(MtCtx *c, const MtCompiled *k)
+{
+    if (!k->prog)
+        return NULL;
+    MtBuf b;
+    mt_buf_init(&b, &c->arena);
+    for (uint32_t i = 0; i < k->prog->nsig; i++) {
+        const MtKernelParam *p = &k->prog->sig[i];
+        mt_buf_printf(&b, "%s%s", i ? "," : "", p->value ? p->value : p->type ? p->type : "?");
+    }
+    return mt_buf_str(&b);
+}
+
+size_t mt_compiled_dump_count(const MtCompiled *k) { return k->dumps.n; }
+
+const char *mt_compiled_dump(const MtCompiled *k, size_t i, const char **pass)
+{
+    if (i >= k->dumps.n)
+        return NULL;
+    if (pass)
+        *pass = k->dumps.v[i].pass;
+    return k->dumps.v[i].text;
+}

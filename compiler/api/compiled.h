@@ -1,0 +1,35 @@
+/* compiled.h: what mt_compile keeps of one kernel compilation. */
+#ifndef MT_COMPILED_H
+#define MT_COMPILED_H
+
+#include "frontend/expr.h"
+#include "ssa/ssa.h"
+#include "syntax/ast.h"
+
+typedef struct MtPassDump {
+    const char *pass;
+    const char *text;
+} MtPassDump;
+
+struct MtCompiled {
+    const MtModule *m;
+    const MtFuncDef *fn;
+    MtExprProgram *prog;      /* typed expression tree; NULL if the frontend or inference failed */
+    MtFunc *func;             /* SSA (optimised once `optimized`); NULL before lowering */
+    bool optimized;
+    const char *text[MT_STAGE_COUNT]; /* printed stages, made on demand */
+    MT_VEC(MtPassDump) dumps;
+};
+
+/* One source line's share of the optimised SSA. */
+typedef struct MtLineOps {
+    uint32_t line;
+    MT_VEC(const MtInst *) ops;
+} MtLineOps;
+
+/* The source map: for each source line of the kernel's file (and the
+ * lines of helper call sites), the optimised SSA instructions it produced,
+ * in program order. Sorted by line. */
+MtLineOps *mt_source_map(MtCtx *c, MtCompiled *k, uint32_t *n);
+
+#endif

@@ -1,0 +1,190 @@
+/* fe.h: internals of the frontend (AST -> expression tree).
+ *
+ * The frontend is an abstract interpreter of the kernel's Python: it runs
+ * the statements once, evaluating everything known at compile time as
+ * Python would (constexprs, module constants, static loops, `if` on
+ * constants, helper calls) and building expression nodes for runtime
+ * values. A value is an FValue: a Python object known now (int, float,
+ * tuple, dtype, module, function, ...) or a runtime expression (FV_EXPR).
+ *
+ * Files: frontend.c (entry, statements, loops, helper inlining),
+ * eval.c (expressions), builtins.c (tl.* and Python builtins),
+ * pyvalue.c (Python semantics of compile-time values), specialize.c
+ * (signature, -D, defaults, directives), expr_print.c (--emit expr).
+ */
+#ifndef MT_FE_H
+#define MT_FE_H
+
+#include "base/ctx.h"
+#include "expr.h"
+#include "frontend.h"
+#include "syntax/ast.h"
+
+typedef enum FvKind {
+    FV_UNDEF,                 /* no value (a failed evaluation; errors already reported) */
+    FV_NONE,
+    FV_BOOL,                  /* u.i */
+    FV_INT,                   /* u.i */
+    FV_FLOAT,                 /* u.f */
+    FV_STR,                   /* u.s */
+    FV_TUPLE,                 /* u.tup (is_list for list displays) */
+    FV_DTYPE,                 /* u.dtype: tl.int1 / tl.int32 / tl.float32 */
+    FV_MODULE,                /* u.s: canonical dotted path ("triton.language", "math", "numpy") */
+    FV_FUNC,                  /* u.fn: a jit function of this file */
+    FV_BUILTIN,               /* u.builtin: a tl / triton / Python / math function */
+    FV_OPAQUE,                /* u.s: a name from host code (numpy.float32, a class, ...) */
+    FV_RANGE,                 /* u.range: range() / tl.static_range() / tl.range() object */
+    FV_SLICE,                 /* the `:` of x[:, None] */
+    FV_EXPR,                  /* u.e: a runtime value */
+} FvKind;
+
+typedef enum RangeKind { RANGE_PY, RANGE_STATIC, RANGE_TL } RangeKind;
+
+typedef struct FValue FValue;
+struct FValue {
+    uint8_t kind;             /* FvKind */
+    bool is_list;
+    union {
+        int64_t i;
+        double f;
+        const char *s;
+        struct { FValue *v; uint32_t n; } tup;
+        const MtType *dtype;
+        const MtFuncDef *fn;
+        int builtin;          /* Builtin */
+        MtExpr *e;
+        struct { FValue *bounds; uint8_t kind; MtSpan span; } range; /* bounds[3] = start, stop, step */
+    } u;
+};
+
+/* A name binding in a scope. A name first assigned inside a runtime loop
+ * leaves a tombstone in the enclosing scope (loop_local) so a later use
+ * gets a precise error rather than "undefined". */
+typedef struct Binding {
+    const char *name;
+    FValue v;
+    bool loop_local;
+    MtSpan loop_span;
+} Binding;
+
+typedef struct Scope Scope;
+struct Scope {
+    MT_VEC(Binding) names;
+    Scope *parent;            /* enclosing scope of the same function, NULL at function level */
+    MtExprLoop *loop;         /* the runtime loop whose body this scope is, or NULL */
+};
+
+typedef struct Frame Frame;
+struct Frame {
+    const MtFuncDef *fn;
+    Scope *scope;             /* innermost scope */
+    uint32_t inl;             /* inline site of this call (0 = the kernel) */
+    Frame *caller;
+    bool returned;            /* a `return` has run: skip the rest */
+    FValue ret;
+    MtSpan ret_span;
+    int runtime_loops;        /* runtime loops open in this frame */
+};
+
+/* Where nodes with side effects go: the kernel's root list or a loop body. */
+typedef struct Region Region;
+struct Region {
+    MtExprList *roots;
+    Region *parent;
+};
+
+typedef struct Fe {
+    MtCtx *c;
+    const MtModule *m;
+    const MtSpec *spec;
+    MtExprProgram *prog;
+    Frame *frame;
+    Region *region;
+    int depth;                /* inline depth */
+    int unrolled;             /* static loop iterations so far (budget) */
+    MT_VEC(const char *) evaluating_globals; /* cycle guard for module constants */
+} Fe;
+
+enum { FE_MAX_INLINE_DEPTH = 64, FE_MAX_UNROLL = 16384 };
+
+/* ---- values ---------------------------------------------------------------- */
+
+static inline FValue fv_undef(void) { FValue v = {.kind = FV_UNDEF}; return v; }
+static inline FValue fv_none(void) { FValue v = {.kind = FV_NONE}; return v; }
+static inline FValue fv_int(int64_t i) { FValue v = {.kind = FV_INT}; v.u.i = i; return v; }
+static inline FValue fv_bool(bool b) { FValue v = {.kind = FV_BOOL}; v.u.i = b; return v; }
+static inline FValue fv_float(double f) { FValue v = {.kind = FV_FLOAT}; v.u.f = f; return v; }
+static inline FValue fv_expr(MtExpr *e) { FValue v = {.kind = FV_EXPR}; v.u.e = e; return v; }
+static inline bool fv_is_number(FValue v) { return v.kind == FV_BOOL || v.kind == FV_INT || v.kind == FV_FLOAT; }
+
+/* "int", "float", "tuple", "runtime value", ... for messages. */
+const char *fv_kind_name(FValue v);
+/* Python repr of a compile-time value ("256", "True", "(1, 2)"). */
+const char *fv_repr(MtCtx *c, FValue v);
+
+/* ---- pyvalue.c: Python semantics of compile-time values -------------------- */
+
+/* Evaluate `a op b` on compile-time values (op: MtOp of a binary operator or
+ * comparison); reports E0312 on failure. */
+FValue py_binop(Fe *fe, MtOp op, FValue a, FValue b, MtSpan sp);
+FValue py_compare(Fe *fe, int op, bool negated, FValue a, FValue b, MtSpan sp);
+FValue py_unary(Fe *fe, int op, FValue a, MtSpan sp);
+/* Python truth value; reports E0206 for runtime values. */
+bool py_truth(Fe *fe, FValue v, MtSpan sp, bool *ok);
+bool py_as_int(FValue v, int64_t *out);
+bool py_as_double(FValue v, double *out);
+bool py_equal(FValue a, FValue b);
+/* Parse a Python literal ("256", "1e-5", "True", "None", "-3") as used in
+ * signatures and defines. */
+bool py_parse_literal(MtCtx *c, const char *text, FValue *out);
+
+/* ---- eval.c ---------------------------------------------------------------------- */
+
+FValue fe_eval(Fe *fe, const MtNode *n);
+/* A runtime expression for v (compile-time numbers become constants);
+ * reports E0416 and returns NULL for non-numbers. */
+MtExpr *fe_to_expr(Fe *fe, FValue v, MtSpan sp);
+MtExpr *fe_new(Fe *fe, MtExprKind kind, MtSpan sp, uint32_t nargs);
+FValue fe_binary(Fe *fe, MtBinOp op, FValue a, FValue b, MtSpan sp);
+/* `a op b` for a Python binary operator: folded when both are known at
+ * compile time, a node otherwise. */
+FValue fe_eval_binop(Fe *fe, MtOp op, FValue a, FValue b, MtSpan sp);
+/* Evaluate a module-level name (lazily, once per use). */
+FValue fe_global(Fe *fe, const char *name, MtSpan sp, bool *found);
+FValue fe_lookup(Fe *fe, const char *name, MtSpan sp);
+void fe_assign(Fe *fe, const char *name, FValue v);
+/* Report an error at sp with notes for the inline chain of the current frame. */
+MtDiagRec *fe_error(Fe *fe, MtSpan sp, const char *code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* ---- builtins.c ------------------------------------------------------------------ */
+
+typedef struct CallArgs {
+    const MtNode *call;       /* the ND_CALL, for spans */
+    FValue *pos;
+    MtSpan *pos_span;
+    uint32_t npos;
+    const char **kw_name;
+    FValue *kw;
+    MtSpan *kw_span;
+    uint32_t nkw;
+} CallArgs;
+
+/* Resolve a dotted path ("triton.language.load", "math.pi") to a value:
+ * a builtin, a dtype, a constant or a (sub)module; FV_OPAQUE if unknown. */
+FValue fe_resolve_path(Fe *fe, const char *path);
+FValue fe_call_builtin(Fe *fe, int builtin, const CallArgs *a, MtSpan sp);
+const char *fe_builtin_name(int builtin);
+
+/* ---- frontend.c ------------------------------------------------------------------ */
+
+FValue fe_call_jit(Fe *fe, const MtFuncDef *fn, const CallArgs *a, MtSpan sp);
+void fe_add_root(Fe *fe, MtExpr *e);
+
+/* ---- specialize.c ------------------------------------------------------------------ */
+
+/* Bind every kernel parameter in the frame's scope (runtime parameters as
+ * EX_PARAM nodes, specialised ones as compile-time values). Returns false
+ * when a value is missing or malformed (diagnostics reported). */
+bool fe_specialize(Fe *fe, const MtFuncDef *kernel);
+
+#endif

@@ -1,0 +1,521 @@
+/* frontend.c: running a kernel's statements to build its expression tree.
+ *
+ * Statements execute once, in order. Compile-time control flow is
+ * resolved here: `if` on a constant runs one branch, `for` over a
+ * compile-time range (range with constant bounds, tl.static_range, a
+ * constant tuple) is unrolled, helper calls are inlined in a frame of
+ * their own, and a `return` ends the frame. A `for` over a range with a
+ * runtime bound (or any tl.range) becomes a structured loop: its body runs
+ * once in a scope of its own, names assigned in the body that existed
+ * before the loop become loop-carried values, outer runtime values it
+ * reads become captures, and names it creates do not escape.
+ *
+ * Anything else (runtime `if`, `while`, `break`, ...) is rejected with a
+ * precise diagnostic; nothing is ever run as Python. */
+#include <string.h>
+
+#include "fe.h"
+
+static void exec_block(Fe *fe, const MtNodeList *body);
+
+void fe_add_root(Fe *fe, MtExpr *e)
+{
+    mt_expr_list_push(fe->c, fe->region->roots, e);
+}
+
+/* ---- assignment -------------------------------------------------------------------- */
+
+/* The runtime loop of the current frame whose induction variable is
+ * `name`, if any (assigning to it is an error). */
+static bool is_runtime_iv(Fe *fe, const char *name)
+{
+    for (Scope *s = fe->frame->scope; s; s = s->parent)
+        if (s->loop && !strcmp(s->loop->iv_name, name))
+            return true;
+    return false;
+}
+
+static void assign_target(Fe *fe, const MtNode *t, FValue v, MtSpan value_span)
+{
+    if (v.kind == FV_UNDEF && t->kind == ND_NAME) {
+        fe_assign(fe, t->u.name, v);
+        return;
+    }
+    switch ((MtNodeKind)t->kind) {
+    case ND_NAME:
+        if (is_runtime_iv(fe, t->u.name)) {
+            fe_error(fe, t->span, "E0205", "cannot assign to '%s', the induction variable of a runtime loop",
+                     t->u.name);
+            return;
+        }
+        fe_assign(fe, t->u.name, v);
+        return;
+    case ND_TUPLE:
+    case ND_LIST:
+        if (v.kind == FV_UNDEF) {
+            for (uint32_t i = 0; i < t->u.list.n; i++)
+                assign_target(fe, t->u.list.v[i], v, value_span);
+            return;
+        }
+        if (v.kind != FV_TUPLE) {
+            fe_error(fe, value_span, "E0209", "cannot unpack %s into %u names%s", fv_kind_name(v), t->u.list.n,
+                     v.kind == FV_EXPR ? " (blocks cannot be unpacked)" : "");
+            return;
+        }
+        if (v.u.tup.n != t->u.list.n) {
+            fe_error(fe, value_span, "E0209", "cannot unpack %u values into %u names", v.u.tup.n, t->u.list.n);
+            return;
+        }
+        for (uint32_t i = 0; i < t->u.list.n; i++)
+            assign_target(fe, t->u.list.v[i], v.u.tup.v[i], value_span);
+        return;
+    default:
+        fe_error(fe, t->span, "E0209",
+                 "cannot assign to %s in a kernel; assignment targets must be names or tuples of names",
+                 t->kind == ND_SUBSCRIPT ? "a subscript" : t->kind == ND_ATTR ? "an attribute" : "this expression");
+        return;
+    }
+}
+
+/* ---- loops ----------------------------------------------------------------------------- */
+
+typedef MT_VEC(const char *) NameVec;
+
+/* Names a statement list assigns, including in nested blocks. */
+static void collect_targets(MtCtx *c, const MtNode *t, NameVec *out)
+{
+    if (t->kind == ND_NAME) {
+        for (uint32_t i = 0; i < out->n; i++)
+            if (!strcmp(out->v[i], t->u.name))
+                return;
+        mt_vec_push(&c->arena, out, t->u.name);
+    } else if (t->kind == ND_TUPLE || t->kind == ND_LIST) {
+        for (uint32_t i = 0; i < t->u.list.n; i++)
+            collect_targets(c, t->u.list.v[i], out);
+    }
+}
+
+static void collect_assigned(MtCtx *c, const MtNodeList *body, NameVec *out)
+{
+    for (uint32_t i = 0; i < body->n; i++) {
+        const MtNode *s = body->v[i];
+        switch ((MtNodeKind)s->kind) {
+        case ND_ASSIGN:
+            for (uint32_t k = 0; k < s->u.assign.targets.n; k++)
+                collect_targets(c, s->u.assign.targets.v[k], out);
+            break;
+        case ND_AUGASSIGN:
+            collect_targets(c, s->u.aug.target, out);
+            break;
+        case ND_ANNASSIGN:
+            if (s->u.ann.value)
+                collect_targets(c, s->u.ann.target, out);
+            break;
+        case ND_FOR:
+            collect_targets(c, s->u.for_.target, out);
+            collect_assigned(c, &s->u.for_.body, out);
+            break;
+        case ND_IF:
+            collect_assigned(c, &s->u.if_.body, out);
+            collect_assigned(c, &s->u.if_.orelse, out);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* Look a name up in the current frame's scopes only (not globals). */
+static Binding *local_binding(Fe *fe, const char *name)
+{
+    for (Scope *s = fe->frame->scope; s; s = s->parent)
+        for (uint32_t i = s->names.n; i-- > 0;)
+            if (!strcmp(s->names.v[i].name, name))
+                return &s->names.v[i];
+    return NULL;
+}
+
+static void exec_runtime_for(Fe *fe, const MtNode *st, FValue start, FValue stop, int64_t step)
+{
+    MtCtx *c = fe->c;
+    MtSpan header = mt_span_join(st->u.for_.kw_span, st->u.for_.iter->span);
+    MtExpr *es = fe_to_expr(fe, start, st->u.for_.iter->span);
+    MtExpr *ee = fe_to_expr(fe, stop, st->u.for_.iter->span);
+    if (!es || !ee)
+        return;
+    const char *iv_name = st->u.for_.target->u.name;
+
+    /* Carried values: names the body assigns that exist before the loop. */
+    NameVec assigned = {0};
+    collect_assigned(c, &st->u.for_.body, &assigned);
+    NameVec carried = {0};
+    MT_VEC(MtExpr *) inits = {0};
+    for (uint32_t i = 0; i < assigned.n; i++) {
+        if (!strcmp(assigned.v[i], iv_name))
+            continue;
+        Binding *b = local_binding(fe, assigned.v[i]);
+        if (!b || b->loop_local)
+            continue;
+        if (b->v.kind != FV_EXPR && !fv_is_number(b->v)) {
+            if (b->v.kind != FV_UNDEF)
+                fe_error(fe, header, "E0412",
+                         "'%s' is assigned in this runtime loop, so it must be a number or a runtime value before "
+                         "the loop, not %s",
+                         assigned.v[i], fv_kind_name(b->v));
+            return;
+        }
+        MtExpr *init = fe_to_expr(fe, b->v, header);
+        if (!init)
+            return;
+        mt_vec_push(&c->arena, &carried, assigned.v[i]);
+        mt_vec_push(&c->arena, &inits, init);
+    }
+
+    MtExprLoop *loop = mt_arena_alloc(&c->arena, sizeof *loop);
+    MtExpr *node = fe_new(fe, EX_FOR, header, 2 + carried.n);
+    node->u.loop = loop;
+    node->args[0] = es;
+    node->args[1] = ee;
+    loop->node = node;
+    loop->step = step;
+    loop->span = header;
+    loop->iv_name = iv_name;
+    loop->ncarried = carried.n;
+    loop->names = carried.v;
+    loop->arg = mt_arena_alloc(&c->arena, (carried.n + 1) * sizeof *loop->arg);
+    loop->yield = mt_arena_alloc(&c->arena, (carried.n + 1) * sizeof *loop->yield);
+    loop->result = mt_arena_alloc(&c->arena, (carried.n + 1) * sizeof *loop->result);
+    loop->iv = fe_new(fe, EX_LOOP_IV, st->u.for_.target->span, 0);
+    loop->iv->u.loop = loop;
+
+    Scope body = {.parent = fe->frame->scope, .loop = loop};
+    fe->frame->scope = &body;
+    fe_assign(fe, iv_name, fv_expr(loop->iv));
+    for (uint32_t i = 0; i < carried.n; i++) {
+        node->args[2 + i] = inits.v[i];
+        MtExpr *arg = fe_new(fe, EX_LOOP_ARG, header, 0);
+        arg->u.slot.loop = loop;
+        arg->u.slot.index = i;
+        loop->arg[i] = arg;
+        fe_assign(fe, carried.v[i], fv_expr(arg));
+    }
+    Region region = {.roots = &loop->body, .parent = fe->region};
+    fe->region = &region;
+    fe->frame->runtime_loops++;
+    exec_block(fe, &st->u.for_.body);
+    fe->frame->runtime_loops--;
+    fe->region = region.parent;
+
+    bool ok = true;
+    for (uint32_t i = 0; i < carried.n; i++) {
+        Binding *b = NULL;
+        for (uint32_t k = 0; k < body.names.n; k++)
+            if (!strcmp(body.names.v[k].name, carried.v[i]))
+                b = &body.names.v[k];
+        MtExpr *y = b ? fe_to_expr(fe, b->v, header) : NULL;
+        ok &= y != NULL;
+        loop->yield[i] = y;
+    }
+    fe->frame->scope = body.parent;
+
+    /* Names created in the body leave tombstones; carried names now hold
+     * the loop's results. */
+    for (uint32_t k = 0; k < body.names.n; k++) {
+        const char *name = body.names.v[k].name;
+        bool is_carried = false;
+        for (uint32_t i = 0; i < carried.n; i++)
+            is_carried |= !strcmp(carried.v[i], name);
+        if (is_carried || local_binding(fe, name))
+            continue;
+        Binding tomb = {.name = name, .loop_local = true, .loop_span = header};
+        mt_vec_push(&c->arena, &fe->frame->scope->names, tomb);
+    }
+    for (uint32_t i = 0; i < carried.n; i++) {
+        MtExpr *r = fe_new(fe, EX_LOOP_RESULT, header, 0);
+        r->u.slot.loop = loop;
+        r->u.slot.index = i;
+        loop->result[i] = r;
+        fe_assign(fe, carried.v[i], ok ? fv_expr(r) : fv_undef());
+    }
+    if (ok)
+        fe_add_root(fe, node);
+}
+
+static void exec_for(Fe *fe, const MtNode *st)
+{
+    if (st->u.for_.orelse.n) {
+        fe_error(fe, st->u.for_.orelse.v[0]->span, "E0205", "for/else is not supported in kernels");
+        return;
+    }
+    const MtNode *target = st->u.for_.target;
+    FValue it = fe_eval(fe, st->u.for_.iter);
+    if (it.kind == FV_UNDEF)
+        return;
+    if (it.kind == FV_TUPLE) {
+        for (uint32_t i = 0; i < it.u.tup.n && !fe->frame->returned; i++) {
+            if (++fe->unrolled > FE_MAX_UNROLL) {
+                fe_error(fe, st->u.for_.iter->span, "E0308", "compile-time loops unroll more than %d iterations",
+                         FE_MAX_UNROLL);
+                return;
+            }
+            assign_target(fe, target, it.u.tup.v[i], st->u.for_.iter->span);
+            exec_block(fe, &st->u.for_.body);
+        }
+        return;
+    }
+    if (it.kind != FV_RANGE) {
+        fe_error(fe, st->u.for_.iter->span, "E0205",
+                 "kernels can loop over range(...), tl.range(...), tl.static_range(...) or a compile-time tuple, "
+                 "not %s",
+                 fv_kind_name(it));
+        return;
+    }
+    FValue *bd = it.u.range.bounds;
+    int64_t step;
+    if (bd[2].kind == FV_EXPR || !py_as_int(bd[2], &step)) {
+        fe_error(fe, st->u.for_.iter->span, "E0411", "the step of a range must be a compile-time integer");
+        return;
+    }
+    if (step == 0) {
+        fe_error(fe, st->u.for_.iter->span, "E0411", "range() step must not be zero");
+        return;
+    }
+    bool runtime = bd[0].kind == FV_EXPR || bd[1].kind == FV_EXPR || it.u.range.kind == RANGE_TL;
+    if (runtime) {
+        if (it.u.range.kind == RANGE_STATIC) {
+            fe_error(fe, st->u.for_.iter->span, "E0306",
+                     "tl.static_range bounds must be compile-time integers; use range(...) for a runtime loop");
+            return;
+        }
+        if (target->kind != ND_NAME) {
+            fe_error(fe, target->span, "E0205", "the target of a runtime loop must be a plain name");
+            return;
+        }
+        if (step < 0) {
+            fe_error(fe, st->u.for_.iter->span, "E0411", "a runtime range needs a positive step, got %lld",
+                     (long long)step);
+            return;
+        }
+        for (int i = 0; i < 2; i++)
+            if (bd[i].kind != FV_EXPR && bd[i].kind != FV_INT && bd[i].kind != FV_BOOL) {
+                fe_error(fe, st->u.for_.iter->span, "E0411", "range() bounds must be integers, got %s",
+                         fv_kind_name(bd[i]));
+                return;
+            }
+        exec_runtime_for(fe, st, bd[0], bd[1], step);
+        return;
+    }
+    int64_t start, stop;
+    if (!py_as_int(bd[0], &start) || !py_as_int(bd[1], &stop)) {
+        fe_error(fe, st->u.for_.iter->span, "E0411", "range() bounds must be integers");
+        return;
+    }
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+        if (fe->frame->returned)
+            return;
+        if (++fe->unrolled > FE_MAX_UNROLL) {
+            fe_error(fe, st->u.for_.iter->span, "E0308",
+                     "compile-time loops unroll more than %d iterations; use tl.range(...) for a runtime loop",
+                     FE_MAX_UNROLL);
+            return;
+        }
+        assign_target(fe, target, fv_int(i), st->u.for_.iter->span);
+        exec_block(fe, &st->u.for_.body);
+    }
+}
+
+/* ---- statements -------------------------------------------------------------------------- */
+
+static void exec_stmt(Fe *fe, const MtNode *st)
+{
+    switch ((MtNodeKind)st->kind) {
+    case ND_EXPR_STMT:
+        fe_eval(fe, st->u.expr);
+        return;
+    case ND_ASSIGN: {
+        FValue v = fe_eval(fe, st->u.assign.value);
+        for (uint32_t i = 0; i < st->u.assign.targets.n; i++)
+            assign_target(fe, st->u.assign.targets.v[i], v, st->u.assign.value->span);
+        return;
+    }
+    case ND_AUGASSIGN: {
+        const MtNode *t = st->u.aug.target;
+        if (t->kind != ND_NAME) {
+            fe_error(fe, t->span, "E0209", "augmented assignment needs a plain name as target");
+            return;
+        }
+        FValue cur = fe_lookup(fe, t->u.name, t->span);
+        FValue rhs = fe_eval(fe, st->u.aug.value);
+        assign_target(fe, t, fe_eval_binop(fe, st->u.aug.op, cur, rhs, st->span), st->span);
+        return;
+    }
+    case ND_ANNASSIGN:
+        if (st->u.ann.value)
+            assign_target(fe, st->u.ann.target, fe_eval(fe, st->u.ann.value), st->u.ann.value->span);
+        return;
+    case ND_FOR:
+        exec_for(fe, st);
+        return;
+    case ND_IF: {
+        FValue t = fe_eval(fe, st->u.if_.test);
+        if (t.kind == FV_UNDEF)
+            return;
+        if (t.kind == FV_EXPR) {
+            fe_error(fe, st->u.if_.test->span, "E0202",
+                     "`if` on a runtime value is not supported; use tl.where(cond, a, b) to select values, or a "
+                     "mask on tl.load/tl.store to guard memory accesses");
+            return;
+        }
+        bool ok;
+        bool truth = py_truth(fe, t, st->u.if_.test->span, &ok);
+        if (ok)
+            exec_block(fe, truth ? &st->u.if_.body : &st->u.if_.orelse);
+        return;
+    }
+    case ND_WHILE:
+        fe_error(fe, st->span, "E0201", "`while` loops are not supported in kernels; use `for ... in range(...)`");
+        return;
+    case ND_RETURN:
+        if (fe->frame->runtime_loops) {
+            fe_error(fe, st->span, "E0204", "`return` inside a runtime loop is not supported");
+            return;
+        }
+        fe->frame->ret = st->u.expr ? fe_eval(fe, st->u.expr) : fv_none();
+        fe->frame->ret_span = st->span;
+        fe->frame->returned = true;
+        return;
+    case ND_PASS:
+        return;
+    case ND_BREAK:
+    case ND_CONTINUE:
+        fe_error(fe, st->span, "E0204", "`%s` is not supported in kernels; compute a mask instead",
+                 st->kind == ND_BREAK ? "break" : "continue");
+        return;
+    case ND_ASSERT: {
+        FValue t = fe_eval(fe, st->u.assert_.test);
+        if (t.kind == FV_UNDEF)
+            return;
+        if (t.kind == FV_EXPR) {
+            fe_error(fe, st->u.assert_.test->span, "E0201",
+                     "`assert` on a runtime value is not supported; use tl.static_assert for compile-time checks");
+            return;
+        }
+        bool ok;
+        if (!py_truth(fe, t, st->u.assert_.test->span, &ok) && ok) {
+            FValue m = st->u.assert_.msg ? fe_eval(fe, st->u.assert_.msg) : fv_none();
+            fe_error(fe, st->span, "E0309", "assertion failed%s%s", m.kind == FV_STR ? ": " : "",
+                     m.kind == FV_STR ? m.u.s : "");
+        }
+        return;
+    }
+    case ND_UNSUPPORTED_STMT:
+        fe_error(fe, st->span, "E0201", "%s is not supported in kernels", st->u.unsup.what);
+        return;
+    default:
+        fe_error(fe, st->span, "E0201", "this statement is not supported in kernels");
+        return;
+    }
+}
+
+static void exec_block(Fe *fe, const MtNodeList *body)
+{
+    for (uint32_t i = 0; i < body->n && !fe->frame->returned; i++) {
+        if (mt_cancelled(fe->c))
+            return;
+        exec_stmt(fe, body->v[i]);
+    }
+}
+
+/* ---- helper calls ------------------------------------------------------------------------- */
+
+FValue fe_call_jit(Fe *fe, const MtFuncDef *fn, const CallArgs *a, MtSpan sp)
+{
+    if (fe->depth >= FE_MAX_INLINE_DEPTH) {
+        fe_error(fe, sp, "E0307", "calls nest more than %d deep; is '%s' recursive?", FE_MAX_INLINE_DEPTH, fn->name);
+        return fv_undef();
+    }
+    for (Frame *f = fe->frame; f; f = f->caller)
+        if (f->fn == fn) {
+            fe_error(fe, sp, "E0307", "'%s' calls itself; recursion cannot be inlined", fn->name);
+            return fv_undef();
+        }
+    Scope scope = {0};
+    Frame frame = {.fn = fn, .scope = &scope, .caller = fe->frame};
+    frame.inl = mt_inline_push(fe->c, sp, fn->name, fe->frame ? fe->frame->inl : 0);
+
+    /* Bind arguments as Python does; defaults evaluate at module level. */
+    FValue *vals = mt_arena_alloc(&fe->c->arena, (fn->nparams + 1) * sizeof *vals);
+    bool *given = mt_arena_alloc(&fe->c->arena, fn->nparams + 1);
+    uint32_t npos = 0;
+    for (uint32_t i = 0; i < fn->nparams; i++)
+        if (fn->params[i].kind != PARAM_NORMAL) {
+            fe_error(fe, fn->params[i].span, "E0305", "helpers with *args, **kwargs or keyword-only parameters "
+                     "cannot be inlined");
+            return fv_undef();
+        }
+    if (a->npos > fn->nparams) {
+        fe_error(fe, sp, "E0305", "'%s' takes %u argument%s, got %u", fn->name, fn->nparams,
+                 fn->nparams == 1 ? "" : "s", a->npos);
+        return fv_undef();
+    }
+    for (; npos < a->npos; npos++) {
+        vals[npos] = a->pos[npos];
+        given[npos] = true;
+    }
+    for (uint32_t k = 0; k < a->nkw; k++) {
+        uint32_t j = fn->nparams;
+        for (uint32_t i = 0; i < fn->nparams; i++)
+            if (a->kw_name[k] && !strcmp(fn->params[i].name, a->kw_name[k]))
+                j = i;
+        if (j == fn->nparams) {
+            fe_error(fe, a->kw_span[k], "E0305", "'%s' got an unexpected keyword argument '%s'", fn->name,
+                     a->kw_name[k] ? a->kw_name[k] : "**");
+            return fv_undef();
+        }
+        if (given[j]) {
+            fe_error(fe, a->kw_span[k], "E0305", "'%s' got multiple values for argument '%s'", fn->name,
+                     fn->params[j].name);
+            return fv_undef();
+        }
+        vals[j] = a->kw[k];
+        given[j] = true;
+    }
+    for (uint32_t i = 0; i < fn->nparams; i++)
+        if (!given[i] && !fn->params[i].default_) {
+            fe_error(fe, sp, "E0305", "'%s' missing required argument '%s'", fn->name, fn->params[i].name);
+            return fv_undef();
+        }
+    Frame *caller = fe->frame;
+    fe->frame = &frame;
+    fe->depth++;
+    for (uint32_t i = 0; i < fn->nparams; i++)
+        fe_assign(fe, fn->params[i].name, given[i] ? vals[i] : fe_eval(fe, fn->params[i].default_));
+    exec_block(fe, &fn->body);
+    fe->depth--;
+    fe->frame = caller;
+    return frame.returned ? frame.ret : fv_none();
+}
+
+/* ---- entry --------------------------------------------------------------------------------- */
+
+MtExprProgram *mt_frontend(MtCtx *c, const MtModule *m, const MtFuncDef *kernel, const MtSpec *spec, bool *needs_value)
+{
+    MtExprProgram *prog = mt_arena_alloc(&c->arena, sizeof *prog);
+    prog->kernel = kernel->name;
+    Fe fe = {.c = c, .m = m, .spec = spec, .prog = prog};
+    Scope scope = {0};
+    Frame frame = {.fn = kernel, .scope = &scope};
+    Region region = {.roots = &prog->roots};
+    fe.frame = &frame;
+    fe.region = &region;
+    uint32_t errors = c->nerrors;
+    *needs_value = false;
+    if (!fe_specialize(&fe, kernel)) {
+        *needs_value = c->nerrors == errors;
+        return NULL;
+    }
+    exec_block(&fe, &kernel->body);
+    if (frame.returned && frame.ret.kind != FV_NONE && frame.ret.kind != FV_UNDEF)
+        fe_error(&fe, frame.ret_span, "E0204", "a kernel cannot return a value (it writes results with tl.store)");
+    return c->nerrors == errors ? prog : NULL;
+}

@@ -1,0 +1,444 @@
+/* infer.c: type inference over the expression tree.
+ *
+ * Every node reachable from the roots gets its type: element type by the
+ * operation's rule (numeric promotion bool < i32 < f32, comparisons give
+ * bool, `/` gives f32, pointer + i32 gives a pointer), shape by
+ * broadcasting its operands. Each rule violation is reported once, at the
+ * node's source range, naming the operation and the operand types; a
+ * node whose operands failed gets no type and no further message, so one
+ * mistake gives one error.
+ *
+ * Parameters without a type (no signature entry) are typed first from
+ * their use: a parameter that addresses a tl.load / tl.store (the leftmost
+ * parameter of the address's `+` chain) is *fp32, others i32. */
+#include <stdarg.h>
+#include <string.h>
+
+#include "infer.h"
+
+typedef struct Inf {
+    MtCtx *c;
+    MtExprProgram *p;
+    uint8_t *seen;            /* per node id: visited by the parameter pre-pass */
+} Inf;
+
+static MtDiagRec *err(Inf *in, const MtExpr *e, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static MtDiagRec *err(Inf *in, const MtExpr *e, const char *code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    MtDiagRec *d = mt_vdiag(in->c, MT_SEV_ERROR, e->span, code, fmt, ap);
+    va_end(ap);
+    mt_note_inline(in->c, d, e->inl);
+    return d;
+}
+
+static const char *ts(Inf *in, const MtType *t) { return mt_ty_str(in->c, t); }
+
+/* ---- parameter types from use ------------------------------------------------------ */
+
+/* The parameter that a pointer expression is based on: the leftmost
+ * parameter of its `+` / `-` chain. */
+static MtExpr *base_param(MtExpr *e)
+{
+    for (int depth = 0; e && depth < 1000; depth++) {
+        if (e->kind == EX_PARAM)
+            return e;
+        if (e->kind == EX_BINARY && (e->op == BIN_ADD || e->op == BIN_SUB)) {
+            MtExpr *l = base_param(e->args[0]);
+            if (l)
+                return l;
+            if (e->op == BIN_SUB)
+                return NULL;
+            e = e->args[1];
+            continue;
+        }
+        return NULL;
+    }
+    return NULL;
+}
+
+static void mark_pointers(Inf *in, MtExpr *e)
+{
+    if (!e || in->seen[e->id])
+        return;
+    in->seen[e->id] = 1;
+    if (e->kind == EX_LOAD || e->kind == EX_STORE) {
+        MtExpr *bp = base_param(e->args[0]);
+        if (bp && !bp->u.param.ty)
+            bp->u.param.ty = mt_ty_ptr(in->c, &mt_ty_f32);
+    }
+    for (uint32_t i = 0; i < e->nargs; i++)
+        mark_pointers(in, e->args[i]);
+    if (e->kind == EX_FOR) {
+        MtExprLoop *l = e->u.loop;
+        for (uint32_t i = 0; i < l->body.n; i++)
+            mark_pointers(in, l->body.v[i]);
+        for (uint32_t i = 0; i < l->ncarried; i++)
+            mark_pointers(in, l->yield[i]);
+    }
+}
+
+/* ---- rules ---------------------------------------------------------------------------- */
+
+static bool numeric(const MtType *t)
+{
+    const MtType *e = mt_ty_elem(t);
+    return e->kind == TY_BOOL || e->kind == TY_I32 || e->kind == TY_F32;
+}
+
+static const MtType *shaped(Inf *in, const MtExpr *e, const MtType *elem, const MtType *a, const MtType *b,
+                            const char *opname)
+{
+    int rank;
+    int32_t shape[MT_MAX_RANK];
+    if (!mt_broadcast(a, b, &rank, shape)) {
+        err(in, e, "E0402", "cannot broadcast %s and %s in %s", ts(in, a), ts(in, b), opname);
+        return NULL;
+    }
+    return mt_ty_block(in->c, elem, rank, shape);
+}
+
+static const MtType *arith_elem(const MtType *a, const MtType *b)
+{
+    const MtType *p = mt_ty_promote(mt_ty_elem(a), mt_ty_elem(b));
+    return p && p->kind == TY_BOOL ? &mt_ty_i32 : p;
+}
+
+static const char *op_desc(Inf *in, MtBinOp op)
+{
+    switch (op) {
+    case BIN_MAXIMUM:
+    case BIN_MINIMUM: return mt_binop_symbol(op);
+    default: return mt_sprintf(in->c, "'%s'", mt_binop_symbol(op));
+    }
+}
+
+static const MtType *infer_binary(Inf *in, MtExpr *e, const MtType *a, const MtType *b)
+{
+    MtBinOp op = (MtBinOp)e->op;
+    const char *od = op_desc(in, op);
+    bool pa = mt_ty_is_ptr(a), pb = mt_ty_is_ptr(b);
+    if (pa || pb) {
+        const MtType *ptr = pa ? a : b, *off = pa ? b : a;
+        if ((op == BIN_ADD || (op == BIN_SUB && pa)) && !(pa && pb)) {
+            if (mt_ty_elem(off)->kind != TY_I32 && mt_ty_elem(off)->kind != TY_BOOL) {
+                err(in, e, "E0403", "pointer offset must be i32, got %s in %s %s %s", ts(in, off), ts(in, a), od,
+                    ts(in, b));
+                return NULL;
+            }
+            return shaped(in, e, mt_ty_elem(ptr), a, b, od);
+        }
+        err(in, e, "E0403", "invalid pointer arithmetic: %s %s %s (pointers can only be offset by i32 values)",
+            ts(in, a), od, ts(in, b));
+        return NULL;
+    }
+    if (!numeric(a) || !numeric(b)) {
+        err(in, e, "E0401", "%s cannot combine %s and %s", od, ts(in, a), ts(in, b));
+        return NULL;
+    }
+    const MtType *ea = mt_ty_elem(a), *eb = mt_ty_elem(b), *elem;
+    switch (op) {
+    case BIN_ADD:
+    case BIN_SUB:
+    case BIN_MUL:
+    case BIN_MAXIMUM:
+    case BIN_MINIMUM:
+        elem = arith_elem(a, b);
+        break;
+    case BIN_DIV:
+        elem = &mt_ty_f32;
+        break;
+    case BIN_FLOORDIV:
+    case BIN_MOD:
+        if (ea->kind == TY_F32 || eb->kind == TY_F32) {
+            err(in, e, "E0401", "%s needs integer operands, got %s and %s", od, ts(in, a), ts(in, b));
+            return NULL;
+        }
+        elem = &mt_ty_i32;
+        break;
+    case BIN_AND:
+    case BIN_OR:
+    case BIN_XOR:
+        if (ea->kind == TY_F32 || eb->kind == TY_F32) {
+            err(in, e, "E0401", "%s needs bool or integer operands, got %s and %s", od, ts(in, a), ts(in, b));
+            return NULL;
+        }
+        elem = ea->kind == TY_BOOL && eb->kind == TY_BOOL ? &mt_ty_bool : &mt_ty_i32;
+        break;
+    default:
+        elem = &mt_ty_bool;
+        break;
+    }
+    return shaped(in, e, elem, a, b, od);
+}
+
+static const MtType *infer_unary(Inf *in, MtExpr *e, const MtType *a)
+{
+    const MtType *el = mt_ty_elem(a);
+    switch ((MtUnOp)e->op) {
+    case UN_NEG:
+        if (el->kind == TY_I32 || el->kind == TY_F32)
+            return a;
+        if (el->kind == TY_BOOL)
+            return mt_ty_with_shape(in->c, &mt_ty_i32, a);
+        err(in, e, "E0401", "unary '-' cannot apply to %s", ts(in, a));
+        return NULL;
+    case UN_NOT:
+        if (el->kind == TY_I32 || el->kind == TY_BOOL)
+            return a;
+        err(in, e, "E0401", "'~' needs a bool or integer operand, got %s", ts(in, a));
+        return NULL;
+    case UN_EXP:
+        if (el->kind == TY_F32)
+            return a;
+        err(in, e, "E0405", "tl.exp needs f32, got %s; convert integers first (x * 1.0)", ts(in, a));
+        return NULL;
+    default:
+        return NULL;
+    }
+}
+
+static const MtType *broadcast3(Inf *in, const MtExpr *e, const MtType *elem, const MtType *a, const MtType *b,
+                                const MtType *c, const char *what)
+{
+    const MtType *t = shaped(in, e, elem, a, b, what);
+    if (t && c)
+        t = shaped(in, e, elem, t, c, what);
+    return t;
+}
+
+static const MtType *infer_node(Inf *in, MtExpr *e);
+
+static bool infer_args(Inf *in, MtExpr *e, const MtType **tys)
+{
+    bool ok = true;
+    for (uint32_t i = 0; i < e->nargs; i++) {
+        tys[i] = e->args[i] ? infer_node(in, e->args[i]) : NULL;
+        ok &= !e->args[i] || tys[i];
+    }
+    return ok;
+}
+
+static const MtType *infer_loop(Inf *in, MtExpr *e, const MtType **tys)
+{
+    MtExprLoop *l = e->u.loop;
+    bool ok = true;
+    for (int i = 0; i < 2; i++)
+        if (tys[i]->kind != TY_I32 && tys[i]->kind != TY_BOOL) {
+            err(in, e, "E0411", "runtime range bounds must be i32 scalars, got %s for the %s", ts(in, tys[i]),
+                i ? "stop" : "start");
+            ok = false;
+        }
+    l->iv->ty = &mt_ty_i32;
+    for (uint32_t i = 0; i < l->ncarried; i++) {
+        l->arg[i]->ty = tys[2 + i];
+        l->result[i]->ty = tys[2 + i];
+    }
+    for (uint32_t i = 0; i < l->body.n; i++)
+        ok &= infer_node(in, l->body.v[i]) != NULL;
+    for (uint32_t i = 0; i < l->ncarried; i++) {
+        const MtType *yt = infer_node(in, l->yield[i]);
+        if (!yt) {
+            ok = false;
+        } else if (yt != tys[2 + i]) {
+            MtDiagRec *d = err(in, e, "E0412",
+                               "loop-carried variable '%s' is %s before the loop but %s at the end of the body; "
+                               "initialise it with the type it has in the loop%s",
+                               l->names[i], ts(in, tys[2 + i]), ts(in, yt),
+                               mt_ty_is_block(yt) && !mt_ty_is_block(tys[2 + i]) ? " (e.g. with tl.zeros)" : "");
+            mt_note(in->c, d, l->yield[i]->span, "'%s' gets its %s value here", l->names[i], ts(in, yt));
+            ok = false;
+        }
+    }
+    return ok ? &mt_ty_void : NULL;
+}
+
+static const MtType *infer_node(Inf *in, MtExpr *e)
+{
+    if (e->ty)
+        return e->ty;
+    const MtType *tys[8 + 2] = {0};
+    const MtType **ta = e->nargs <= 8 ? tys : mt_arena_alloc(&in->c->arena, e->nargs * sizeof *ta);
+    if (e->kind != EX_FOR && e->kind != EX_LOOP_RESULT && !infer_args(in, e, ta))
+        return NULL;
+    const MtType *t = NULL;
+    switch ((MtExprKind)e->kind) {
+    case EX_PARAM:
+        t = e->u.param.ty ? e->u.param.ty : &mt_ty_i32;
+        e->u.param.ty = t;
+        break;
+    case EX_CONST:
+        if (e->u.cst.kind == CST_INT) {
+            if (e->u.cst.i < INT32_MIN || e->u.cst.i > INT32_MAX) {
+                err(in, e, "E0414", "integer constant %lld does not fit in i32", (long long)e->u.cst.i);
+                return NULL;
+            }
+            t = &mt_ty_i32;
+        } else {
+            t = e->u.cst.kind == CST_BOOL ? &mt_ty_bool : &mt_ty_f32;
+        }
+        break;
+    case EX_PROGRAM_ID:
+    case EX_LOOP_IV:
+        t = &mt_ty_i32;
+        break;
+    case EX_ARANGE: {
+        int32_t n = (int32_t)(e->u.range.end - e->u.range.start);
+        t = mt_ty_block(in->c, &mt_ty_i32, 1, &n);
+        break;
+    }
+    case EX_BINARY:
+        t = infer_binary(in, e, ta[0], ta[1]);
+        break;
+    case EX_UNARY:
+        t = infer_unary(in, e, ta[0]);
+        break;
+    case EX_WHERE:
+        if (mt_ty_elem(ta[0])->kind != TY_BOOL) {
+            err(in, e, "E0404", "tl.where condition must be bool, got %s", ts(in, ta[0]));
+            return NULL;
+        }
+        if (!numeric(ta[1]) || !numeric(ta[2])) {
+            err(in, e, "E0401", "tl.where cannot select between %s and %s", ts(in, ta[1]), ts(in, ta[2]));
+            return NULL;
+        }
+        t = broadcast3(in, e, mt_ty_promote(mt_ty_elem(ta[1]), mt_ty_elem(ta[2])), ta[0], ta[1], ta[2], "tl.where");
+        break;
+    case EX_LOAD:
+        if (!mt_ty_is_ptr(ta[0])) {
+            err(in, e, "E0406", "tl.load needs a pointer, got %s", ts(in, ta[0]));
+            return NULL;
+        }
+        if (ta[1] && mt_ty_elem(ta[1])->kind != TY_BOOL) {
+            err(in, e, "E0404", "tl.load mask must be bool, got %s", ts(in, ta[1]));
+            return NULL;
+        }
+        if (ta[2] && !numeric(ta[2])) {
+            err(in, e, "E0406", "tl.load other must be a number, got %s", ts(in, ta[2]));
+            return NULL;
+        }
+        t = broadcast3(in, e, mt_ty_elem(ta[0])->elem, ta[0], ta[1] ? ta[1] : ta[0], ta[2], "tl.load");
+        break;
+    case EX_STORE:
+        if (!mt_ty_is_ptr(ta[0])) {
+            err(in, e, "E0406", "tl.store needs a pointer, got %s", ts(in, ta[0]));
+            return NULL;
+        }
+        if (!numeric(ta[1])) {
+            err(in, e, "E0406", "tl.store value must be a number or a block of numbers, got %s", ts(in, ta[1]));
+            return NULL;
+        }
+        if (ta[2] && mt_ty_elem(ta[2])->kind != TY_BOOL) {
+            err(in, e, "E0404", "tl.store mask must be bool, got %s", ts(in, ta[2]));
+            return NULL;
+        }
+        t = broadcast3(in, e, &mt_ty_i32, ta[0], ta[1], ta[2], "tl.store") ? &mt_ty_void : NULL;
+        break;
+    case EX_REDUCE: {
+        const char *name = mt_sprintf(in->c, "tl.%s", mt_reduce_name((MtReduceOp)e->op));
+        if (!mt_ty_is_block(ta[0])) {
+            err(in, e, "E0408", "%s needs a block, got %s", name, ts(in, ta[0]));
+            return NULL;
+        }
+        if (ta[0]->rank != 1) {
+            err(in, e, "E0408", "%s over a rank-%d block (%s) is not supported yet; reduce rank-1 blocks", name,
+                ta[0]->rank, ts(in, ta[0]));
+            return NULL;
+        }
+        if (e->u.axis != MT_AXIS_NONE && e->u.axis != 0 && e->u.axis != -1) {
+            err(in, e, "E0408", "%s axis %d is out of range for the rank-1 block %s", name, e->u.axis, ts(in, ta[0]));
+            return NULL;
+        }
+        int32_t w = ta[0]->shape[0];
+        if (w & (w - 1)) {
+            err(in, e, "E0408", "%s needs a power-of-two width, got %s", name, ts(in, ta[0]));
+            return NULL;
+        }
+        if (ta[0]->elem->kind != TY_I32 && ta[0]->elem->kind != TY_F32) {
+            err(in, e, "E0408", "%s needs i32 or f32 elements, got %s", name, ts(in, ta[0]));
+            return NULL;
+        }
+        t = ta[0]->elem;
+        break;
+    }
+    case EX_EXPAND_DIMS: {
+        if (!mt_ty_is_block(ta[0]) || ta[0]->rank != 1) {
+            err(in, e, "E0407", "expanding a dimension needs a rank-1 block (blocks have at most 2 dimensions), got %s",
+                ts(in, ta[0]));
+            return NULL;
+        }
+        int axis = e->u.axis < 0 ? e->u.axis + 2 : e->u.axis;
+        if (axis != 0 && axis != 1) {
+            err(in, e, "E0407", "expand_dims axis %d is out of range for %s", e->u.axis, ts(in, ta[0]));
+            return NULL;
+        }
+        e->u.axis = axis;
+        int32_t shape[2] = {axis == 0 ? 1 : ta[0]->shape[0], axis == 0 ? ta[0]->shape[0] : 1};
+        t = mt_ty_block(in->c, ta[0]->elem, 2, shape);
+        break;
+    }
+    case EX_FACTORY:
+        if (e->op == FAC_FULL && (mt_ty_is_block(ta[0]) || !numeric(ta[0]))) {
+            err(in, e, "E0409", "tl.full fill value must be a scalar number, got %s", ts(in, ta[0]));
+            return NULL;
+        }
+        t = mt_ty_block(in->c, e->u.factory.dtype, e->u.factory.rank, e->u.factory.shape);
+        break;
+    case EX_DOT:
+        if (!mt_ty_is_block(ta[0]) || !mt_ty_is_block(ta[1]) || ta[0]->rank != 2 || ta[1]->rank != 2 ||
+            ta[0]->elem->kind != TY_F32 || ta[1]->elem->kind != TY_F32) {
+            err(in, e, "E0410", "tl.dot needs two rank-2 f32 blocks, got %s and %s", ts(in, ta[0]), ts(in, ta[1]));
+            return NULL;
+        }
+        if (ta[0]->shape[1] != ta[1]->shape[0]) {
+            err(in, e, "E0410", "tl.dot inner dimensions differ: %s x %s ([M, K] x [K, N] needs equal K)",
+                ts(in, ta[0]), ts(in, ta[1]));
+            return NULL;
+        }
+        {
+            int32_t shape[2] = {ta[0]->shape[0], ta[1]->shape[1]};
+            t = mt_ty_block(in->c, &mt_ty_f32, 2, shape);
+        }
+        break;
+    case EX_FOR:
+        if (!infer_args(in, e, ta))
+            return NULL;
+        t = infer_loop(in, e, ta);
+        break;
+    case EX_LOOP_ARG:
+        t = e->u.slot.loop->arg[e->u.slot.index]->ty;
+        break;
+    case EX_LOOP_RESULT:
+        if (!infer_node(in, e->u.slot.loop->node))
+            return NULL;
+        t = e->u.slot.loop->result[e->u.slot.index]->ty;
+        break;
+    case EX_KIND_COUNT_:
+        break;
+    }
+    e->ty = t;
+    return t;
+}
+
+bool mt_infer(MtCtx *c, MtExprProgram *p)
+{
+    Inf in = {.c = c, .p = p};
+    in.seen = mt_arena_alloc(&c->arena, p->nexprs + 1);
+    for (uint32_t i = 0; i < p->roots.n; i++)
+        mark_pointers(&in, p->roots.v[i]);
+    for (uint32_t i = 0; i < p->nparams; i++)
+        if (!p->params[i]->u.param.ty)
+            p->params[i]->u.param.ty = &mt_ty_i32;
+    uint32_t errors = c->nerrors;
+    for (uint32_t i = 0; i < p->nparams; i++)
+        infer_node(&in, p->params[i]);
+    for (uint32_t i = 0; i < p->roots.n; i++)
+        infer_node(&in, p->roots.v[i]);
+    for (uint32_t i = 0; i < p->nsig; i++)
+        if (p->sig_param[i])
+            p->sig[i].type = mt_ty_sig(p->sig_param[i]->u.param.ty);
+    return c->nerrors == errors;
+}
