@@ -39,10 +39,6 @@ static const char magic[6] = "\x93NUMPY";
  * cap keeps a corrupt length field from asking for gigabytes. */
 #define MAX_HEADER (1u << 20)
 
-/* numpy (>= 1.23) leaves room to rewrite the first axis in place with up to
- * this many digits (format.py: GROWTH_AXIS_MAX_DIGITS). */
-#define GROWTH_AXIS_MAX_DIGITS 21
-
 __attribute__((format(printf, 3, 4)))
 static void set_err(char *err, size_t errlen, const char *fmt, ...) {
     if (!err || !errlen) return;
@@ -499,25 +495,26 @@ MtStatus mt_npy_read(const char *path, MtArray **out, char *err, size_t errlen) 
 
 /* ---- writing --------------------------------------------------------------- */
 
-/* The header np.save writes for `a`, preamble included; returns its length. */
-static size_t build_header(const MtArray *a, char *buf, size_t n) {
+/* The header np.save writes for `a`, preamble included; returns its length
+ * (under 400 + 10 + 64 bytes, as the dict is cut at 400). */
+static size_t build_header(const MtArray *a, char buf[512]) {
     static const char *const descr[] = {[MT_DT_F32] = "<f4", [MT_DT_I32] = "<i4", [MT_DT_BOOL] = "|b1"};
     char shp[256];
     shape_repr(shp, sizeof shp, a->ndim, a->shape);
     char dict[400];
     int len = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
                        descr[a->dtype], shp);
-    if (a->ndim > 0) {
-        char first[24];
-        int digits = snprintf(first, sizeof first, "%" PRId64, a->shape[0]);
-        for (int i = digits; i < GROWTH_AXIS_MAX_DIGITS; i++) dict[len++] = ' ';
-    }
     /* format.py _wrap_header: pad with spaces so that magic + version +
-     * length + dict + '\n' is a multiple of 64; an exact fit still gets 64. */
+     * length + dict + '\n' is a multiple of 64; an exact fit still gets 64.
+     * numpy >= 1.23 first appends 21 - len(str(shape[0])) spaces of room to
+     * grow the first axis in place. That cannot move the 64-byte boundary
+     * here: it would take a dict of at least 97 characters, i.e. seven further
+     * dimensions with 27 digits between them, a size that overflows and is
+     * refused by numpy and by mt_array_size alike. So the bytes agree with
+     * every numpy version without those spaces being written. */
     size_t hlen = (size_t)len + 1;
     size_t pad = 64 - (10 + hlen) % 64;
     size_t total = 10 + hlen + pad;
-    if (total > n) return 0;
     memcpy(buf, magic, 6);
     buf[6] = 1;
     buf[7] = 0;
@@ -545,7 +542,7 @@ static bool write_all(int fd, const void *p, size_t n) {
 
 MtStatus mt_npy_write(const char *path, const MtArray *a, char *err, size_t errlen) {
     char header[512];
-    size_t hn = build_header(a, header, sizeof header);
+    size_t hn = build_header(a, header);
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 32);
     if (!tmp) {

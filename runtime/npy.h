@@ -82,8 +82,8 @@ MtStatus mt_npy_read_header(const char *path, MtNpyInfo *info, char *err, size_t
 MtStatus mt_npy_read(const char *path, MtArray **out, char *err, size_t errlen);
 
 /* Write `a` as format 1.0, byte for byte what np.save writes for the same
- * array (numpy >= 1.23: sorted keys, spare header room for growing the
- * first axis, header padded to a multiple of 64). With at most 8 dimensions
+ * array (sorted keys, header padded with spaces to a multiple of 64 bytes,
+ * ended by '\n'). With at most 8 dimensions
  * the header never outgrows 1.0's 65535 bytes, so 2.0 is never needed.
  * The file appears atomically: the bytes go to a temporary file in the same
  * folder, which is fsync'ed and renamed over `path`, so readers see the old
