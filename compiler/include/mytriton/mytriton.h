@@ -255,6 +255,32 @@ const char *mt_compiled_ops_for_line(MtCtx *c, MtCompiled *k, uint32_t line);
  * document then carries what is known. Arena-owned. */
 const char *mt_compile_json(MtCtx *c, const MtModule *m, MtCompiled *k, unsigned stage_mask);
 
+/* ---- the CPU interpreter -------------------------------------------------- */
+
+/* One runtime argument of a launch, in the order of the kernel's runtime
+ * parameters (mt_compiled_param entries with a `type`). */
+typedef struct MtKernelArg {
+    void *data;               /* pointer parameters: host buffer of float / int32_t / bool (1 byte) elements */
+    size_t numel;             /* pointer parameters: number of elements (accesses are bounds-checked) */
+    const char *name;         /* for messages; NULL: the parameter's name */
+    int64_t i;                /* i32 and i1 scalars */
+    double f;                 /* fp32 scalars (rounded to float) */
+} MtKernelArg;
+
+typedef struct MtInterpOptions {
+    int threads;              /* program instances run on this many threads; 0 = one per core */
+} MtInterpOptions;
+
+/* Run a compiled kernel (compiled through MT_STAGE_SSA) on the CPU for
+ * every program instance of grid[0] x grid[1] x grid[2], with the
+ * semantics of the CUDA backend. A runtime fault (an out-of-bounds load or
+ * store, an integer division by zero) stops the run and becomes an error
+ * diagnostic at the faulting operation's source range naming the kernel,
+ * the program id, the argument and the element index; MT_ERR_SOURCE is
+ * returned. Arrays are modified in place by stores. */
+MtStatus mt_interpret(MtCtx *c, MtCompiled *k, const int64_t grid[3], const MtKernelArg *args, size_t nargs,
+                      const MtInterpOptions *opt);
+
 #ifdef __cplusplus
 }
 #endif
