@@ -559,19 +559,17 @@ static bool bad_launch(const MtCuda *cu, const MtCudaFunc *fn, const char *kname
     static const char dim[3] = {'x', 'y', 'z'};
     const MtCudaDeviceInfo *in = &cu->info;
     for (int i = 0; i < 3; i++) {
-        if (grid[i] < 1 || grid[i] > (unsigned)in->max_grid[i]) {
+        if (grid[i] < 1 || block[i] < 1) {
             set_err(err, errlen,
-                    "%s: grid %ux%ux%u: grid.%c = %u is outside 1..%d on %s; cuLaunchKernel not called",
-                    kname, grid[0], grid[1], grid[2], dim[i], grid[i], in->max_grid[i], in->name);
-            return true;
-        }
-        if (block[i] < 1 || block[i] > (unsigned)in->max_block[i]) {
-            set_err(err, errlen,
-                    "%s: block %ux%ux%u: block.%c = %u is outside 1..%d on %s; cuLaunchKernel not called",
-                    kname, block[0], block[1], block[2], dim[i], block[i], in->max_block[i], in->name);
+                    "%s: grid %ux%ux%u, block %ux%ux%u: %s.%c = 0; every dimension must be at "
+                    "least 1; cuLaunchKernel not called",
+                    kname, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                    grid[i] < 1 ? "grid" : "block", dim[i]);
             return true;
         }
     }
+    /* The thread count first: it is the limit people hit (1025 threads is
+     * "too many threads", not "block.x too large"). */
     unsigned long long threads = (unsigned long long)block[0] * block[1] * block[2];
     if (threads > (unsigned long long)in->max_threads_per_block) {
         set_err(err, errlen,
@@ -579,6 +577,20 @@ static bool bad_launch(const MtCuda *cu, const MtCudaFunc *fn, const char *kname
                 "cuLaunchKernel not called",
                 kname, block[0], block[1], block[2], threads, in->max_threads_per_block, in->name);
         return true;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (block[i] > (unsigned)in->max_block[i]) {
+            set_err(err, errlen,
+                    "%s: block %ux%ux%u: block.%c = %u is outside 1..%d on %s; cuLaunchKernel not called",
+                    kname, block[0], block[1], block[2], dim[i], block[i], in->max_block[i], in->name);
+            return true;
+        }
+        if (grid[i] > (unsigned)in->max_grid[i]) {
+            set_err(err, errlen,
+                    "%s: grid %ux%ux%u: grid.%c = %u is outside 1..%d on %s; cuLaunchKernel not called",
+                    kname, grid[0], grid[1], grid[2], dim[i], grid[i], in->max_grid[i], in->name);
+            return true;
+        }
     }
     if (threads > (unsigned long long)fn->info.max_threads_per_block) {
         set_err(err, errlen,
