@@ -160,7 +160,7 @@ static int64_t integer(Reader *r, int64_t lo, int64_t hi, const char *what)
     errno = 0;
     long long v = strtoll(t, NULL, 10);
     if (errno || v < lo || v > hi) {
-        rerr(r, at, r->pos, "%s %s is out of range", what, t);
+        rerr(r, at, r->pos, "expected %s, got %s", what, t);
         return 0;
     }
     return v;
@@ -175,7 +175,7 @@ static int64_t number(Reader *r)
         rerr(r, at, tok_end(r), "expected a %%number");
         return 0;
     }
-    return integer(r, 0, MAX_NUM, "value number");
+    return integer(r, 0, MAX_NUM, mt_sprintf(r->c, "a value number up to %d", MAX_NUM));
 }
 
 /* ---- types ------------------------------------------------------------------ */
@@ -266,8 +266,8 @@ static MtVal use_num(Reader *r, int64_t num)
 }
 
 static const char *const kind_names[] = {
-    [VK_INST] = "instruction result", [VK_IV] = "induction variable",
-    [VK_ARG] = "region argument", [VK_RESULT] = "loop result",
+    [VK_INST] = "an instruction result", [VK_IV] = "an induction variable",
+    [VK_ARG] = "a region argument", [VK_RESULT] = "a loop result",
 };
 
 /* %num defined by `def` as a value of `kind`. A second definition of the
@@ -282,7 +282,7 @@ static MtVal def_num(Reader *r, int64_t num, uint32_t at, uint32_t end, MtValKin
     MtValue *val = &r->f->vals[x];
     if (r->defined[num]) {
         if (val->kind != kind)
-            rerr(r, at, end, "%%%u is already defined as a %s", val->num, kind_names[val->kind]);
+            rerr(r, at, end, "%%%u is already defined as %s", val->num, kind_names[val->kind]);
         return x;
     }
     r->defined[num] = 1;
@@ -506,10 +506,12 @@ static void for_line(Reader *r, uint32_t at, const Res *res, uint32_t nres)
                 break;
         }
         if (!r->err && tys.n != car.n)
-            rerr(r, at, r->pos, "for carries %u values but declares %u types", car.n, tys.n);
+            rerr(r, at, r->pos, "for carries %u value%s but declares %u type%s", car.n, car.n == 1 ? "" : "s", tys.n,
+                 tys.n == 1 ? "" : "s");
     }
     if (!r->err && nres != car.n)
-        rerr(r, at, r->pos, "for defines %u results but carries %u values", nres, car.n);
+        rerr(r, at, r->pos, "for defines %u result%s but carries %u value%s", nres, nres == 1 ? "" : "s", car.n,
+             car.n == 1 ? "" : "s");
     expect(r, '{', "'{' opening the loop body");
     uint32_t end = r->pos;
     expect_eol(r);

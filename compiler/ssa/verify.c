@@ -111,16 +111,17 @@ static bool is_int(const MtType *e) { return e->kind == TY_BOOL || e->kind == TY
 
 /* ---- values ----------------------------------------------------------------- */
 
+/* "an induction variable": a value kind with its article. */
 static const char *kind_name(int kind)
 {
     switch (kind) {
-    case VK_PARAM: return "parameter";
-    case VK_CONST: return "constant";
-    case VK_INST: return "instruction result";
-    case VK_IV: return "induction variable";
-    case VK_ARG: return "region argument";
-    case VK_RESULT: return "loop result";
-    default: return "empty value slot";
+    case VK_PARAM: return "a parameter";
+    case VK_CONST: return "a constant";
+    case VK_INST: return "an instruction result";
+    case VK_IV: return "an induction variable";
+    case VK_ARG: return "a region argument";
+    case VK_RESULT: return "a loop result";
+    default: return "an empty value slot";
     }
 }
 
@@ -183,7 +184,7 @@ static bool check_use(Verifier *v, const MtInst *in, uint32_t i, bool optional)
     case VK_RESULT:
         break;
     default:
-        verr(v, in->span, "E0501", "%s operand %u refers to value #%u, an empty value slot", op, i + 1, x);
+        verr(v, in->span, "E0501", "%s operand %u refers to value #%u, %s", op, i + 1, x, kind_name(val->kind));
         return false;
     }
     switch (v->scope[x]) {
@@ -218,7 +219,7 @@ static bool define(Verifier *v, const MtInst *in, MtVal x, int kind, const char 
     }
     const MtValue *val = &v->f->vals[x];
     if (val->kind != kind) {
-        verr(v, in->span, code, "%s %s %s is a %s, not a %s", op, what, vname(v, x), kind_name(val->kind),
+        verr(v, in->span, code, "%s %s %s is %s, not %s", op, what, vname(v, x), kind_name(val->kind),
              kind_name(kind));
         return false;
     }
@@ -582,11 +583,12 @@ static void check_for(Verifier *v, const MtInst *in, bool args_ok)
     mt_vec_push(&v->c->arena, &v->loops, in);
     uint32_t n = l->ncarried;
     if (in->nargs != 2 + n) {
-        verr(v, in->span, "E0506", "for carries %u values but has %u operands, expected %u", n, in->nargs, 2 + n);
+        verr(v, in->span, "E0506", "for has %u operands, expected %u (start, stop and one init per carried value)",
+             in->nargs, 2 + n);
         args_ok = false;
     }
     if (n && (!l->iter_args || !l->results)) {
-        verr(v, in->span, "E0506", "for carries %u values but has no iter_args or results", n);
+        verr(v, in->span, "E0506", "for carries %u value%s but has no iter_args or results", n, n == 1 ? "" : "s");
         return;
     }
     if (l->step <= 0)
@@ -625,7 +627,8 @@ static void check_for(Verifier *v, const MtInst *in, bool args_ok)
     } else if (!y || y->op != OP_YIELD) {
         verr(v, in->span, "E0506", "for body must end with yield");
     } else if (y->nargs != n) {
-        verr(v, y->span, "E0506", "yield yields %u values, but its for carries %u", y->nargs, n);
+        verr(v, y->span, "E0506", "yield has %u operand%s, but its for carries %u value%s", y->nargs,
+             y->nargs == 1 ? "" : "s", n, n == 1 ? "" : "s");
     } else {
         for (uint32_t i = 0; i < n; i++) {
             MtVal x = y->args ? y->args[i] : 0;
