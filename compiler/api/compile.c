@@ -68,33 +68,66 @@ static void on_pass(const char *pass, const MtFunc *f, void *ud)
     mt_vec_push(&d->c->arena, &d->k->dumps, pd);
 }
 
-static const MtFuncDef *find_kernel(MtCtx *c, const MtModule *m, const char *name)
+typedef struct CallSearch {
+    const char *name;
+    bool found;
+} CallSearch;
+
+static bool find_call(const MtNode *n, void *ud)
 {
-    if (name) {
-        for (uint32_t i = 0; i < m->nfuncs; i++)
-            if (!strcmp(m->funcs[i]->name, name))
-                return m->funcs[i];
-        MtBuf b;
-        mt_buf_init(&b, &c->arena);
-        for (uint32_t i = 0; i < m->nfuncs; i++)
-            mt_buf_printf(&b, "%s%s", i ? ", " : "", m->funcs[i]->name);
-        MtSpan none = {.file = m->file};
-        mt_error(c, none, "E0313", "no @triton.jit function named '%s' in this file%s%s", name,
-                 m->nfuncs ? " (kernels: " : "", m->nfuncs ? mt_sprintf(c, "%s)", mt_buf_str(&b)) : "");
-        return NULL;
-    }
-    if (m->nfuncs == 1)
-        return m->funcs[0];
-    MtSpan none = {.file = m->file};
-    if (m->nfuncs == 0) {
-        mt_error(c, none, "E0313", "no @triton.jit kernels in this file");
-        return NULL;
-    }
+    CallSearch *s = ud;
+    if (n->kind == ND_CALL && n->u.call.fn->kind == ND_NAME && !strcmp(n->u.call.fn->u.name, s->name))
+        s->found = true;
+    return !s->found;
+}
+
+/* A jit function that another jit function of the file calls is a helper. */
+static bool is_helper(const MtModule *m, const MtFuncDef *f)
+{
+    CallSearch s = {f->name, false};
+    for (uint32_t i = 0; i < m->nfuncs && !s.found; i++)
+        if (m->funcs[i] != f)
+            mt_ast_walk_body(m->funcs[i], find_call, &s);
+    return s.found;
+}
+
+static const char *kernel_list(MtCtx *c, const MtModule *m)
+{
     MtBuf b;
     mt_buf_init(&b, &c->arena);
     for (uint32_t i = 0; i < m->nfuncs; i++)
         mt_buf_printf(&b, "%s%s", i ? ", " : "", m->funcs[i]->name);
-    mt_error(c, none, "E0313", "this file has %u kernels; choose one with --kernel (%s)", m->nfuncs, mt_buf_str(&b));
+    return mt_buf_str(&b);
+}
+
+/* The kernel to compile: the named one, else the file's only jit function,
+ * else its only jit function that no other one calls. */
+static const MtFuncDef *find_kernel(MtCtx *c, const MtModule *m, const char *name)
+{
+    MtSpan none = {.file = m->file};
+    if (name) {
+        for (uint32_t i = 0; i < m->nfuncs; i++)
+            if (!strcmp(m->funcs[i]->name, name))
+                return m->funcs[i];
+        mt_error(c, none, "E0313", "no @triton.jit function named '%s' in this file%s%s", name,
+                 m->nfuncs ? " (kernels: " : "", m->nfuncs ? mt_sprintf(c, "%s)", kernel_list(c, m)) : "");
+        return NULL;
+    }
+    if (m->nfuncs == 0) {
+        mt_error(c, none, "E0313", "no @triton.jit kernels in this file");
+        return NULL;
+    }
+    const MtFuncDef *only = NULL;
+    uint32_t entries = 0;
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        if (m->nfuncs == 1 || !is_helper(m, m->funcs[i])) {
+            only = m->funcs[i];
+            entries++;
+        }
+    if (entries == 1)
+        return only;
+    mt_error(c, none, "E0313", "this file has %u kernels; choose one with --kernel (%s)", m->nfuncs,
+             kernel_list(c, m));
     return NULL;
 }
 

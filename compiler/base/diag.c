@@ -28,12 +28,33 @@ const MtRule *mt_rule_find(const char *code)
     return NULL;
 }
 
+/* The same diagnostic at the same place (a statement inside an unrolled
+ * loop, say) is reported once. */
+static MtDiagRec *find_same(MtCtx *c, MtSeverity sev, MtSpan sp, const char *code, const char *msg)
+{
+    for (uint32_t i = c->diags.n; i-- > 0;) {
+        MtDiagRec *d = c->diags.v[i];
+        if (d->d.sev == sev && d->d.span.file == sp.file && d->d.span.off == sp.off && d->d.span.end == sp.end &&
+            (d->d.code == code || (d->d.code && code && !strcmp(d->d.code, code))) && !strcmp(d->d.msg, msg))
+            return d;
+    }
+    return NULL;
+}
+
 MtDiagRec *mt_vdiag(MtCtx *c, MtSeverity sev, MtSpan sp, const char *code, const char *fmt, va_list ap)
 {
-    MtDiagRec *d = mt_arena_alloc(&c->arena, sizeof *d);
     MtBuf b;
     mt_buf_init(&b, &c->arena);
     mt_buf_vprintf(&b, fmt, ap);
+    MtDiagRec *same = find_same(c, sev, sp, code, mt_buf_str(&b));
+    if (same) {
+        /* Notes added to the returned record must not pile up on the
+         * original: hand back a detached copy. */
+        MtDiagRec *scratch = mt_arena_alloc(&c->arena, sizeof *scratch);
+        scratch->d = same->d;
+        return scratch;
+    }
+    MtDiagRec *d = mt_arena_alloc(&c->arena, sizeof *d);
     d->d.sev = sev;
     d->d.code = code;
     d->d.span = sp;
@@ -102,6 +123,15 @@ _Noreturn void mt_ice(MtCtx *c, MtSpan sp, const char *what)
 size_t mt_diag_count(const MtCtx *c) { return c->diags.n; }
 const MtDiag *mt_diag_at(const MtCtx *c, size_t i) { return i < c->diags.n ? &c->diags.v[i]->d : NULL; }
 size_t mt_error_count(const MtCtx *c) { return c->nerrors; }
+
+void mt_diag_truncate(MtCtx *c, uint32_t n)
+{
+    for (uint32_t i = n; i < c->diags.n; i++)
+        if (c->diags.v[i]->d.sev == MT_SEV_ERROR && c->nerrors)
+            c->nerrors--;
+    if (n < c->diags.n)
+        c->diags.n = n;
+}
 
 /* ---- rendering -------------------------------------------------------------- */
 

@@ -167,11 +167,13 @@ FValue fe_global(Fe *fe, const char *name, MtSpan sp, bool *found)
         Frame frame = {.scope = &scope, .inl = fe->frame ? fe->frame->inl : 0, .caller = fe->frame};
         Frame *saved = fe->frame;
         fe->frame = &frame;
-        uint32_t errors = fe->c->nerrors;
+        uint32_t ndiags = fe->c->diags.n, errors = fe->c->nerrors;
         FValue v = fe_eval(fe, g->value);
         fe->frame = saved;
         fe->evaluating_globals.n--;
-        if (v.kind == FV_EXPR || (v.kind == FV_UNDEF && fe->c->nerrors == errors)) {
+        if (v.kind == FV_EXPR || fe->c->nerrors != errors) {
+            /* Host code computes it: say that, not what failed inside. */
+            mt_diag_truncate(fe->c, ndiags);
             MtDiagRec *d = fe_error(fe, sp, "E0311", "module-level name '%s' is not a compile-time constant", name);
             mt_note(fe->c, d, g->span, "'%s' is defined here", name);
             return fv_undef();

@@ -14,6 +14,7 @@ MtExpr *mt_expr_new(MtCtx *c, MtExprProgram *p, MtExprKind kind, MtSpan span, ui
     e->nargs = nargs;
     if (nargs)
         e->args = mt_arena_alloc(&c->arena, nargs * sizeof *e->args);
+    mt_expr_list_push(c, &p->all, e);
     return e;
 }
 

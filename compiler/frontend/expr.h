@@ -132,6 +132,7 @@ typedef struct MtExprProgram {
     MtExpr **sig_param;       /* per sig entry: its EX_PARAM, or NULL when specialised */
     uint32_t nsig;
     MtExprList roots;         /* stores and loops in program order */
+    MtExprList all;           /* every node, in creation order (all[i]->id == i) */
     uint32_t nexprs;          /* ids handed out */
 } MtExprProgram;
 

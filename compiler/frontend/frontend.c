@@ -57,13 +57,13 @@ static void assign_target(Fe *fe, const MtNode *t, FValue v, MtSpan value_span)
                 assign_target(fe, t->u.list.v[i], v, value_span);
             return;
         }
-        if (v.kind != FV_TUPLE) {
-            fe_error(fe, value_span, "E0209", "cannot unpack %s into %u names%s", fv_kind_name(v), t->u.list.n,
-                     v.kind == FV_EXPR ? " (blocks cannot be unpacked)" : "");
-            return;
-        }
-        if (v.u.tup.n != t->u.list.n) {
-            fe_error(fe, value_span, "E0209", "cannot unpack %u values into %u names", v.u.tup.n, t->u.list.n);
+        if (v.kind != FV_TUPLE || v.u.tup.n != t->u.list.n) {
+            if (v.kind != FV_TUPLE)
+                fe_error(fe, value_span, "E0209", "cannot unpack %s into %u names%s", fv_kind_name(v), t->u.list.n,
+                         v.kind == FV_EXPR ? " (blocks cannot be unpacked)" : "");
+            else
+                fe_error(fe, value_span, "E0209", "cannot unpack %u values into %u names", v.u.tup.n, t->u.list.n);
+            assign_target(fe, t, fv_undef(), value_span); /* no follow-up "undefined name" errors */
             return;
         }
         for (uint32_t i = 0; i < t->u.list.n; i++)

@@ -170,6 +170,13 @@ struct MtModule {
 const char *mt_node_kind_name(MtNodeKind k);
 /* Look up a module-level name (NULL if none). */
 const MtGlobal *mt_module_global(const MtModule *m, const char *name);
+/* Visit n and every node below it in pre-order; fn returns false to skip
+ * a node's children. mt_ast_walk_body visits a function's parameter
+ * annotations, defaults and body. */
+typedef bool (*MtAstVisit)(const MtNode *n, void *ud);
+void mt_ast_walk(const MtNode *n, MtAstVisit fn, void *ud);
+void mt_ast_walk_body(const MtFuncDef *f, MtAstVisit fn, void *ud);
+
 /* Print a function's syntax tree (`--emit ast`): one node per line,
  * indented, with its line:col-line:col span. */
 const char *mt_ast_print(MtCtx *c, const MtFuncDef *fn);

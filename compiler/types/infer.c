@@ -423,6 +423,38 @@ static const MtType *infer_node(Inf *in, MtExpr *e)
     return t;
 }
 
+/* Values computed but used by nothing: worth a warning, once per
+ * outermost unused expression (its operands are not reported again). */
+static void warn_unused(Inf *in)
+{
+    MtExprProgram *p = in->p;
+    uint8_t *used = mt_arena_alloc(&in->c->arena, p->nexprs + 1);
+    for (uint32_t i = 0; i < p->all.n; i++) {
+        MtExpr *e = p->all.v[i];
+        for (uint32_t k = 0; k < e->nargs; k++)
+            if (e->args[k])
+                used[e->args[k]->id] = 1;
+        if (e->kind == EX_FOR) {
+            MtExprLoop *l = e->u.loop;
+            for (uint32_t k = 0; k < l->ncarried; k++)
+                if (l->yield[k])
+                    used[l->yield[k]->id] = 1;
+            for (uint32_t k = 0; k < l->body.n; k++)
+                used[l->body.v[k]->id] = 1;
+        }
+    }
+    for (uint32_t i = 0; i < p->roots.n; i++)
+        used[p->roots.v[i]->id] = 1;
+    for (uint32_t i = 0; i < p->all.n; i++) {
+        MtExpr *e = p->all.v[i];
+        if (used[e->id] || !e->ty || e->kind == EX_PARAM || e->kind == EX_CONST || e->kind == EX_LOOP_IV ||
+            e->kind == EX_LOOP_ARG || e->kind == EX_LOOP_RESULT)
+            continue;
+        MtDiagRec *d = mt_diag(in->c, MT_SEV_WARNING, e->span, "W0803", "value computed but never used");
+        mt_note_inline(in->c, d, e->inl);
+    }
+}
+
 bool mt_infer(MtCtx *c, MtExprProgram *p)
 {
     Inf in = {.c = c, .p = p};
@@ -437,6 +469,12 @@ bool mt_infer(MtCtx *c, MtExprProgram *p)
         infer_node(&in, p->params[i]);
     for (uint32_t i = 0; i < p->roots.n; i++)
         infer_node(&in, p->roots.v[i]);
+    /* Values nothing uses get no code, but their type errors are still
+     * errors in the source (and an editor shows them). */
+    for (uint32_t i = 0; i < p->all.n; i++)
+        infer_node(&in, p->all.v[i]);
+    if (c->nerrors == errors)
+        warn_unused(&in);
     for (uint32_t i = 0; i < p->nsig; i++)
         if (p->sig_param[i])
             p->sig[i].type = mt_ty_sig(p->sig_param[i]->u.param.ty);
