@@ -94,24 +94,15 @@ MtChecksum mt_array_checksum(const MtArray *a) {
     return c;
 }
 
-/* One element as numpy prints it: shortest float32 round trip, "1.0",
- * "nan", "-inf", "True". */
+/* One element as numpy prints it: "1.0", "0.1", "nan", "-inf", 7, "True". */
 static void element_text(const MtArray *a, int64_t k, char out[40]) {
     double v = element(a, k);
     if (a->dtype == MT_DT_BOOL) {
         snprintf(out, 40, "%s", v != 0 ? "True" : "False");
     } else if (a->dtype == MT_DT_I32) {
         snprintf(out, 40, "%d", (int)v);
-    } else if (isnan(v)) {
-        snprintf(out, 40, "nan");
-    } else if (isinf(v)) {
-        snprintf(out, 40, "%s", v < 0 ? "-inf" : "inf");
     } else {
-        for (int prec = 1; prec <= 9; prec++) {
-            snprintf(out, 40, "%.*g", prec, v);
-            if ((float)strtod(out, NULL) == (float)v) break;
-        }
-        if (!strpbrk(out, ".e")) strcat(out, ".0");
+        mt_format_float(out, v, true);
     }
 }
 

@@ -65,16 +65,6 @@ static char *join_path(const char *base, const char *rel) {
     return s;
 }
 
-/* Shortest float literal that reads back as v and reads as a float in
- * Python ("0.5", "1e-05", "256.0"); NaN and infinities have none. */
-static void float_literal(char out[40], double v) {
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(out, 40, "%.*g", prec, v);
-        if (strtod(out, NULL) == v) break;
-    }
-    if (!strpbrk(out, ".e")) strcat(out, ".0");
-}
-
 /* ---- parse context ------------------------------------------------------- */
 
 typedef struct NumLit {
@@ -292,9 +282,10 @@ static MtStatus count_field(Ctx *c, const char *path, const cJSON *v, char **dst
 
 static MtStatus grid_field(Ctx *c, const cJSON *v, MtLaunchSpec *s) {
     char got[64], path[MAX_PATH_TEXT];
-    int n = cJSON_GetArraySize(v);
-    if (!cJSON_IsArray(v) || n < 1 || n > 3)
+    if (!cJSON_IsArray(v))
         return fail(c, "grid", "expected a list of 1 to 3 integers or expression strings, got %s", GOT(c, v));
+    int n = cJSON_GetArraySize(v);
+    if (n < 1 || n > 3) return fail(c, "grid", "expected 1 to 3 entries, got %d", n);
     int d = 0;
     for (const cJSON *e = v->child; e; e = e->next, d++) {
         snprintf(path, sizeof path, "grid[%d]", d);
@@ -756,7 +747,7 @@ static bool value_literal(const MtValue *v, char out[40]) {
     if (v->kind == MT_VALUE_INT) snprintf(out, 40, "%" PRId64, v->i);
     else if (v->kind == MT_VALUE_BOOL) snprintf(out, 40, "%s", v->i ? "True" : "False");
     else if (!isfinite(v->f)) return false;
-    else float_literal(out, v->f);
+    else mt_format_float(out, v->f, false);
     return true;
 }
 

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +68,23 @@ int mt_dtype_from_name(const char *name) {
 }
 
 size_t mt_dtype_size(MtDtype dt) { return dt == MT_DT_BOOL ? 1 : 4; }
+
+char *mt_format_float(char out[32], double v, bool f32) {
+    if (isnan(v)) return strcpy(out, "nan");
+    if (isinf(v)) return strcpy(out, v < 0 ? "-inf" : "inf");
+    int maxprec = f32 ? 9 : 17;
+    int prec = 1;
+    for (;; prec++) {
+        snprintf(out, 32, "%.*e", prec - 1, v);
+        double back = strtod(out, NULL);
+        if (prec == maxprec || (f32 ? (float)back == (float)v : back == v)) break;
+    }
+    int exp = atoi(strchr(out, 'e') + 1);
+    if (exp < -4 || exp >= 16) return out;
+    snprintf(out, 32, "%.*f", prec - 1 - exp > 0 ? prec - 1 - exp : 0, v);
+    if (!strchr(out, '.')) strcat(out, ".0");
+    return out;
+}
 
 bool mt_array_size(MtDtype dt, int ndim, const int64_t *shape, int64_t *numel, size_t *nbytes) {
     if (ndim < 0 || ndim > MT_ARRAY_MAX_DIMS) return false;

@@ -48,6 +48,13 @@ int mt_dtype_from_name(const char *name);
 /* Bytes per element: 4, 4, 1. */
 size_t mt_dtype_size(MtDtype dt);
 
+/* Python's repr() of v: the fewest significant digits that read back as v,
+ * fixed notation for exponents -4..15 and scientific beyond, always
+ * recognisably a float ("0.1", "1000.0", "1e-05", "-0.0", "nan", "-inf").
+ * With f32, the fewest digits that read back as the float32 nearest v (how
+ * numpy prints float32 values). Writes at most 32 bytes; returns out. */
+char *mt_format_float(char out[32], double v, bool f32);
+
 /* Element count and byte size of a shape. Returns false when ndim is out of
  * 0..MT_ARRAY_MAX_DIMS, a dimension is negative, or the sizes overflow
  * (numel beyond INT64_MAX or nbytes beyond PTRDIFF_MAX); shape may be NULL
