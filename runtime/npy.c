@@ -72,12 +72,13 @@ size_t mt_dtype_size(MtDtype dt) { return dt == MT_DT_BOOL ? 1 : 4; }
 char *mt_format_float(char out[32], double v, bool f32) {
     if (isnan(v)) return strcpy(out, "nan");
     if (isinf(v)) return strcpy(out, v < 0 ? "-inf" : "inf");
+    if (f32) v = (float)v;
     int maxprec = f32 ? 9 : 17;
     int prec = 1;
     for (;; prec++) {
         snprintf(out, 32, "%.*e", prec - 1, v);
         double back = strtod(out, NULL);
-        if (prec == maxprec || (f32 ? (float)back == (float)v : back == v)) break;
+        if (prec == maxprec || (f32 ? (float)back == v : back == v)) break;
     }
     int exp = atoi(strchr(out, 'e') + 1);
     if (exp < -4 || exp >= 16) return out;
