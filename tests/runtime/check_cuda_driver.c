@@ -2,14 +2,17 @@
  * driver (CI) mt_cuda_open must fail with the one documented message; with
  * one it must open device 0 and report sane limits. A missing library is
  * also forced through MYTRITON_LIBCUDA so the no-driver path is checked on
- * GPU machines too. Launches, sticky errors and timings need a GPU and live
- * in tests/gpu/. */
+ * GPU machines too. The profiler's driver-free parts (loading CUPTI,
+ * argument checks) are here as well, being the timing half of the same
+ * layer. Launches, sticky errors and timings need a GPU and live in
+ * tests/gpu/. */
 #include <check.h>
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuda_driver.h"
+#include "profiler.h"
 
 static const char *tail_msg =
     "; GPU execution needs an NVIDIA driver \xe2\x80\x94 use --backend interp";
@@ -127,6 +130,41 @@ START_TEST(null_handle_is_refused_politely)
 }
 END_TEST
 
+START_TEST(cupti_loads_without_a_gpu)
+{
+    /* The toolkit ships libcupti; loading it and registering the buffer
+     * callbacks needs no device. Where it is missing, the reason names it. */
+    char why[256] = "";
+    bool ok = mt_profile_cupti_available(why, sizeof why);
+    if (!ok)
+        ck_assert_msg(strstr(why, "libcupti") || strstr(why, "cupti"), "why: %s", why);
+    /* The answer is cached for the process. */
+    char again[256] = "";
+    ck_assert_int_eq(mt_profile_cupti_available(again, sizeof again), ok);
+}
+END_TEST
+
+static MtStatus never_called(void *ud, char *err, size_t errlen)
+{
+    ck_abort_msg("launch called");
+    return MT_OK;
+}
+
+START_TEST(profile_arguments_are_checked)
+{
+    MtProfile p;
+    char err[256] = "";
+    memset(&p, 0xab, sizeof p);
+    ck_assert_int_eq(mt_profile(NULL, never_called, NULL, 1, 10, &p, err, sizeof err), MT_ERR_USAGE);
+    ck_assert_ptr_nonnull(strstr(err, "needs a CUDA handle"));
+    ck_assert_ptr_null(p.ns);
+    ck_assert_uint_eq(p.n, 0);
+    ck_assert_int_eq(mt_profile(NULL, never_called, NULL, 1, 10, NULL, err, sizeof err), MT_ERR_USAGE);
+    mt_profile_free(NULL);
+    mt_profile_free(&p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cuda_driver");
@@ -138,6 +176,10 @@ int main(void)
     tcase_add_test(tc, sticky_results_are_the_fatal_ones);
     tcase_add_test(tc, null_handle_is_refused_politely);
     suite_add_tcase(s, tc);
+    TCase *prof = tcase_create("profiler");
+    tcase_add_test(prof, cupti_loads_without_a_gpu);
+    tcase_add_test(prof, profile_arguments_are_checked);
+    suite_add_tcase(s, prof);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

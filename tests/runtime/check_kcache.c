@@ -5,8 +5,7 @@
  *
  * Every test uses its own temporary folder; none touches ~/.cache. Check
  * runs each test in a child process, so setenv() in one test does not leak
- * into another. The LeakSanitizer suppression covers libnvrtc's own
- * process-lifetime allocations only (see check_nvrtc.c). */
+ * into another. */
 #define _GNU_SOURCE
 #include <check.h>
 #include <dirent.h>
@@ -21,12 +20,6 @@
 #include <unistd.h>
 
 #include "kcache.h"
-
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-    return "leak:libnvrtc\n";
-}
 
 static const char *src_a =
     "extern \"C\" __global__ void scale(float *x, float s, int n)\n"
