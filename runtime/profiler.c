@@ -136,10 +136,14 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 
 static void load_cupti(void)
 {
+    /* Versioned names first: runtime images often lack the unversioned
+     * development symlink. */
     static const char *const names[] = {
         "libcupti.so.13",
         "libcupti.so",
+        "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13",
         "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so",
+        "/usr/local/cuda/lib64/libcupti.so.13",
         "/usr/local/cuda/lib64/libcupti.so",
     };
     void *h = NULL;

@@ -18,9 +18,10 @@
  * error instead); unset or "auto" tries CUPTI first.
  *
  * libcupti is loaded with dlopen on first use, like the driver, trying
- * "libcupti.so.13", "libcupti.so", then /usr/local/cuda/extras/CUPTI/lib64
- * and /usr/local/cuda/lib64. CUPTI is process-global, so profiles are
- * serialised: a second thread's mt_profile waits for the first.
+ * "libcupti.so.13", "libcupti.so", then the same two names in
+ * /usr/local/cuda/extras/CUPTI/lib64 and /usr/local/cuda/lib64. CUPTI is
+ * process-global, so profiles are serialised: a second thread's
+ * mt_profile waits for the first.
  */
 #ifndef MT_RUNTIME_PROFILER_H
 #define MT_RUNTIME_PROFILER_H
