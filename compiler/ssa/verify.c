@@ -337,11 +337,21 @@ static void check_exact(Verifier *v, const MtInst *in, const char *code, const M
              mt_ty_str(v->c, want));
 }
 
-static const char *const NUMERIC = "bool, i32 or f32 operands";
+static const char *const numeric_operands = "bool, i32 or f32 operands";
+
+/* Both operands of a binary op pass `ok` (E0503). */
+static bool operands(Verifier *v, const MtInst *in, bool (*ok)(const MtType *), const char *what)
+{
+    return require(v, in, "E0503", ok(arg_elem(v, in, 0)), what, 0) &&
+           require(v, in, "E0503", ok(arg_elem(v, in, 1)), what, 1);
+}
+
+/* F_ELEM ops: operand element rules (E0503, addptr E0505), broadcasting
+ * (E0504), then the result element (E0502, addptr E0505). */
 
 static void check_elementwise(Verifier *v, const MtInst *in)
 {
-    const char *opcode = "E0503";
+    const char *code = "E0503";
     const MtType *res = NULL;
     const MtType *a = arg_elem(v, in, 0);
     const MtType *b = in->nargs > 1 ? arg_elem(v, in, 1) : NULL;
@@ -351,29 +361,27 @@ static void check_elementwise(Verifier *v, const MtInst *in)
     case OP_MUL:
     case OP_MAXIMUM:
     case OP_MINIMUM:
-        if (!require(v, in, opcode, is_num(a), NUMERIC, 0) || !require(v, in, opcode, is_num(b), NUMERIC, 1))
+        if (!operands(v, in, is_num, numeric_operands))
             return;
         res = scalar_of(a->kind > b->kind ? a->kind : b->kind);
         if (res->kind == TY_BOOL)
             res = &mt_ty_i32;
         break;
     case OP_DIV:
-        if (!require(v, in, opcode, is_num(a), NUMERIC, 0) || !require(v, in, opcode, is_num(b), NUMERIC, 1))
+        if (!operands(v, in, is_num, numeric_operands))
             return;
         res = &mt_ty_f32;
         break;
     case OP_FLOORDIV:
     case OP_MOD:
-        if (!require(v, in, opcode, is_int(a), "bool or i32 operands", 0) ||
-            !require(v, in, opcode, is_int(b), "bool or i32 operands", 1))
+        if (!operands(v, in, is_int, "bool or i32 operands"))
             return;
         res = &mt_ty_i32;
         break;
     case OP_AND:
     case OP_OR:
     case OP_XOR:
-        if (!require(v, in, opcode, is_int(a), "bool or i32 operands", 0) ||
-            !require(v, in, opcode, is_int(b), "bool or i32 operands", 1))
+        if (!operands(v, in, is_int, "bool or i32 operands"))
             return;
         res = a->kind == TY_BOOL && b->kind == TY_BOOL ? &mt_ty_bool : &mt_ty_i32;
         break;
@@ -383,38 +391,38 @@ static void check_elementwise(Verifier *v, const MtInst *in)
     case OP_CMP_GE:
     case OP_CMP_EQ:
     case OP_CMP_NE:
-        if (!require(v, in, opcode, is_num(a), NUMERIC, 0) || !require(v, in, opcode, is_num(b), NUMERIC, 1))
+        if (!operands(v, in, is_num, numeric_operands))
             return;
         res = &mt_ty_bool;
         break;
     case OP_NEG:
-        if (!require(v, in, opcode, a->kind == TY_I32 || a->kind == TY_F32, "i32 or f32", 0))
+        if (!require(v, in, code, a->kind == TY_I32 || a->kind == TY_F32, "i32 or f32", 0))
             return;
         res = scalar_of(a->kind);
         break;
     case OP_NOT:
-        if (!require(v, in, opcode, is_int(a), "bool or i32", 0))
+        if (!require(v, in, code, is_int(a), "bool or i32", 0))
             return;
         res = scalar_of(a->kind);
         break;
     case OP_EXP:
-        if (!require(v, in, opcode, a->kind == TY_F32, "f32", 0))
+        if (!require(v, in, code, a->kind == TY_F32, "f32", 0))
             return;
         res = &mt_ty_f32;
         break;
     case OP_SELECT: {
         const MtType *e = arg_elem(v, in, 2);
-        if (!require(v, in, opcode, a->kind == TY_BOOL, "a bool condition", 0) ||
-            !require(v, in, opcode, is_num(b), "bool, i32 or f32 values", 1) ||
-            !require(v, in, opcode, is_num(e), "bool, i32 or f32 values", 2))
+        if (!require(v, in, code, a->kind == TY_BOOL, "a bool condition", 0) ||
+            !require(v, in, code, is_num(b), "bool, i32 or f32 values", 1) ||
+            !require(v, in, code, is_num(e), "bool, i32 or f32 values", 2))
             return;
         res = scalar_of(b->kind > e->kind ? b->kind : e->kind);
         break;
     }
     case OP_ADDPTR:
-        opcode = "E0505";
-        if (!require(v, in, opcode, is_ptr(a), "a pointer", 0) ||
-            !require(v, in, opcode, is_int(b), "an i32 offset", 1))
+        code = "E0505";
+        if (!require(v, in, code, is_ptr(a), "a pointer", 0) ||
+            !require(v, in, code, is_int(b), "an i32 offset", 1))
             return;
         res = a;
         break;

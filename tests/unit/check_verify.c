@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "ssa/read.h"
 #include "ssa/verify.h"
 
@@ -34,16 +35,14 @@ static char *slurp(const char *name)
     return s;
 }
 
+/* "[E0501 msg] [E0503 msg] " for failure messages, in the context's arena. */
 static const char *all_msgs(MtCtx *c)
 {
-    static char buf[4096]; /* test-only scratch */
-    buf[0] = 0;
-    for (size_t i = 0; i < mt_diag_count(c); i++) {
-        const MtDiag *d = mt_diag_at(c, i);
-        size_t n = strlen(buf);
-        snprintf(buf + n, sizeof buf - n, "[%s %s] ", d->code, d->msg);
-    }
-    return buf;
+    MtBuf b;
+    mt_buf_init(&b, &c->arena);
+    for (size_t i = 0; i < mt_diag_count(c); i++)
+        mt_buf_printf(&b, "[%s %s] ", mt_diag_at(c, i)->code, mt_diag_at(c, i)->msg);
+    return mt_buf_str(&b);
 }
 
 static MtFunc *read_ok(MtCtx *c, const char *text)
@@ -186,7 +185,8 @@ static const Rule rules[] = {
      H ARANGE8 "%1 = addptr x, %0 : vector<8 x ptr<f32>>\n%2 = arange {start=0, end=16} : vector<16 x i32>\n"
                "%3 = cmp_lt %2, n : vector<16 x bool>\n%4 = load %1, %3, 0.0 : vector<8 x f32>\n",
      "E0505",
-     "load operands do not broadcast: vector<8 x ptr<f32>> (operand 1), vector<16 x bool> (operand 2), f32 (operand 3)"},
+     "load operands do not broadcast: vector<8 x ptr<f32>> (operand 1), vector<16 x bool> (operand 2), "
+     "f32 (operand 3)"},
     {"load_result_shape", H ARANGE8 "%1 = cmp_lt %0, n : vector<8 x bool>\n%2 = load x, %1, none : f32\n", "E0505",
      "load result type is f32, but its operands broadcast to vector<8 x f32>"},
     {"store_pointer", H "store n, 1, none\n", "E0505", "store requires a pointer, got i32 as operand 1"},
