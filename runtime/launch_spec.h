@@ -146,11 +146,14 @@ typedef struct MtLaunch {
     int64_t bytes, flops;     /* evaluated counts; -1 when the spec gives none */
 } MtLaunch;
 
-/* Bind a spec to a compiled kernel's parameters (mt_compiled_param()):
- * runtime parameters (with a `type`) get an argument each; specialised ones
- * (with a `value`) are readable by the grid, and a spec argument naming one
- * must agree with its value. Grid, bytes and flops expressions read integer
- * scalar arguments and specialised values. On failure `out` holds nothing. */
+/* Bind a spec to a compiled kernel's parameters: params[i] is
+ * *mt_compiled_param(k, i) for i < mt_compiled_param_count(k), copied into
+ * an array by the caller. Runtime parameters (with a `type`) get an
+ * argument each, arrays loaded or generated here; specialised ones (with a
+ * `value`) are readable by the grid, and a spec argument naming one must
+ * agree with its value. Grid, bytes and flops expressions read integer
+ * scalar arguments and specialised values. Messages name the kernel from
+ * spec->kernel ("the kernel" when NULL). On failure `out` holds nothing. */
 MtStatus mt_launch_bind(const MtLaunchSpec *spec, const MtKernelParam *params, size_t nparams,
                         MtLaunch *out, char *err, size_t errlen);
 void mt_launch_free(MtLaunch *launch);
