@@ -264,6 +264,10 @@ static const char *describe(Parser *p, const MtToken *t)
 
 static MtNode *fail(Parser *p, const char *what)
 {
+    if (p->quiet) { /* nothing is reported: skip building the message */
+        p->err = true;
+        return p->bad;
+    }
     fail_span(p, error_span(p, tok(p)), "E0105", "%s, found %s", what, describe(p, tok(p)));
     return p->bad;
 }
@@ -1841,9 +1845,9 @@ static bool is_jit_decorator(Parser *p, uint32_t i, uint32_t end)
     return !bound && (is_jit_path(b.s) || strcmp(b.s, "jit") == 0);
 }
 
-/* Tokens [from, to) as one expression, parsed without diagnostics; NULL
- * unless it parses and covers exactly that range. */
-static MtNode *quiet_expr(Parser *p, uint32_t from, uint32_t to)
+/* Tokens [from, to) parsed by `rule` without diagnostics; NULL unless
+ * it parses and covers exactly that range. */
+static MtNode *quiet_parse(Parser *p, uint32_t from, uint32_t to, MtNode *(*rule)(Parser *p))
 {
     if (from >= to)
         return NULL;
@@ -1851,7 +1855,7 @@ static MtNode *quiet_expr(Parser *p, uint32_t from, uint32_t to)
     p->pos = from;
     p->quiet = true;
     p->err = false;
-    MtNode *n = rhs(p);
+    MtNode *n = rule(p);
     bool ok = !p->err && p->pos == to;
     p->pos = save;
     p->quiet = false;
@@ -1925,22 +1929,22 @@ static void module_binding(Parser *p, uint32_t s, uint32_t e)
             aug = i;
     }
     if (colon) {
-        MtNode *target = quiet_expr(p, s, colon);
+        MtNode *target = quiet_parse(p, s, colon, star_targets);
         if (eqs.n && target && target->kind == ND_NAME)
-            add_value(p, target, quiet_expr(p, eqs.v[0] + 1, e));
+            add_value(p, target, quiet_parse(p, eqs.v[0] + 1, e, rhs));
         return;
     }
     if (aug) {
-        MtNode *target = quiet_expr(p, s, aug);
+        MtNode *target = quiet_parse(p, s, aug, star_targets);
         if (target && target->kind == ND_NAME)
             add_global(p, target->u.name, GL_OTHER, target->span);
         return;
     }
     if (!eqs.n)
         return;
-    MtNode *value = quiet_expr(p, eqs.v[eqs.n - 1] + 1, e);
+    MtNode *value = quiet_parse(p, eqs.v[eqs.n - 1] + 1, e, rhs);
     for (uint32_t k = 0; k < eqs.n; k++)
-        add_value(p, quiet_expr(p, k ? eqs.v[k - 1] + 1 : s, eqs.v[k]), value);
+        add_value(p, quiet_parse(p, k ? eqs.v[k - 1] + 1 : s, eqs.v[k], star_targets), value);
 }
 
 /* for / with at module level: their targets are bound (GL_OTHER); the
@@ -1952,7 +1956,7 @@ static void module_compound_targets(Parser *p, uint32_t s, uint32_t e)
         for (uint32_t i = s + 1; i < e; i++) {
             depth += is_open(&p->t[i]) - (is_close(&p->t[i]) && depth > 0);
             if (depth == 0 && kw_is(&p->t[i], KW_IN)) {
-                bind_names(p, quiet_expr(p, s + 1, i));
+                bind_names(p, quiet_parse(p, s + 1, i, star_targets));
                 return;
             }
         }
@@ -1972,7 +1976,7 @@ static void module_compound_targets(Parser *p, uint32_t s, uint32_t e)
             while (j < e && !op_is(&p->t[j], OP_COMMA) && !op_is(&p->t[j], OP_COLON) && !op_is(&p->t[j], OP_RPAR))
                 j++;
         }
-        bind_names(p, quiet_expr(p, i + 1, j));
+        bind_names(p, quiet_parse(p, i + 1, j, star_targets));
     }
 }
 
