@@ -1,0 +1,232 @@
+/* interp.h: the CPU interpreter's internal interface, shared by its four
+ * files:
+ *
+ *   plan.c     optimised SSA -> a Plan: every value gets a fixed place in
+ *              a per-thread frame, every instruction becomes a Step with a
+ *              precomputed run function, operand offsets, broadcast modes
+ *              and (for elementwise work) a kernel function pointer;
+ *   kernels.c  the tight loops those kernels are: elementwise ops per type,
+ *              conversions, reductions in the CUDA tree order, dot, fills;
+ *   memory.c   bounds-checked masked loads and stores, one block row at a
+ *              time;
+ *   exec.c     step runners, loops, program instances on threads, faults
+ *              and mt_interpret.
+ *
+ * A frame is one flat byte array per thread. A value's elements live at a
+ * fixed byte offset, dense and row-major: bool as one byte (0 or 1), i32
+ * as int32_t, f32 as float, and a pointer as int64_t element offsets into
+ * one argument buffer, whose index sits in the int64_t just before the
+ * offsets (so copying or aliasing a pointer value carries its buffer).
+ * Scalars are blocks of one element. Nothing in a frame is shared between
+ * threads, and the plan is read-only while threads run.
+ */
+#ifndef MT_INTERP_H
+#define MT_INTERP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ssa/ssa.h"
+
+/* A 4-byte element moved without regard to its type (loads, stores,
+ * select, fills): an f32 or an i32 may be accessed through it. */
+typedef uint32_t Bits32 __attribute__((__may_alias__));
+
+/* Element kinds of frame values. */
+typedef enum ElemKind { EK_BOOL, EK_I32, EK_F32, EK_PTR, EK_COUNT_ } ElemKind;
+
+/* How an operand meets the result's shape (rows x cols, rank-1 results
+ * being one row): the same shape, one element for all, one row for every
+ * row (1 x cols), or one element per row (rows x 1). */
+typedef enum BcMode { BC_FULL, BC_SCALAR, BC_ROW, BC_COL } BcMode;
+
+/* Elementwise kernels run over n elements; bit i of `sc` says operand i is
+ * a scalar (one element read for all n). */
+typedef void (*BinFn)(void *restrict o, const void *restrict a, const void *restrict b, size_t n, unsigned sc);
+/* Integer // and %: returns false, writing nothing, when a divisor is 0. */
+typedef bool (*DivFn)(void *restrict o, const void *restrict a, const void *restrict b, size_t n, unsigned sc);
+typedef void (*UnFn)(void *restrict o, const void *restrict a, size_t n);
+typedef void (*SelFn)(void *restrict o, const uint8_t *restrict c, const void *restrict a, const void *restrict b,
+                      size_t n, unsigned sc);
+typedef void (*ReduceFn)(void *restrict out, const void *restrict in, void *restrict scratch, size_t n);
+
+/* One row of a load or store: n lanes, each operand either n elements or
+ * one (its *_sc flag). mask NULL: every lane is active. val: a load's
+ * `other` (NULL: zero) or a store's value. */
+typedef struct MemRow {
+    const int64_t *off;
+    const uint8_t *mask;
+    const void *val;
+    void *out;                /* load result */
+    size_t n;
+    bool off_sc, mask_sc, val_sc;
+} MemRow;
+
+/* A buffer argument as the kernels see it. */
+typedef struct ArgBuf {
+    void *data;
+    int64_t numel;
+} ArgBuf;
+
+/* Each returns the first faulting lane (an active lane whose offset is
+ * outside [0, numel)) without touching memory for it, or -1. */
+typedef int64_t (*LoadRowFn)(const MemRow *r, const void *restrict data, int64_t numel);
+typedef int64_t (*StoreRowFn)(const MemRow *r, void *restrict data, int64_t numel);
+
+typedef struct Exec Exec;
+
+/* What a step does; exec.c dispatches on it. */
+typedef enum StepKind {
+    S_BINARY,                 /* u.bin over a[0], a[1] with broadcasting */
+    S_DIV,                    /* u.div: integer // or %, may fault */
+    S_ADDPTR,                 /* addptr: offsets plus i32, carrying a[0]'s buffer */
+    S_UNARY,                  /* u.un over a[0], same shape (ops and conversions) */
+    S_SELECT,                 /* u.sel: a[0] ? a[1] : a[2] with broadcasting */
+    S_LOAD,                   /* u.load: pointer a[0], mask a[1], other a[2] */
+    S_STORE,                  /* u.store: pointer a[0], value a[1], mask a[2] */
+    S_REDUCE,                 /* u.reduce: a[0] -> scalar, scratch at a[1] */
+    S_DOT,                    /* a[0] (rows x k) @ a[1] (k x cols) */
+    S_PROGRAM_ID,             /* u.axis */
+    S_ARANGE,                 /* u.start + lane */
+    S_ZEROS,                  /* all bits zero */
+    S_FILL,                   /* the element at a[0], or u.pattern when a[0] is NO_OFF */
+    S_FOR,                    /* u.loop; start a[0], stop a[1] */
+    S_YIELD,                  /* u.yield */
+} StepKind;
+
+enum { NO_OFF = UINT32_MAX };
+
+/* A copy of `bytes` bytes from one frame offset to another (loop inits,
+ * yields, results); pointer values are copied with their buffer index. */
+typedef struct Copy {
+    uint32_t src, dst, bytes;
+} Copy;
+
+typedef struct Step Step;
+struct Step {
+    uint8_t kind;             /* StepKind */
+    const MtInst *in;         /* the instruction, for fault reports */
+    uint32_t next;            /* index of the step after this one (past a loop body) */
+    uint32_t out;             /* result offset, NO_OFF for none */
+    uint32_t a[3];            /* operand offsets, NO_OFF for an absent one */
+    uint8_t mode[3];          /* BcMode per operand */
+    uint8_t asz[3];           /* element size per operand */
+    uint8_t osz;              /* element size of the result */
+    bool flat;                /* every operand FULL or SCALAR: one pass over n */
+    unsigned sc;              /* flat: bit i set when operand i is SCALAR */
+    uint32_t n;               /* result elements */
+    uint32_t rows, cols;      /* the result as rows x cols */
+    union {
+        BinFn bin;
+        DivFn div;
+        UnFn un;
+        SelFn sel;
+        ReduceFn reduce;      /* scratch at a[1] */
+        LoadRowFn load;
+        StoreRowFn store;
+        struct { uint32_t k; } dot;     /* inner dimension: a is rows x k, b is k x cols */
+        int axis;                       /* program_id */
+        int32_t start;                  /* arange */
+        uint32_t pattern;               /* fill without an operand (empty): the poison bits */
+        struct {
+            uint32_t iv;                /* induction variable offset */
+            int64_t step;
+            uint32_t body;              /* first body step; the body ends at `next` */
+            const Copy *init, *result;  /* inits -> region arguments, arguments -> results */
+            uint32_t ncopies;
+        } loop;
+        struct {
+            const Copy *copies;         /* yielded values -> region arguments */
+            uint32_t ncopies;
+            uint32_t staging;           /* offset of a staging area when sources overlap targets, else NO_OFF */
+        } yield;
+    } u;
+};
+
+/* Bytes to write into every frame before it runs: constants and the
+ * launch's scalar and pointer parameters. */
+typedef struct Preset {
+    uint32_t off;
+    uint8_t size;
+    uint8_t bytes[8];
+} Preset;
+
+typedef struct ParamSlot {
+    uint32_t off;
+    uint32_t index;           /* runtime parameter index */
+    uint8_t ek;
+} ParamSlot;
+
+typedef struct Plan {
+    const MtFunc *f;
+    size_t frame_size;        /* bytes per frame */
+    Step *init;               /* launch-invariant steps, run once per frame */
+    uint32_t ninit;
+    Step *main;               /* per program instance; loop bodies nested by index */
+    uint32_t nmain;
+    Preset *presets;
+    uint32_t npresets;
+    ParamSlot *params;
+    uint32_t nparams;
+} Plan;
+
+/* A fault of one program instance. */
+typedef enum FaultKind { FAULT_NONE, FAULT_LOAD, FAULT_STORE, FAULT_DIV, FAULT_CANCELLED } FaultKind;
+
+typedef struct Fault {
+    FaultKind kind;
+    const MtInst *in;
+    int64_t program;          /* linear id: x + gx * (y + gy * z) */
+    int32_t pid[3];
+    uint32_t arg;             /* LOAD/STORE: argument index */
+    int64_t index;            /* LOAD/STORE: element offset */
+} Fault;
+
+struct Exec {
+    char *mem;                /* the frame (64-byte aligned) */
+    const ArgBuf *args;       /* per runtime parameter; data NULL for scalars */
+    int32_t pid[3];
+    const _Atomic bool *cancel; /* polled once per loop iteration */
+    Fault fault;              /* set when a step fails */
+};
+
+/* Build the plan of f (verified, optimised SSA) in the context's arena.
+ * Raises through mt_throw on out of memory, so call it under mt_protect.
+ * Returns false with an R0703 diagnostic when the kernel's state does not
+ * fit a frame. */
+bool mt_interp_plan(MtCtx *c, const MtFunc *f, Plan *out);
+
+/* Run f for every program instance of grid: the engine behind
+ * mt_interpret, usable directly on SSA read from text. `kernel` names the
+ * kernel in messages; launch errors (R0703) are reported at `where`. */
+MtStatus mt_interp_func(MtCtx *c, const MtFunc *f, const char *kernel, MtSpan where, const int64_t grid[3],
+                        const MtKernelArg *args, size_t nargs, const MtInterpOptions *opt);
+
+/* ---- kernels.c: lookups return NULL for a combination the verifier rejects */
+
+BinFn mt_interp_binary_fn(int op, ElemKind ek);   /* ek: the computation type of both operands */
+DivFn mt_interp_div_fn(int op);                   /* OP_FLOORDIV, OP_MOD on i32 */
+BinFn mt_interp_addptr_fn(void);                  /* int64 offsets + i32 -> int64 offsets */
+UnFn mt_interp_unary_fn(int op, ElemKind ek);
+UnFn mt_interp_convert_fn(ElemKind from, ElemKind to);
+SelFn mt_interp_select_fn(size_t esize);
+ReduceFn mt_interp_reduce_fn(int op, ElemKind ek);
+void mt_interp_dot(float *restrict c, const float *restrict a, const float *restrict b, uint32_t m, uint32_t k,
+                   uint32_t n);
+void mt_interp_arange(int32_t *o, int32_t start, size_t n);
+/* esize 1 (bool) or 4 (i32, f32) */
+void mt_interp_fill(void *restrict o, const void *restrict value, size_t esize, size_t n);
+/* A scalar converted with the store rules (f32 -> i32 truncates toward
+ * zero, saturates, NaN -> 0; anything -> bool is != 0). */
+void mt_interp_convert_scalar(void *out, ElemKind to, const void *in, ElemKind from);
+
+/* ---- memory.c */
+
+LoadRowFn mt_interp_load_fn(size_t esize);
+StoreRowFn mt_interp_store_fn(size_t esize);
+
+/* Element size of a kind in a frame. */
+static inline size_t mt_interp_esize(ElemKind ek) { return ek == EK_BOOL ? 1 : ek == EK_PTR ? 8 : 4; }
+
+#endif

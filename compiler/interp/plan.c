@@ -1,0 +1,610 @@
+/* plan.c: optimised SSA -> the interpreter's plan.
+ *
+ * requires: SSA that mt_verify accepts (types, shapes and scoping are
+ * trusted here); produces: a Plan in the context's arena.
+ *
+ * Every value gets a fixed place in the per-thread frame, sized from its
+ * type, so running a program instance allocates nothing. Constants and
+ * parameters are written into each frame once per launch (presets).
+ * expand_dims is a reshape of the same bytes, so its result shares its
+ * operand's place. Operands whose type differs from the one an operation
+ * computes in (the i32 of `x + 0.5`, a store's value of another type than
+ * the pointee, a load's `other`) are converted by an explicit conversion
+ * step (constants: converted once, here), so every kernel sees operands of
+ * one type.
+ *
+ * Values that are the same in every program instance -- aranges, factory
+ * blocks, and pure operations on them, on constants and on parameters --
+ * are computed once per frame by the `init` steps instead of once per
+ * program instance (a loop-invariant hoist over the whole grid). Integer
+ * // and % stay where they are: they can fault, and a fault belongs to the
+ * program instance that reaches it.
+ *
+ * Loops are planned in place: a `for` step is followed by its body's steps
+ * and its `next` skips past them; the body ends with the yield's step.
+ */
+#include <string.h>
+
+#include "interp.h"
+
+typedef struct Val {
+    uint32_t off;             /* data offset in the frame, NO_OFF until placed */
+    uint32_t numel;
+    int32_t shape[MT_MAX_RANK];
+    uint8_t rank;
+    uint8_t ek;               /* ElemKind */
+    bool inv;                 /* the same in every program instance */
+} Val;
+
+typedef MT_VEC(Step) StepVec;
+
+typedef struct Builder {
+    MtCtx *c;
+    const MtFunc *f;
+    Val *vals;                /* per MtVal */
+    uint32_t (*conv)[EK_COUNT_]; /* per constant: its place as another kind, 0 = none yet */
+    uint64_t size;            /* frame bytes so far */
+    StepVec init, main;
+    MT_VEC(Preset) presets;
+    MT_VEC(ParamSlot) params;
+    const MtInst *loop;       /* the innermost `for` being planned */
+} Builder;
+
+/* Frames stay addressable with 32-bit offsets. */
+#define FRAME_LIMIT ((uint64_t)1 << 31)
+
+static ElemKind kind_of(const MtType *t)
+{
+    switch (mt_ty_elem(t)->kind) {
+    case TY_BOOL: return EK_BOOL;
+    case TY_I32: return EK_I32;
+    case TY_F32: return EK_F32;
+    default: return EK_PTR;
+    }
+}
+
+/* A new place for numel elements of kind ek, 64-byte aligned; a pointer
+ * gets the line before its offsets for its buffer index. Past the frame
+ * limit places are all 64 (the plan is then refused as a whole). */
+static uint32_t place(Builder *b, ElemKind ek, uint64_t numel)
+{
+    uint64_t at = (b->size + 63) & ~(uint64_t)63;
+    if (ek == EK_PTR)
+        at += 64;
+    b->size = at + numel * mt_interp_esize(ek);
+    return b->size <= FRAME_LIMIT ? (uint32_t)at : 64;
+}
+
+static void set_type(Val *v, const MtType *t)
+{
+    v->ek = (uint8_t)kind_of(t);
+    v->rank = (uint8_t)mt_ty_rank(t);
+    v->shape[0] = v->shape[1] = 1;
+    for (int d = 0; d < v->rank; d++)
+        v->shape[d] = t->shape[d];
+    int64_t n = mt_ty_numel(t);
+    v->numel = n > 0 && (uint64_t)n < FRAME_LIMIT ? (uint32_t)n : (uint32_t)FRAME_LIMIT;
+}
+
+/* Place a value defined by an instruction, a loop or a region. */
+static Val *define(Builder *b, MtVal v, bool inv)
+{
+    Val *x = &b->vals[v];
+    set_type(x, b->f->vals[v].ty);
+    x->off = place(b, (ElemKind)x->ek, x->numel);
+    x->inv = inv;
+    return x;
+}
+
+static void preset(Builder *b, uint32_t off, ElemKind ek, const void *bytes)
+{
+    Preset p = {.off = off, .size = (uint8_t)mt_interp_esize(ek)};
+    memcpy(p.bytes, bytes, p.size);
+    mt_vec_push(&b->c->arena, &b->presets, p);
+}
+
+/* A constant's bytes as kind ek (converted with the store rules). */
+static void const_bytes(MtConst k, ElemKind ek, uint8_t out[8])
+{
+    uint8_t b = (uint8_t)(k.i != 0);
+    int32_t i = (int32_t)k.i;
+    float f = (float)k.f;
+    switch (k.kind) {
+    case CST_BOOL: mt_interp_convert_scalar(out, ek, &b, EK_BOOL); break;
+    case CST_INT: mt_interp_convert_scalar(out, ek, &i, EK_I32); break;
+    default: mt_interp_convert_scalar(out, ek, &f, EK_F32); break;
+    }
+}
+
+/* An operand: instruction results are placed by their definition;
+ * constants and parameters get their place at their first use. */
+static Val *value(Builder *b, MtVal v)
+{
+    Val *x = &b->vals[v];
+    if (x->off != NO_OFF)
+        return x;
+    const MtValue *mv = &b->f->vals[v];
+    if (mv->kind != VK_CONST && mv->kind != VK_PARAM)
+        mt_ice(b->c, (MtSpan){0}, "interpreter: a value is used before its definition");
+    set_type(x, mv->ty);
+    x->off = place(b, (ElemKind)x->ek, 1);
+    x->inv = true;
+    if (mv->kind == VK_CONST) {
+        uint8_t bytes[8];
+        const_bytes(mv->cst, (ElemKind)x->ek, bytes);
+        preset(b, x->off, (ElemKind)x->ek, bytes);
+    } else {
+        ParamSlot p = {.off = x->off, .index = mv->index, .ek = x->ek};
+        mt_vec_push(&b->c->arena, &b->params, p);
+    }
+    return x;
+}
+
+/* Append a step to the init or the main list; returns its index there. */
+static uint32_t emit(Builder *b, bool inv, Step s)
+{
+    StepVec *v = inv ? &b->init : &b->main;
+    s.next = v->n + 1;
+    mt_vec_push(&b->c->arena, v, s);
+    return v->n - 1;
+}
+
+/* v as kind ek: its own place, a converted constant, or the result of a
+ * conversion step emitted now. */
+static uint32_t as_kind(Builder *b, MtVal v, ElemKind ek)
+{
+    Val *x = value(b, v);
+    if (x->ek == ek)
+        return x->off;
+    if (b->f->vals[v].kind == VK_CONST) {
+        if (!b->conv[v][ek]) {
+            uint8_t bytes[8];
+            const_bytes(b->f->vals[v].cst, ek, bytes);
+            b->conv[v][ek] = place(b, ek, 1);
+            preset(b, b->conv[v][ek], ek, bytes);
+        }
+        return b->conv[v][ek];
+    }
+    Step s = {.kind = S_UNARY, .n = x->numel, .rows = 1, .cols = x->numel};
+    s.u.un = mt_interp_convert_fn((ElemKind)x->ek, ek);
+    s.a[0] = x->off;
+    s.out = place(b, ek, x->numel);
+    bool inv = x->inv;
+    emit(b, inv, s);
+    return s.out;
+}
+
+/* The result shape as rows x cols (a rank-1 block is one row). */
+static void set_shape(Step *s, int rank, const int32_t *shape)
+{
+    s->rows = rank == 2 ? (uint32_t)shape[0] : 1;
+    s->cols = rank == 2 ? (uint32_t)shape[1] : rank == 1 ? (uint32_t)shape[0] : 1;
+    s->n = s->rows * s->cols;
+}
+
+/* Operand i at `off`, with the shape of x, as kind ek. */
+static void operand(Step *s, int i, uint32_t off, const Val *x, ElemKind ek)
+{
+    s->a[i] = off;
+    s->asz[i] = (uint8_t)mt_interp_esize(ek);
+    uint32_t d0 = x->rank == 2 ? (uint32_t)x->shape[0] : 1;
+    uint32_t d1 = x->rank ? (uint32_t)x->shape[x->rank - 1] : 1;
+    if (x->numel == s->n)
+        s->mode[i] = BC_FULL;
+    else if (x->numel == 1)
+        s->mode[i] = BC_SCALAR;
+    else if (d0 == 1 && d1 == s->cols)
+        s->mode[i] = BC_ROW;
+    else
+        s->mode[i] = BC_COL;
+}
+
+/* After the operands: can the step run as one pass over n elements? */
+static void finish(Step *s)
+{
+    s->flat = true;
+    s->sc = 0;
+    for (int i = 0; i < 3; i++) {
+        if (s->a[i] == NO_OFF)
+            continue;
+        if (s->mode[i] == BC_SCALAR)
+            s->sc |= 1u << i;
+        else if (s->mode[i] != BC_FULL)
+            s->flat = false;
+    }
+}
+
+static Step new_step(StepKind kind, const MtInst *in)
+{
+    Step s = {.kind = (uint8_t)kind, .in = in, .out = NO_OFF, .a = {NO_OFF, NO_OFF, NO_OFF}};
+    return s;
+}
+
+/* Operations that give the same result in every program instance when
+ * their operands do, and cannot fault. */
+static bool hoistable(int op)
+{
+    switch (op) {
+    case OP_PROGRAM_ID:
+    case OP_FLOORDIV:
+    case OP_MOD:
+    case OP_LOAD:
+    case OP_STORE:
+    case OP_FOR:
+    case OP_YIELD:
+        return false;
+    default:
+        return true;
+    }
+}
+
+static bool invariant(Builder *b, const MtInst *in)
+{
+    if (!hoistable(in->op))
+        return false;
+    for (uint32_t i = 0; i < in->nargs; i++)
+        if (in->args[i] && !value(b, in->args[i])->inv)
+            return false;
+    return true;
+}
+
+static ElemKind max_kind(ElemKind a, ElemKind b) { return a > b ? a : b; }
+
+/* The type an elementwise binary operation computes in. */
+static ElemKind compute_kind(int op, ElemKind a, ElemKind b)
+{
+    switch (op) {
+    case OP_DIV: return EK_F32;
+    case OP_FLOORDIV:
+    case OP_MOD: return EK_I32;
+    case OP_AND:
+    case OP_OR:
+    case OP_XOR: return a == EK_BOOL && b == EK_BOOL ? EK_BOOL : EK_I32;
+    default: {
+        ElemKind k = max_kind(a, b);
+        return k == EK_BOOL ? EK_I32 : k;
+    }
+    }
+}
+
+static void plan_binary(Builder *b, const MtInst *in, bool inv)
+{
+    Val *x = value(b, in->args[0]), *y = value(b, in->args[1]);
+    ElemKind ct = compute_kind(in->op, (ElemKind)x->ek, (ElemKind)y->ek);
+    bool div = in->op == OP_FLOORDIV || in->op == OP_MOD;
+    Step s = new_step(div ? S_DIV : S_BINARY, in);
+    uint32_t xa = as_kind(b, in->args[0], ct), ya = as_kind(b, in->args[1], ct);
+    Val *r = define(b, in->dst, inv);
+    set_shape(&s, r->rank, r->shape);
+    operand(&s, 0, xa, x, ct);
+    operand(&s, 1, ya, y, ct);
+    s.out = r->off;
+    s.osz = (uint8_t)mt_interp_esize((ElemKind)r->ek);
+    if (div)
+        s.u.div = mt_interp_div_fn(in->op);
+    else if (!(s.u.bin = mt_interp_binary_fn(in->op, ct)))
+        mt_ice(b->c, in->span, "interpreter: no kernel for this operation and type");
+    finish(&s);
+    emit(b, inv, s);
+}
+
+static void plan_addptr(Builder *b, const MtInst *in, bool inv)
+{
+    Val *p = value(b, in->args[0]), *o = value(b, in->args[1]);
+    Step s = new_step(S_ADDPTR, in);
+    uint32_t oa = as_kind(b, in->args[1], EK_I32);
+    Val *r = define(b, in->dst, inv);
+    set_shape(&s, r->rank, r->shape);
+    operand(&s, 0, p->off, p, EK_PTR);
+    operand(&s, 1, oa, o, EK_I32);
+    s.out = r->off;
+    s.osz = 8;
+    s.u.bin = mt_interp_addptr_fn();
+    finish(&s);
+    emit(b, inv, s);
+}
+
+static void plan_unary(Builder *b, const MtInst *in, bool inv)
+{
+    Val *x = value(b, in->args[0]);
+    Step s = new_step(S_UNARY, in);
+    Val *r = define(b, in->dst, inv);
+    s.n = s.cols = r->numel;
+    s.rows = 1;
+    s.a[0] = x->off;
+    s.out = r->off;
+    if (!(s.u.un = mt_interp_unary_fn(in->op, (ElemKind)x->ek)))
+        mt_ice(b->c, in->span, "interpreter: no kernel for this operation and type");
+    emit(b, inv, s);
+}
+
+static void plan_select(Builder *b, const MtInst *in, bool inv)
+{
+    ElemKind rk = kind_of(in->ty);
+    Val *cnd = value(b, in->args[0]), *x = value(b, in->args[1]), *y = value(b, in->args[2]);
+    Step s = new_step(S_SELECT, in);
+    uint32_t xa = as_kind(b, in->args[1], rk), ya = as_kind(b, in->args[2], rk);
+    Val *r = define(b, in->dst, inv);
+    set_shape(&s, r->rank, r->shape);
+    operand(&s, 0, cnd->off, cnd, EK_BOOL);
+    operand(&s, 1, xa, x, rk);
+    operand(&s, 2, ya, y, rk);
+    s.out = r->off;
+    s.osz = (uint8_t)mt_interp_esize(rk);
+    s.u.sel = mt_interp_select_fn(s.osz);
+    finish(&s);
+    emit(b, inv, s);
+}
+
+/* The broadcast shape of an instruction's present operands. */
+static void broadcast_shape(Builder *b, const MtInst *in, int *rank, int32_t shape[MT_MAX_RANK])
+{
+    MtType acc = {.kind = TY_I32};
+    for (uint32_t i = 0; i < in->nargs; i++) {
+        if (!in->args[i])
+            continue;
+        int r;
+        int32_t sh[MT_MAX_RANK];
+        if (!mt_broadcast(&acc, mt_val_ty(b->f, in->args[i]), &r, sh))
+            mt_ice(b->c, in->span, "interpreter: operands do not broadcast");
+        acc.kind = r ? TY_BLOCK : TY_I32;
+        acc.rank = (uint8_t)r;
+        for (int d = 0; d < r; d++)
+            acc.shape[d] = sh[d];
+    }
+    *rank = acc.rank;
+    for (int d = 0; d < acc.rank; d++)
+        shape[d] = acc.shape[d];
+}
+
+static ElemKind pointee_kind(Builder *b, MtVal ptr)
+{
+    const MtType *pt = mt_ty_elem(mt_val_ty(b->f, ptr));
+    return kind_of(pt->elem);
+}
+
+static void plan_load(Builder *b, const MtInst *in)
+{
+    ElemKind ek = pointee_kind(b, in->args[0]);
+    Val *p = value(b, in->args[0]);
+    Val *m = in->args[1] ? value(b, in->args[1]) : NULL;
+    Val *o = in->args[2] ? value(b, in->args[2]) : NULL;
+    uint32_t oa = o ? as_kind(b, in->args[2], ek) : NO_OFF;
+    Step s = new_step(S_LOAD, in);
+    Val *r = define(b, in->dst, false);
+    set_shape(&s, r->rank, r->shape);
+    operand(&s, 0, p->off, p, EK_PTR);
+    if (m)
+        operand(&s, 1, m->off, m, EK_BOOL);
+    if (o)
+        operand(&s, 2, oa, o, ek);
+    s.out = r->off;
+    s.osz = (uint8_t)mt_interp_esize(ek);
+    s.u.load = mt_interp_load_fn(s.osz);
+    emit(b, false, s);
+}
+
+static void plan_store(Builder *b, const MtInst *in)
+{
+    ElemKind ek = pointee_kind(b, in->args[0]);
+    Val *p = value(b, in->args[0]), *v = value(b, in->args[1]);
+    Val *m = in->args[2] ? value(b, in->args[2]) : NULL;
+    uint32_t va = as_kind(b, in->args[1], ek);
+    Step s = new_step(S_STORE, in);
+    int rank;
+    int32_t shape[MT_MAX_RANK];
+    broadcast_shape(b, in, &rank, shape);
+    set_shape(&s, rank, shape);
+    operand(&s, 0, p->off, p, EK_PTR);
+    operand(&s, 1, va, v, ek);
+    if (m)
+        operand(&s, 2, m->off, m, EK_BOOL);
+    s.osz = (uint8_t)mt_interp_esize(ek);
+    s.u.store = mt_interp_store_fn(s.osz);
+    emit(b, false, s);
+}
+
+static void plan_reduce(Builder *b, const MtInst *in, bool inv)
+{
+    Val *x = value(b, in->args[0]);
+    Step s = new_step(S_REDUCE, in);
+    s.a[0] = x->off;
+    s.n = x->numel;
+    s.a[1] = place(b, (ElemKind)x->ek, x->numel > 1 ? x->numel / 2 : 1);
+    if (!(s.u.reduce = mt_interp_reduce_fn(in->op, (ElemKind)x->ek)))
+        mt_ice(b->c, in->span, "interpreter: no reduction for this type");
+    s.out = define(b, in->dst, inv)->off;
+    emit(b, inv, s);
+}
+
+static void plan_factory(Builder *b, const MtInst *in, bool inv)
+{
+    ElemKind ek = kind_of(in->attr.dtype);
+    Step s = new_step(in->op == OP_ZEROS ? S_ZEROS : S_FILL, in);
+    if (in->op == OP_FULL)
+        s.a[0] = as_kind(b, in->args[0], ek);
+    /* tl.empty: a quiet NaN with a visible payload, an unlikely integer, true */
+    s.u.pattern = ek == EK_F32 ? 0x7fc00badu : ek == EK_I32 ? 0x7fbadbadu : 1u;
+    Val *r = define(b, in->dst, inv);
+    s.out = r->off;
+    s.n = r->numel;
+    s.osz = (uint8_t)mt_interp_esize(ek);
+    emit(b, inv, s);
+}
+
+static void plan_dot(Builder *b, const MtInst *in, bool inv)
+{
+    Val *x = value(b, in->args[0]), *y = value(b, in->args[1]);
+    Step s = new_step(S_DOT, in);
+    s.a[0] = x->off;
+    s.a[1] = y->off;
+    Val *r = define(b, in->dst, inv);
+    set_shape(&s, r->rank, r->shape);
+    s.u.dot.k = (uint32_t)x->shape[1];
+    s.out = r->off;
+    emit(b, inv, s);
+}
+
+/* A copy of value v's bytes (with a pointer's buffer index). */
+static Copy copy_of(const Val *from, const Val *to)
+{
+    uint32_t bytes = to->numel * (uint32_t)mt_interp_esize((ElemKind)to->ek);
+    if (to->ek == EK_PTR)
+        return (Copy){from->off - 8, to->off - 8, bytes + 8};
+    return (Copy){from->off, to->off, bytes};
+}
+
+static void plan_region(Builder *b, const MtRegion *r);
+
+static void plan_for(Builder *b, const MtInst *in)
+{
+    const MtForData *l = in->loop;
+    uint32_t n = l->ncarried;
+    Step s = new_step(S_FOR, in);
+    s.a[0] = value(b, in->args[0])->off;
+    s.a[1] = value(b, in->args[1])->off;
+    s.u.loop.step = l->step;
+    s.u.loop.iv = define(b, l->iv, false)->off;
+    Copy *init = mt_arena_alloc(&b->c->arena, (n + 1) * sizeof *init);
+    Copy *result = mt_arena_alloc(&b->c->arena, (n + 1) * sizeof *result);
+    for (uint32_t i = 0; i < n; i++) {
+        Val *from = value(b, in->args[2 + i]);
+        init[i] = copy_of(from, define(b, l->iter_args[i], false));
+    }
+    s.u.loop.init = init;
+    s.u.loop.result = result;
+    s.u.loop.ncopies = n;
+    uint32_t at = emit(b, false, s);
+    b->main.v[at].u.loop.body = b->main.n;
+    const MtInst *outer = b->loop;
+    b->loop = in;
+    plan_region(b, &l->body);
+    b->loop = outer;
+    b->main.v[at].next = b->main.n;
+    for (uint32_t i = 0; i < n; i++)
+        result[i] = copy_of(&b->vals[l->iter_args[i]], define(b, l->results[i], false));
+}
+
+/* Whether copy a's source bytes overlap copy b's target bytes. */
+static bool overlaps(const Copy *a, const Copy *b) { return a->src < b->dst + b->bytes && b->dst < a->src + a->bytes; }
+
+/* yield: the values for the next iteration are copied into the region
+ * arguments as one parallel assignment. A value that is itself a region
+ * argument (or a reshape of one) could be overwritten before it is read,
+ * so then every value goes through a staging area first. */
+static void plan_yield(Builder *b, const MtInst *in)
+{
+    const MtForData *l = b->loop->loop;
+    Copy *copies = mt_arena_alloc(&b->c->arena, (in->nargs + 1) * sizeof *copies);
+    uint32_t n = 0, total = 0;
+    for (uint32_t i = 0; i < in->nargs; i++) {
+        Copy cp = copy_of(value(b, in->args[i]), &b->vals[l->iter_args[i]]);
+        if (cp.src != cp.dst) {
+            copies[n++] = cp;
+            total += cp.bytes;
+        }
+    }
+    bool clash = false;
+    for (uint32_t i = 0; i < n && !clash; i++)
+        for (uint32_t j = 0; j < n && !clash; j++)
+            clash = overlaps(&copies[i], &copies[j]);
+    Step s = new_step(S_YIELD, in);
+    s.u.yield.copies = copies;
+    s.u.yield.ncopies = n;
+    s.u.yield.staging = clash ? place(b, EK_BOOL, total) : NO_OFF;
+    emit(b, false, s);
+}
+
+static void plan_inst(Builder *b, const MtInst *in)
+{
+    if (in->op == OP_FOR) {
+        plan_for(b, in);
+        return;
+    }
+    if (in->op == OP_YIELD) {
+        plan_yield(b, in);
+        return;
+    }
+    bool inv = invariant(b, in);
+    switch (in->op) {
+    case OP_PROGRAM_ID: {
+        Step s = new_step(S_PROGRAM_ID, in);
+        s.u.axis = in->attr.axis;
+        s.out = define(b, in->dst, false)->off;
+        emit(b, false, s);
+        return;
+    }
+    case OP_ARANGE: {
+        Step s = new_step(S_ARANGE, in);
+        s.u.start = (int32_t)in->attr.start;
+        Val *r = define(b, in->dst, inv);
+        s.out = r->off;
+        s.n = r->numel;
+        emit(b, inv, s);
+        return;
+    }
+    case OP_ADDPTR: plan_addptr(b, in, inv); return;
+    case OP_NEG:
+    case OP_NOT:
+    case OP_EXP: plan_unary(b, in, inv); return;
+    case OP_SELECT: plan_select(b, in, inv); return;
+    case OP_LOAD: plan_load(b, in); return;
+    case OP_STORE: plan_store(b, in); return;
+    case OP_SUM:
+    case OP_MAX:
+    case OP_MIN: plan_reduce(b, in, inv); return;
+    case OP_EXPAND_DIMS: {
+        Val src = *value(b, in->args[0]);
+        Val *r = &b->vals[in->dst];
+        set_type(r, in->ty);
+        r->off = src.off;
+        r->inv = src.inv;
+        return;
+    }
+    case OP_ZEROS:
+    case OP_FULL:
+    case OP_EMPTY: plan_factory(b, in, inv); return;
+    case OP_DOT: plan_dot(b, in, inv); return;
+    default:
+        if (mt_op_info[in->op].flags & F_ELEM) {
+            plan_binary(b, in, inv);
+            return;
+        }
+        mt_ice(b->c, in->span, "interpreter: unknown operation");
+    }
+}
+
+static void plan_region(Builder *b, const MtRegion *r)
+{
+    for (uint32_t i = 0; i < r->n; i++)
+        plan_inst(b, r->v[i]);
+}
+
+bool mt_interp_plan(MtCtx *c, const MtFunc *f, Plan *out)
+{
+    Builder b = {.c = c, .f = f, .size = 64};
+    b.vals = mt_arena_alloc(&c->arena, (f->nvals + 1) * sizeof *b.vals);
+    b.conv = mt_arena_alloc(&c->arena, (f->nvals + 1) * sizeof *b.conv);
+    for (uint32_t v = 0; v < f->nvals; v++)
+        b.vals[v].off = NO_OFF;
+    plan_region(&b, &f->body);
+    if (b.size > FRAME_LIMIT) {
+        mt_error(c, f->body.n ? f->body.v[0]->span : (MtSpan){0}, "R0703",
+                 "%s needs %llu bytes of state per program instance; the interpreter allows %llu", f->name,
+                 (unsigned long long)b.size, (unsigned long long)FRAME_LIMIT);
+        return false;
+    }
+    *out = (Plan){
+        .f = f,
+        .frame_size = (size_t)b.size,
+        .init = b.init.v,
+        .ninit = b.init.n,
+        .main = b.main.v,
+        .nmain = b.main.n,
+        .presets = b.presets.v,
+        .npresets = b.presets.n,
+        .params = b.params.v,
+        .nparams = b.params.n,
+    };
+    return true;
+}
