@@ -7,10 +7,15 @@
  *
  * Exit 0 on success, 1 when the source has errors, 2 for bad usage. */
 #include <getopt.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cuda_build.h"
+
+/* Beyond the compiler's stages: NVRTC's outputs. */
+enum { EMIT_PTX = 1u << 16, EMIT_CUBIN = 1u << 17 };
 
 static const char help[] =
     "usage: mytriton compile FILE.py [options]\n"
@@ -20,7 +25,9 @@ static const char help[] =
     "  -k, --kernel NAME        the kernel to compile (needed when the file has several)\n"
     "  -s, --signature SIG      Triton-AOT-style signature, e.g. '*fp32,*fp32,*fp32,i32,256'\n"
     "  -D NAME=VALUE            a constexpr (or any parameter) value; repeatable\n"
-    "  -e, --emit STAGES        comma-separated: ast, expr, ssa-raw, ssa (default ssa)\n"
+    "  -e, --emit STAGES        comma-separated: ast, expr, ssa-raw, ssa, layout, cuda, ptx, cubin\n"
+    "                           (default ssa; ptx and cubin compile the CUDA with NVRTC)\n"
+    "      --arch sm_XX         CUDA architecture for ptx/cubin (default sm_90)\n"
     "  -f, --format text|json   json: every requested stage, diagnostics and source map\n"
     "  -o, --output FILE        write the output to FILE instead of stdout\n"
     "  -d PASSES                print the SSA after these passes (fold,cse,dce or all) to stderr\n"
@@ -37,9 +44,14 @@ static bool parse_emit(const char *arg, unsigned *mask)
     char buf[256];
     snprintf(buf, sizeof buf, "%s", arg);
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        if (!strcmp(tok, "ptx") || !strcmp(tok, "cubin")) {
+            *mask |= tok[0] == 'p' ? EMIT_PTX : EMIT_CUBIN;
+            continue;
+        }
         int s = mt_stage_from_name(tok);
-        if (s < 0 || s > MT_STAGE_SSA) {
-            fprintf(stderr, "mytriton compile: unknown stage '%s' (stages: ast, expr, ssa-raw, ssa)\n", tok);
+        if (s < 0 || s > MT_STAGE_CUDA) {
+            fprintf(stderr, "mytriton compile: unknown stage '%s' (stages: ast, expr, ssa-raw, ssa, layout, cuda, ptx, cubin)\n",
+                    tok);
             return false;
         }
         *mask |= 1u << s;
@@ -62,7 +74,7 @@ int cmd_compile(int argc, char **argv)
         {"kernel", required_argument, 0, 'k'}, {"signature", required_argument, 0, 's'},
         {"emit", required_argument, 0, 'e'},   {"format", required_argument, 0, 'f'},
         {"output", required_argument, 0, 'o'}, {"color", required_argument, 0, 'C'},
-        {"diagnostics", required_argument, 0, 'G'},
+        {"diagnostics", required_argument, 0, 'G'}, {"arch", required_argument, 0, 'A'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
     };
     MtSpec spec = {0};
@@ -97,6 +109,12 @@ int cmd_compile(int argc, char **argv)
         case 'o': output = optarg; break;
         case 'd': spec.dump_passes = optarg; break;
         case 'C': color = optarg; break;
+        case 'A':
+            if (sscanf(optarg, "sm_%d", &spec.sm) != 1 || spec.sm < 50 || spec.sm > 200) {
+                fprintf(stderr, "mytriton compile: --arch expects sm_XX (e.g. sm_90), got '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
         case 'G':
             if (strcmp(optarg, "full") && strcmp(optarg, "short")) {
                 fprintf(stderr, "mytriton compile: --diagnostics must be full or short\n");
@@ -115,9 +133,9 @@ int cmd_compile(int argc, char **argv)
     spec.defines = defines;
     if (!emit)
         emit = 1u << MT_STAGE_SSA;
-    int last = 0;
+    int last = emit & (EMIT_PTX | EMIT_CUBIN) ? MT_STAGE_CUDA : 0;
     for (int s = 0; s < MT_STAGE_COUNT; s++)
-        if (emit & (1u << s))
+        if ((emit & (1u << s)) && s > last)
             last = s;
     spec.last_stage = last < MT_STAGE_SSA ? MT_STAGE_SSA : last;
     bool json = !strcmp(format, "json");
@@ -139,6 +157,12 @@ int cmd_compile(int argc, char **argv)
     free(text);
     if (st == MT_OK)
         st = mt_compile(c, m, &spec, &k);
+    MtNvrtcOutput nv = {0};
+    if (st == MT_OK && (emit & (EMIT_PTX | EMIT_CUBIN))) {
+        MtKcache *cache = mt_kcache_open(NULL);
+        st = mt_cuda_build(c, k, cache, spec.sm ? spec.sm : 90, &nv, NULL);
+        mt_kcache_close(cache);
+    }
 
     int rc = exit_of(st);
     if (json) {
@@ -157,7 +181,14 @@ int cmd_compile(int argc, char **argv)
             const char *d = mt_compiled_dump(k, i, &pass);
             fprintf(stderr, "// SSA after %s\n%s", pass, d);
         }
-        if (st == MT_OK) {
+        if (st == MT_OK && (emit & EMIT_CUBIN)) {
+            if (!output && isatty(1)) {
+                fprintf(stderr, "mytriton compile: a cubin is binary; write it with -o FILE\n");
+                rc = EXIT_USAGE;
+            } else if (!cli_write_output(output, nv.cubin, nv.cubin_len)) {
+                rc = EXIT_ERRORS;
+            }
+        } else if (st == MT_OK) {
             int nstages = __builtin_popcount(emit);
             char *out = NULL;
             size_t outlen = 0;
@@ -169,11 +200,17 @@ int cmd_compile(int argc, char **argv)
                     fprintf(mem, "// ---- %s ----\n", mt_stage_name((MtStage)s));
                 fputs(mt_compiled_text(c, k, (MtStage)s), mem);
             }
+            if (emit & EMIT_PTX) {
+                if (nstages > 1)
+                    fprintf(mem, "// ---- ptx ----\n");
+                fputs(nv.ptx, mem);
+            }
             if (!mem || fclose(mem) != 0 || !cli_write_output(output, out, outlen))
                 rc = EXIT_ERRORS;
             free(out);
         }
     }
+    mt_nvrtc_output_free(&nv);
     mt_ctx_free(c);
     return rc;
 }

@@ -188,7 +188,18 @@ static MtStatus run(MtCtx *c, void *ud)
     if (st != MT_OK)
         return st;
     k->optimized = true;
-    return c->nerrors == errors ? MT_OK : MT_ERR_SOURCE;
+    if (c->nerrors != errors)
+        return MT_ERR_SOURCE;
+    if (last < MT_STAGE_LAYOUT)
+        return MT_OK;
+
+    k->layout = mt_layout_assign(c, k->func);
+    if (!k->layout)
+        return MT_ERR_SOURCE;
+    if (last < MT_STAGE_CUDA)
+        return MT_OK;
+    k->cuda = mt_cuda_emit(c, k->func, k->layout);
+    return k->cuda ? MT_OK : MT_ERR_SOURCE;
 }
 
 MtStatus mt_compile(MtCtx *c, const MtModule *m, const MtSpec *spec, MtCompiled **out)
@@ -220,6 +231,14 @@ const char *mt_compiled_text(MtCtx *c, MtCompiled *k, MtStage stage)
     case MT_STAGE_SSA:
         if (k->optimized)
             k->text[stage] = mt_ssa_print(c, k->func);
+        break;
+    case MT_STAGE_LAYOUT:
+        if (k->layout)
+            k->text[stage] = mt_layout_print(c, k->func, k->layout);
+        break;
+    case MT_STAGE_CUDA:
+        if (k->cuda)
+            k->text[stage] = k->cuda->text;
         break;
     default:
         break;
@@ -256,4 +275,17 @@ const char *mt_compiled_dump(const MtCompiled *k, size_t i, const char **pass)
     if (pass)
         *pass = k->dumps.v[i].pass;
     return k->dumps.v[i].text;
+}
+
+int mt_compiled_threads(const MtCompiled *k)
+{
+    return k->layout ? mt_kernel_layout_threads(&k->layout->kernel) : 0;
+}
+
+bool mt_compiled_cuda_line_span(const MtCompiled *k, uint32_t cuda_line, MtSpan *out)
+{
+    if (!k->cuda || cuda_line == 0 || cuda_line > k->cuda->nlines || !k->cuda->line_span[cuda_line].line)
+        return false;
+    *out = k->cuda->line_span[cuda_line];
+    return true;
 }

@@ -2,7 +2,9 @@
 #ifndef MT_COMPILED_H
 #define MT_COMPILED_H
 
+#include "cuda/emit.h"
 #include "frontend/expr.h"
+#include "layout/assign.h"
 #include "ssa/ssa.h"
 #include "syntax/ast.h"
 
@@ -17,6 +19,8 @@ struct MtCompiled {
     MtExprProgram *prog;      /* typed expression tree; NULL if the frontend or inference failed */
     MtFunc *func;             /* SSA (optimised once `optimized`); NULL before lowering */
     bool optimized;
+    MtLayoutInfo *layout;     /* NULL before the layout stage */
+    MtCudaSource *cuda;       /* NULL before the CUDA stage */
     const char *text[MT_STAGE_COUNT]; /* printed stages, made on demand */
     MT_VEC(MtPassDump) dumps;
 };

@@ -80,6 +80,26 @@ MtDiagRec *mt_diag(MtCtx *c, MtSeverity sev, MtSpan sp, const char *code, const 
     return d;
 }
 
+const MtDiag *mt_diag_add(MtCtx *c, MtSeverity sev, MtSpan span, const char *code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    MtDiagRec *d = mt_vdiag(c, sev, span, code, fmt, ap);
+    va_end(ap);
+    return &d->d;
+}
+
+void mt_diag_add_note(MtCtx *c, const MtDiag *d, MtSpan span, const char *fmt, ...)
+{
+    MtBuf b;
+    mt_buf_init(&b, &c->arena);
+    va_list ap;
+    va_start(ap, fmt);
+    mt_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    mt_note(c, (MtDiagRec *)d, span, "%s", mt_buf_str(&b)); /* d is the first member of its record */
+}
+
 void mt_note(MtCtx *c, MtDiagRec *d, MtSpan sp, const char *fmt, ...)
 {
     MtBuf b;

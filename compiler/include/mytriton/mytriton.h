@@ -109,6 +109,14 @@ size_t mt_diag_count(const MtCtx *c);
 const MtDiag *mt_diag_at(const MtCtx *c, size_t i);
 size_t mt_error_count(const MtCtx *c);
 
+/* Add a diagnostic from outside the compiler (the runtime reports NVRTC
+ * and launch problems this way, so every tool renders them alike). The
+ * returned diagnostic can take notes. */
+const MtDiag *mt_diag_add(MtCtx *c, MtSeverity sev, MtSpan span, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+void mt_diag_add_note(MtCtx *c, const MtDiag *d, MtSpan span, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* The rule catalogue: every code the compiler can emit, with a title and a
  * one-paragraph explanation (the LSP shows it on hover, `check` exports it
  * to SARIF). Returns NULL past the end / for an unknown code. */
@@ -224,6 +232,13 @@ MtStatus mt_compile(MtCtx *c, const MtModule *m, const MtSpec *spec, MtCompiled 
 /* Printed form of a stage; NULL if that stage did not run. Arena-owned. */
 const char *mt_compiled_text(MtCtx *c, MtCompiled *k, MtStage stage);
 const char *mt_compiled_kernel_name(const MtCompiled *k);
+
+/* Threads per CUDA block (flat, blockDim.x) of the kernel layout; 0 when
+ * the layout stage did not run. */
+int mt_compiled_threads(const MtCompiled *k);
+/* The source range of the operation that produced line `cuda_line`
+ * (1-based) of the generated CUDA; false for lines no operation made. */
+bool mt_compiled_cuda_line_span(const MtCompiled *k, uint32_t cuda_line, MtSpan *out);
 
 /* SSA snapshots after the passes named in spec->dump_passes, in order. */
 size_t mt_compiled_dump_count(const MtCompiled *k);
