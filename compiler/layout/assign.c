@@ -253,40 +253,47 @@ static bool stage_operand(As *a, const MtInst *dot, int k)
     return true;
 }
 
-/* A value is lowered per thread when an instruction lowered per thread
- * uses it; a dot's operands are staged instead. */
-static void mark_needed(As *a, const MtRegion *r);
-
+/* A value is lowered per thread when something observable needs it:
+ * stores, loop bounds, initial and yielded carried values, and everything
+ * those read, except a dot's operands, which are staged instead. */
 static void need(As *a, MtVal v)
 {
     if (!v || a->needed[v])
         return;
     a->needed[v] = 1;
     const MtValue *x = &a->f->vals[v];
-    if (x->kind == VK_INST && a->in_slice[v])
-        for (uint32_t i = 0; i < x->def->nargs; i++)
-            need(a, x->def->args[i]);
+    if (x->kind != VK_INST || x->def->op == OP_DOT)
+        return;
+    for (uint32_t i = 0; i < x->def->nargs; i++)
+        need(a, x->def->args[i]);
 }
 
 static void mark_needed(As *a, const MtRegion *r)
 {
     for (uint32_t i = 0; i < r->n; i++) {
         const MtInst *in = r->v[i];
-        if (in->dst && a->in_slice[in->dst])
-            continue; /* lowered only if something needs it (need() recurses then) */
-        for (uint32_t k = 0; k < in->nargs; k++)
-            if (in->op != OP_DOT)
+        if (in->op == OP_STORE || in->op == OP_YIELD || in->op == OP_FOR)
+            for (uint32_t k = 0; k < in->nargs; k++)
                 need(a, in->args[k]);
-        if (in->dst)
-            need(a, in->dst);
-        if (in->loop) {
-            for (uint32_t k = 0; k < in->loop->ncarried; k++) {
-                need(a, in->loop->iter_args[k]);
-                need(a, in->loop->results[k]);
-            }
-            need(a, in->loop->iv);
+        if (in->loop)
             mark_needed(a, &in->loop->body);
-        }
+    }
+}
+
+/* A loop result lives in its region argument's variable, so a needed
+ * result needs the argument (and the other way round). */
+static void need_carried(As *a, const MtRegion *r)
+{
+    for (uint32_t i = 0; i < r->n; i++) {
+        const MtForData *l = r->v[i]->loop;
+        if (!l)
+            continue;
+        for (uint32_t k = 0; k < l->ncarried; k++)
+            if (a->needed[l->results[k]] || a->needed[l->iter_args[k]]) {
+                need(a, l->results[k]);
+                need(a, l->iter_args[k]);
+            }
+        need_carried(a, &l->body);
     }
 }
 
@@ -330,8 +337,12 @@ static void assign_value(As *a, MtVal v, const MtInst *at)
         return;
     }
     const MtKernelLayout *k = &li->kernel;
+    /* The shape per-thread values tile: the thread shape of a rank-1
+     * kernel (a reduction's lanes may outnumber its output), the output
+     * tile of a rank-2 one (registers cover the rest). */
+    const int32_t *tile = k->rank == 1 ? k->threads : k->output;
     char s[32], msg[160];
-    shape_str(s, sizeof s, k->rank, k->output);
+    shape_str(s, sizeof s, k->rank, tile);
     if (k->rank == 2 && t->rank == 1) {
         if (!template_ok(a, v)) {
             err(a, at, "E0601", "a rank-1 %s in a kernel of rank-2 tiles can only be an arange-based coordinate "
@@ -345,19 +356,19 @@ static void assign_value(As *a, MtVal v, const MtInst *at)
     if (at && at->op == OP_EXPAND_DIMS && at->dst == v)
         bmask = 1u << at->attr.axis;
     if (t->rank != k->rank) {
-        err(a, at, "E0601", "%s does not fit a kernel whose output tile is %s", ts(a, t), s);
+        err(a, at, "E0601", "%s does not fit a kernel whose blocks are %s", ts(a, t), s);
         return;
     }
     for (int i = 0; i < t->rank; i++)
-        if (t->shape[i] != 1 && t->shape[i] != k->output[i]) {
-            err(a, at, "E0601", "%s does not fit the kernel's output tile %s: each dimension must equal the tile's "
-                "or be 1", ts(a, t), s);
+        if (t->shape[i] != 1 && t->shape[i] != tile[i]) {
+            err(a, at, "E0601", "%s does not fit the kernel's %s %s: each dimension must equal the tile's or be 1",
+                ts(a, t), k->rank == 1 ? "thread block" : "output tile", s);
             return;
         }
-    /* Project onto the output tile; register tiles project the same way
-     * with the thread shape standing in for the output. */
+    /* Project onto the tile; register tiles project the same way with the
+     * thread shape standing in for the output. */
     MtKernelLayout proj = *k;
-    memcpy(proj.threads, k->output, sizeof proj.threads);
+    memcpy(proj.threads, tile, sizeof proj.threads);
     if (!mt_tile_layout(&proj, t->rank, t->shape, bmask, &vl->tile, msg, sizeof msg)) {
         err(a, at, "E0601", "%s: %s", ts(a, t), msg);
         return;
@@ -403,6 +414,7 @@ MtLayoutInfo *mt_layout_assign(MtCtx *c, const MtFunc *f)
         if (!stage_operand(&a, a.dots.v[i], 0) || !stage_operand(&a, a.dots.v[i], 1))
             return NULL;
     mark_needed(&a, &f->body);
+    need_carried(&a, &f->body);
     for (uint32_t i = 0; i < f->nparams; i++)
         li->vals[f->params[i]].kind = VL_UNIFORM;
     for (uint32_t v = 1; v < f->nvals; v++)
