@@ -43,7 +43,7 @@
 
 #include "base/strbuf.h"
 
-enum { MAX_DEPTH = 200 };
+enum { MAX_DEPTH = 200, MAX_BLOCKS = 100 };
 
 typedef MT_VEC(MtNode *) NodeVec;
 
@@ -66,7 +66,8 @@ typedef struct Parser {
     const MtTokens *toks;
     bool quiet;               /* module-level values: no diagnostics at all */
     bool err;                 /* the current statement has an error */
-    int depth;                /* expression / block nesting, <= MAX_DEPTH */
+    int depth;                /* expression nesting, <= MAX_DEPTH */
+    int blocks;               /* block nesting, <= MAX_BLOCKS */
     uint32_t unclosed_off;    /* first bracket never closed, or UINT32_MAX */
     MT_VEC(uint32_t) lex_err; /* offsets of the lexer's diagnostics */
     MtNode *bad;              /* returned after an error */
@@ -86,6 +87,7 @@ static MtNode *factor(Parser *p);
 static MtNode *star_targets(Parser *p);
 static void statement(Parser *p, NodeVec *out);
 static void indented(Parser *p, NodeVec *out);
+static uint32_t skip_block(Parser *p, uint32_t last);
 static MtNodeList block(Parser *p, const char *what, uint32_t line);
 
 /* ---- tokens ----------------------------------------------------------------- */
@@ -300,17 +302,24 @@ static bool expect_colon(Parser *p, const char *after)
     return false;
 }
 
-static bool enter(Parser *p)
+/* One more level of nesting in `*depth`, within `max`. Expressions and
+ * blocks have separate budgets, so that a deep block still has room for
+ * the expressions inside it. */
+static bool enter_as(Parser *p, int *depth, int max, const char *what)
 {
     if (p->err)
         return false;
-    if (p->depth >= MAX_DEPTH) {
-        fail_span(p, error_span(p, tok(p)), "E0105", "expression nested too deeply");
+    if (*depth >= max) {
+        fail_span(p, error_span(p, tok(p)), "E0105", "%s nested too deeply", what);
         return false;
     }
-    p->depth++;
+    (*depth)++;
     return true;
 }
+
+static bool enter(Parser *p) { return enter_as(p, &p->depth, MAX_DEPTH, "expression"); }
+static bool enter_block(Parser *p) { return enter_as(p, &p->blocks, MAX_BLOCKS, "block"); }
+static void leave_block(Parser *p) { p->blocks--; }
 
 static void leave(Parser *p) { p->depth--; }
 
@@ -1199,6 +1208,25 @@ static MtNode *simple_stmt(Parser *p)
     return assignment_or_expr(p);
 }
 
+/* After a statement's error: skip the rest of its line and, when an
+ * indented block follows (the line was meant to open one), parse that
+ * block too, reporting its own errors but keeping nothing. */
+static void drop_line(Parser *p)
+{
+    sync(p);
+    p->err = false;
+    if (tok(p)->kind == TK_INDENT) {
+        NodeVec discard = {0};
+        if (enter_block(p)) {
+            indented(p, &discard);
+            leave_block(p);
+        } else {
+            skip_block(p, p->pos);
+        }
+    }
+    p->err = false;
+}
+
 /* simple_stmts = simple_stmt (';' simple_stmt)* [';'] NEWLINE */
 static void simple_stmts(Parser *p, NodeVec *out)
 {
@@ -1208,7 +1236,7 @@ static void simple_stmts(Parser *p, NodeVec *out)
         if (!p->err && !is_op(p, OP_SEMI) && tok(p)->kind != TK_NEWLINE)
             unexpected(p);
         if (p->err) {
-            sync(p);
+            drop_line(p);
             return;
         }
         mt_vec_push(&p->c->arena, out, s);
@@ -1296,18 +1324,7 @@ static MtSpan compound_span(const Parser *p, uint32_t start, uint32_t colon, MtN
 static MtNode *drop_compound(Parser *p, bool elif_ok)
 {
     for (;;) {
-        sync(p);
-        p->err = false;
-        if (tok(p)->kind == TK_INDENT) {
-            NodeVec discard = {0};
-            if (enter(p)) {
-                indented(p, &discard);
-                leave(p);
-            } else {
-                skip_block(p, p->pos);
-            }
-        }
-        p->err = false;
+        drop_line(p);
         if (!is_kw(p, KW_ELSE) && !(elif_ok && is_kw(p, KW_ELIF)))
             return NULL;
     }
@@ -1436,9 +1453,9 @@ static void statement(Parser *p, NodeVec *out)
     bool compound = true;
     if (t->kind == TK_INDENT) {
         report(p, t->span, "E0104", "unexpected indent");
-        if (enter(p)) {
+        if (enter_block(p)) {
             indented(p, out);
-            leave(p);
+            leave_block(p);
         } else {
             skip_block(p, p->pos);
         }
@@ -1501,13 +1518,13 @@ static MtNodeList block(Parser *p, const char *what, uint32_t line)
         report(p, tok(p)->span, "E0104", "expected an indented block after %s on line %u", what, line);
         return to_list(v);
     }
-    if (!enter(p)) {
+    if (!enter_block(p)) {
         skip_block(p, p->pos);
         p->err = false;
         return to_list(v);
     }
     indented(p, &v);
-    leave(p);
+    leave_block(p);
     p->err = false;
     return to_list(v);
 }
@@ -1976,7 +1993,7 @@ static void module_compound_targets(Parser *p, uint32_t s, uint32_t e)
             while (j < e && !op_is(&p->t[j], OP_COMMA) && !op_is(&p->t[j], OP_COLON) && !op_is(&p->t[j], OP_RPAR))
                 j++;
         }
-        bind_names(p, quiet_parse(p, i + 1, j, star_targets));
+        bind_names(p, quiet_parse(p, i + 1, j, star_target));
     }
 }
 
