@@ -270,6 +270,101 @@ const char *mt_compiled_ops_for_line(MtCtx *c, MtCompiled *k, uint32_t line);
  * document then carries what is known. Arena-owned. */
 const char *mt_compile_json(MtCtx *c, const MtModule *m, MtCompiled *k, unsigned stage_mask);
 
+/* ---- queries for editors ------------------------------------------------- */
+
+/* What the language server asks of a parsed module and a compiled kernel:
+ * where a name is defined, the type, SSA and layout behind a source
+ * position, the assigned names' types, a kernel's resource summary, and
+ * mechanical fixes. Positions are byte offsets into the file given to
+ * mt_parse; strings are arena-owned. */
+
+typedef enum MtQueryDefKind {
+    MT_DEF_NONE,
+    MT_DEF_LOCAL,             /* assigned in the jit function (`x = ...`, `x += ...`, a tuple target) */
+    MT_DEF_PARAM,             /* a parameter of the jit function */
+    MT_DEF_LOOP,              /* the target of a `for` */
+    MT_DEF_GLOBAL,            /* a module-level constant */
+    MT_DEF_FUNCTION,          /* a jit function of the file */
+    MT_DEF_IMPORT,            /* a module-level import */
+} MtQueryDefKind;
+
+typedef struct MtQueryDef {
+    MtQueryDefKind kind;
+    const char *name;
+    MtSpan use;               /* the name at the queried offset */
+    MtSpan def;               /* the defining name (target, parameter, `def` name, global) */
+    MtSpan value;             /* what it is bound to: the right-hand side, default, iterable; zero if none */
+    uint32_t func;            /* index (mt_module_kernel) of the jit function holding use, or UINT32_MAX */
+} MtQueryDef;
+
+/* The definition of the name at byte offset `off`: inside a jit function
+ * the last binding before the use in source order (then its parameters),
+ * then module-level names. false when `off` is not on a name. */
+bool mt_query_definition(const MtModule *m, uint32_t off, MtQueryDef *out);
+
+/* Whether jit function i is a helper: another jit function of the file
+ * calls it, so it is compiled inlined into its callers, not on its own. */
+bool mt_query_is_helper(const MtModule *m, size_t i);
+
+/* The value behind a source position of a compiled kernel (its own body
+ * or a helper inlined into it). */
+typedef struct MtQueryValue {
+    MtSpan span;              /* the expression, or the name when `name` is set */
+    MtSpan value_span;        /* the expression that computed the value */
+    const char *name;         /* the name queried, or NULL for an expression */
+    const char *type;         /* "vector<256 x i32>", "ptr<f32>"; NULL for compile-time values */
+    const char *value;        /* a compile-time value ("256"), or NULL */
+    const char *what;         /* "parameter", "constexpr", "tl.load", "add", "loop variable", ... */
+    const char *ssa;          /* the optimised SSA instruction computing it, or NULL (folded away, no SSA) */
+    const char *layout;       /* its CUDA layout in words, or NULL (no layout stage) */
+    uint32_t instances;       /* expression nodes the range made (unrolled loops, repeated inlining) */
+} MtQueryValue;
+
+/* At byte offset `off`: on a name, what the name is bound to; elsewhere,
+ * the innermost typed expression whose range contains `off`. false when
+ * nothing there has a value (or k has no typed expression tree). */
+bool mt_query_value_at(MtCtx *c, MtCompiled *k, uint32_t off, MtQueryValue *out);
+
+/* Every name the kernel (and the helpers inlined into it) assigns a
+ * runtime value, in source order, each once: span is the target name. */
+size_t mt_query_assignments(MtCtx *c, MtCompiled *k, const MtQueryValue **out);
+
+/* What is known of a kernel before running it. */
+typedef struct MtQueryKernel {
+    int threads;              /* threads per CUDA block; 0 when the layout stage did not run */
+    int rank;                 /* of the output tile; 0 without a layout */
+    int32_t tile[2];          /* logical output tile */
+    int32_t thread_shape[2];  /* physical thread shape */
+    int64_t elements_per_thread; /* output elements each thread owns */
+    int64_t shared_bytes;     /* __shared__ arrays of the generated CUDA; -1 without CUDA */
+    bool register_tiles;      /* some axis has more than one register per thread */
+} MtQueryKernel;
+bool mt_query_kernel(const MtCompiled *k, MtQueryKernel *out);
+
+/* A mechanical source edit: replace bytes [off, end) by text. */
+typedef struct MtQueryEdit {
+    uint32_t off, end;
+    const char *text;
+} MtQueryEdit;
+
+typedef struct MtQueryFix {
+    const char *title;
+    const MtDiag *diag;       /* the diagnostic it fixes, or NULL for a refactoring */
+    bool preferred;           /* the obvious fix (editors may apply it on save) */
+    const MtQueryEdit *edits;
+    uint32_t nedits;
+} MtQueryFix;
+
+/* Fixes for diagnostic d of module m: parentheses around comparisons
+ * (E0207), & / | for and / or (E0206), a power-of-two tl.arange (E0413),
+ * a `# mytriton:` value for a parameter that needs one (I0901). */
+size_t mt_query_fixes(MtCtx *c, const MtModule *m, const MtDiag *d, const MtQueryFix **out);
+
+/* Refactorings for the calls overlapping [off, end) of a compiled kernel:
+ * add `other=` to a masked tl.load, add `mask=` (and `other=`) with a
+ * Boolean name of a fitting shape to a tl.load / tl.store without one. */
+size_t mt_query_actions(MtCtx *c, MtCompiled *k, uint32_t off, uint32_t end, const MtQueryFix **out);
+
 /* ---- the CPU interpreter -------------------------------------------------- */
 
 /* One runtime argument of a launch, in the order of the kernel's runtime
