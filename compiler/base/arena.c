@@ -35,6 +35,14 @@ void mt_arena_init(MtArena *ar, const MtAlloc *alloc, void (*oom)(void *), void 
 
 static MtChunk *new_chunk(MtArena *ar, size_t min)
 {
+    for (MtChunk **pp = &ar->spare; *pp; pp = &(*pp)->next)
+        if ((*pp)->cap >= min) {
+            MtChunk *ch = *pp;
+            *pp = ch->next;
+            ar->spare_bytes -= sizeof *ch + ch->cap;
+            ch->used = 0;
+            return ch;
+        }
     size_t cap = min > CHUNK_SIZE ? min : CHUNK_SIZE;
     MtChunk *ch = sys_realloc(ar->alloc, NULL, 0, sizeof *ch + cap);
     if (!ch) {
@@ -98,31 +106,34 @@ char *mt_arena_strdup(MtArena *ar, const char *s)
 
 void mt_arena_reset(MtArena *ar)
 {
-    MtChunk *keep = NULL;
     for (MtChunk *ch = ar->head; ch;) {
         MtChunk *next = ch->next;
-        if (!next && ch->cap == CHUNK_SIZE) {
-            keep = ch; /* the oldest standard chunk */
+        if (ar->spare_bytes + sizeof *ch + ch->cap <= MT_ARENA_KEEP) {
+            ch->next = ar->spare;
+            ar->spare = ch;
+            ar->spare_bytes += sizeof *ch + ch->cap;
         } else {
             ar->total -= sizeof *ch + ch->cap;
             sys_realloc(ar->alloc, ch, sizeof *ch + ch->cap, 0);
         }
         ch = next;
     }
-    if (keep) {
-        keep->used = 0;
-        keep->next = NULL;
-    }
-    ar->head = keep;
+    ar->head = NULL;
 }
 
-void mt_arena_free(MtArena *ar)
+static void free_list(MtArena *ar, MtChunk *ch)
 {
-    for (MtChunk *ch = ar->head; ch;) {
+    while (ch) {
         MtChunk *next = ch->next;
         sys_realloc(ar->alloc, ch, sizeof *ch + ch->cap, 0);
         ch = next;
     }
-    ar->head = NULL;
-    ar->total = 0;
+}
+
+void mt_arena_free(MtArena *ar)
+{
+    free_list(ar, ar->head);
+    free_list(ar, ar->spare);
+    ar->head = ar->spare = NULL;
+    ar->spare_bytes = ar->total = 0;
 }

@@ -17,6 +17,8 @@ typedef struct MtChunk MtChunk;
 
 typedef struct MtArena {
     MtChunk *head;            /* newest chunk first */
+    MtChunk *spare;           /* chunks kept by mt_arena_reset for reuse */
+    size_t spare_bytes;
     const MtAlloc *alloc;
     void (*oom)(void *ud);    /* called when an allocation fails; must not return */
     void *oom_ud;
@@ -30,8 +32,11 @@ void *mt_arena_alloc(MtArena *ar, size_t n);
 void *mt_arena_grow(MtArena *ar, void *p, size_t old_n, size_t new_n, size_t elem);
 char *mt_arena_strdup(MtArena *ar, const char *s);
 char *mt_arena_strndup(MtArena *ar, const char *s, size_t n);
-/* Free every chunk but the first, which is cleared for reuse. */
+/* Drop everything allocated; up to MT_ARENA_KEEP bytes of chunks are kept
+ * for the next compilation (the LSP recompiles on every keystroke: no
+ * malloc or page faults in the steady state). */
 void mt_arena_reset(MtArena *ar);
+enum { MT_ARENA_KEEP = 8 << 20 };
 void mt_arena_free(MtArena *ar);
 
 /* Growable arena array: `T *v; uint32_t n, cap;`. */

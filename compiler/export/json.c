@@ -116,6 +116,42 @@ static void add_compiled(MtCtx *c, cJSON *root, MtCompiled *k, unsigned mask)
         }
         cJSON_AddItemToArray(map, o);
     }
+    if (k->cuda) {
+        /* CUDA line -> source line, for every generated line an operation made */
+        cJSON *cmap = cJSON_AddArrayToObject(root, "cuda_line_map");
+        for (uint32_t line = 1; line <= k->cuda->nlines; line++) {
+            MtSpan sp;
+            if (!mt_compiled_cuda_line_span(k, line, &sp))
+                continue;
+            cJSON *pair = cJSON_CreateObject();
+            cJSON_AddNumberToObject(pair, "cuda_line", line);
+            cJSON_AddNumberToObject(pair, "line", sp.line);
+            cJSON_AddNumberToObject(pair, "col", sp.col);
+            cJSON_AddItemToArray(cmap, pair);
+        }
+    }
+    if (k->layout) {
+        cJSON *lay = cJSON_AddObjectToObject(root, "layout");
+        const MtKernelLayout *kl = &k->layout->kernel;
+        cJSON_AddItemToObject(lay, "output_tile", cJSON_CreateIntArray((const int *)kl->output, kl->rank));
+        cJSON_AddItemToObject(lay, "threads", cJSON_CreateIntArray((const int *)kl->threads, kl->rank));
+        cJSON_AddNumberToObject(lay, "threads_per_block", mt_kernel_layout_threads(kl));
+        cJSON_AddItemToObject(lay, "registers", cJSON_CreateIntArray((const int *)k->layout->reg.registers, kl->rank));
+        cJSON *vals = cJSON_AddArrayToObject(lay, "values");
+        for (MtVal v = 1; v < k->func->nvals; v++) {
+            const char *d = mt_layout_describe(c, k->layout, k->func, v);
+            if (!d || k->layout->vals[v].kind == VL_NONE)
+                continue;
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddNumberToObject(o, "value", k->func->vals[v].num);
+            cJSON_AddStringToObject(o, "type", mt_ty_str(c, k->func->vals[v].ty));
+            cJSON_AddStringToObject(o, "layout", d);
+            const MtInst *def = k->func->vals[v].def;
+            if (def && def->span.line)
+                cJSON_AddNumberToObject(o, "line", def->span.line);
+            cJSON_AddItemToArray(vals, o);
+        }
+    }
     if (mt_compiled_dump_count(k)) {
         cJSON *dumps = cJSON_AddArrayToObject(root, "dumps");
         for (size_t i = 0; i < mt_compiled_dump_count(k); i++) {
