@@ -431,9 +431,19 @@ static void raw_free(MtCtx *c, void *p, size_t n)
         free(p);
 }
 
-static int thread_count(const MtInterpOptions *opt, int64_t total)
+/* Starting a thread costs from tens of microseconds to milliseconds (in a
+ * virtual machine), so without an explicit count a launch gets one thread
+ * per MIN_WORK elements of work, up to one per core. */
+enum { MIN_WORK = 1 << 17 };
+
+static int thread_count(const MtInterpOptions *opt, const Plan *p, int64_t total)
 {
     long n = opt && opt->threads > 0 ? opt->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    if (!opt || opt->threads <= 0) {
+        double work = (double)total * (double)p->work / MIN_WORK;
+        if (work < (double)n)
+            n = (long)work;
+    }
     if (n < 1)
         n = 1;
     if (n > 256)
@@ -454,7 +464,7 @@ static MtStatus launch(MtCtx *c, void *ud)
     for (size_t i = 0; i < j->nargs; i++)
         bufs[i] = (ArgBuf){j->args[i].data, (int64_t)j->args[i].numel};
 
-    int nthreads = thread_count(j->opt, total);
+    int nthreads = thread_count(j->opt, &p, total);
     Launch L = {.p = &p, .args = j->args, .bufs = bufs, .gx = j->grid[0], .gy = j->grid[1], .total = total,
                 .cancel = &c->cancel};
     int64_t chunk = total / ((int64_t)nthreads * 16);

@@ -169,6 +169,7 @@ typedef struct Plan {
     uint32_t npresets;
     ParamSlot *params;
     uint32_t nparams;
+    uint64_t work;            /* elements the main steps touch per program (loop bodies once) */
 } Plan;
 
 /* A fault of one program instance. */

@@ -594,6 +594,11 @@ bool mt_interp_plan(MtCtx *c, const MtFunc *f, Plan *out)
                  (unsigned long long)b.size, (unsigned long long)FRAME_LIMIT);
         return false;
     }
+    uint64_t work = 0;
+    for (uint32_t i = 0; i < b.main.n; i++) {
+        const Step *s = &b.main.v[i];
+        work += s->kind == S_DOT ? (uint64_t)s->n * s->u.dot.k : s->n ? s->n : 1;
+    }
     *out = (Plan){
         .f = f,
         .frame_size = (size_t)b.size,
@@ -605,6 +610,7 @@ bool mt_interp_plan(MtCtx *c, const MtFunc *f, Plan *out)
         .npresets = b.presets.n,
         .params = b.params.v,
         .nparams = b.params.n,
+        .work = work,
     };
     return true;
 }

@@ -1,0 +1,499 @@
+/* cmd_run.c: `mytriton run` -- run one launch described by a launch spec.
+ *
+ *   mytriton run SPEC.json [--backend interp|cuda] [--dump DIR] [--expect DIR]
+ *                [--rtol R] [--atol A] [--set NAME=VALUE]... [--threads N]
+ *
+ * The spec (runtime/launch_spec.h, docs/launch-spec.md) names the kernel
+ * source, the kernel, its specialisation, the grid and the arguments. A
+ * run loads it, applies --set, parses the source, derives the signature
+ * when the spec has none, compiles through SSA, binds the arguments
+ * (loading or generating the arrays, evaluating the grid) and runs the
+ * kernel in the CPU interpreter. Then, in this order: --dump writes every
+ * array argument to DIR/NAME.npy, --expect compares every array that has a
+ * DIR/NAME.npy, and a short summary goes to stdout.
+ *
+ * Nothing is written unless the run succeeded. Exit status: 0 success; 1 a
+ * wrong spec, a compile error, a runtime fault, an unreadable or unwritable
+ * file, a mismatch; 2 bad usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "launch_spec.h"
+
+static const char help[] =
+    "usage: mytriton run SPEC.json [options]\n"
+    "\n"
+    "Run the launch a spec describes (docs/launch-spec.md) and summarise its arrays.\n"
+    "\n"
+    "  -b, --backend NAME    interp (default: the CPU interpreter) or cuda\n"
+    "  -t, --threads N       interpreter threads; 0 (default) = one per core\n"
+    "      --set NAME=VALUE  override a scalar argument or a constexpr; repeatable\n"
+    "      --dump DIR        write every array argument after the run to DIR/NAME.npy\n"
+    "      --expect DIR      compare every array that has DIR/NAME.npy; exit 1 on a mismatch\n"
+    "      --rtol R          relative tolerance for --expect (default: the spec's, else 1e-5)\n"
+    "      --atol A          absolute tolerance for --expect (default: the spec's, else 1e-6)\n"
+    "      --color WHEN      colour diagnostics: auto (default), always, never\n"
+    "  -h, --help            this help\n"
+    "\n"
+    "An element matches when |got - want| <= atol + rtol * |want| (NaN matches NaN).\n"
+    "Exit status: 0 success, 1 spec/compile/runtime error or mismatch, 2 bad usage.\n";
+
+typedef struct Options {
+    const char *spec;
+    const char *backend;
+    const char *dump, *expect;
+    const char *color;
+    char **sets;
+    int nsets;
+    int threads;
+    bool has_rtol, has_atol;
+    double rtol, atol;
+} Options;
+
+static bool parse_number(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(s, &end);
+    return *s && !*end && !errno && *out >= 0;
+}
+
+/* 0 to continue, else the exit status. */
+static int parse_options(int argc, char **argv, Options *o)
+{
+    enum { OPT_SET = 256, OPT_DUMP, OPT_EXPECT, OPT_RTOL, OPT_ATOL, OPT_COLOR };
+    static const struct option opts[] = {
+        {"backend", required_argument, 0, 'b'}, {"threads", required_argument, 0, 't'},
+        {"set", required_argument, 0, OPT_SET},  {"dump", required_argument, 0, OPT_DUMP},
+        {"expect", required_argument, 0, OPT_EXPECT}, {"rtol", required_argument, 0, OPT_RTOL},
+        {"atol", required_argument, 0, OPT_ATOL}, {"color", required_argument, 0, OPT_COLOR},
+        {"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
+    };
+    int ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "b:t:h", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'b':
+            if (strcmp(optarg, "interp") && strcmp(optarg, "cuda")) {
+                fprintf(stderr, "mytriton run: unknown backend '%s' (backends: interp, cuda)\n", optarg);
+                return EXIT_USAGE;
+            }
+            o->backend = optarg;
+            break;
+        case 't': {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (!*optarg || *end || n < 0 || n > 4096) {
+                fprintf(stderr, "mytriton run: --threads expects a number from 0 to 4096, got '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            o->threads = (int)n;
+            break;
+        }
+        case OPT_SET: o->sets[o->nsets++] = optarg; break;
+        case OPT_DUMP: o->dump = optarg; break;
+        case OPT_EXPECT: o->expect = optarg; break;
+        case OPT_RTOL:
+        case OPT_ATOL: {
+            double v;
+            if (!parse_number(optarg, &v)) {
+                fprintf(stderr, "mytriton run: --%s expects a non-negative number, got '%s'\n",
+                        ch == OPT_RTOL ? "rtol" : "atol", optarg);
+                return EXIT_USAGE;
+            }
+            if (ch == OPT_RTOL)
+                o->rtol = v, o->has_rtol = true;
+            else
+                o->atol = v, o->has_atol = true;
+            break;
+        }
+        case OPT_COLOR: o->color = optarg; break;
+        case 'h': fputs(help, stdout); return -1;
+        default: fputs(help, stderr); return EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "mytriton run: expected one SPEC.json\n\n%s", help);
+        return EXIT_USAGE;
+    }
+    o->spec = argv[optind];
+    return 0;
+}
+
+/* ---- compiling the spec's kernel ---------------------------------------------------- */
+
+typedef struct Run {
+    const Options *o;
+    MtLaunchSpec spec;
+    MtCtx *c;
+    char *text;               /* the kernel source */
+    size_t len;
+    MtModule *m;
+    const MtKernelInfo *kinfo;
+    char *signature;
+    MtCompiled *k;
+    MtLaunch launch;
+    MtKernelArg *args;
+    bool color;
+} Run;
+
+/* "a, b, c": the names of the file's jit functions. */
+static void kernel_names(const MtModule *m, char *buf, size_t n)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < mt_module_kernel_count(m) && at < n; i++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%s", i ? ", " : "", mt_module_kernel(m, i)->name);
+}
+
+static int load_source(Run *r)
+{
+    const char *spec = r->o->spec;
+    if (!r->spec.source_path) {
+        fprintf(stderr, "%s: source: missing (the kernel's .py file, relative to the spec)\n", spec);
+        return EXIT_ERRORS;
+    }
+    FILE *f = fopen(r->spec.source_path, "rb");
+    if (!f) {
+        fprintf(stderr, "%s: source: cannot open %s: %s\n", spec, r->spec.source_path, strerror(errno));
+        return EXIT_ERRORS;
+    }
+    fclose(f);
+    if (!(r->text = cli_read_file(r->spec.source_path, &r->len)))
+        return EXIT_ERRORS;
+    if (mt_parse(r->c, r->spec.source_path, r->text, r->len, &r->m) != MT_OK) {
+        cli_print_diags(r->c, r->color);
+        return EXIT_ERRORS;
+    }
+    char names[1024];
+    kernel_names(r->m, names, sizeof names);
+    if (r->spec.kernel) {
+        if (!(r->kinfo = mt_module_find_kernel(r->m, r->spec.kernel))) {
+            fprintf(stderr, "%s: kernel: no @triton.jit function named '%s' in %s (functions: %s)\n", spec,
+                    r->spec.kernel, r->spec.source_path, *names ? names : "none");
+            return EXIT_ERRORS;
+        }
+    } else if (mt_module_kernel_count(r->m) == 1) {
+        r->kinfo = mt_module_kernel(r->m, 0);
+    } else {
+        fprintf(stderr, "%s: kernel: missing; %s has %zu jit functions (%s): name one\n", spec,
+                r->spec.source_path, mt_module_kernel_count(r->m), names);
+        return EXIT_ERRORS;
+    }
+    return 0;
+}
+
+static int compile_and_bind(Run *r)
+{
+    const char *spec = r->o->spec;
+    char err[1024];
+    if (!(r->signature = mt_launch_spec_signature(&r->spec, r->kinfo, err, sizeof err))) {
+        fprintf(stderr, "%s: %s\n", spec, err);
+        return EXIT_ERRORS;
+    }
+    MtSpec cs = {.kernel = r->kinfo->name, .signature = *r->signature ? r->signature : NULL};
+    if (mt_compile(r->c, r->m, &cs, &r->k) != MT_OK) {
+        cli_print_diags(r->c, r->color);
+        return EXIT_ERRORS;
+    }
+    size_t np = mt_compiled_param_count(r->k);
+    MtKernelParam *params = calloc(np + 1, sizeof *params);
+    if (!params) {
+        fprintf(stderr, "mytriton: out of memory\n");
+        return EXIT_ERRORS;
+    }
+    for (size_t i = 0; i < np; i++)
+        params[i] = *mt_compiled_param(r->k, i);
+    MtStatus st = mt_launch_bind(&r->spec, params, np, &r->launch, err, sizeof err);
+    free(params);
+    if (st != MT_OK) {
+        fprintf(stderr, "%s: %s\n", spec, err);
+        return EXIT_ERRORS;
+    }
+    if (!(r->args = calloc(r->launch.nargs + 1, sizeof *r->args))) {
+        fprintf(stderr, "mytriton: out of memory\n");
+        return EXIT_ERRORS;
+    }
+    for (size_t i = 0; i < r->launch.nargs; i++) {
+        const MtLaunchArg *a = &r->launch.args[i];
+        MtKernelArg *ka = &r->args[i];
+        ka->name = a->name;
+        if (a->kind == MT_ARG_ARRAY) {
+            ka->data = a->array->data;
+            ka->numel = (size_t)a->array->numel;
+        } else if (a->kind == MT_ARG_F32) {
+            ka->f = a->fval;
+        } else {
+            ka->i = a->ival;
+        }
+    }
+    return 0;
+}
+
+/* Threads per CUDA block of the kernel's layout, from a compile of its own
+ * (the interpreter does not need the layout, and a kernel the CUDA backend
+ * cannot lay out still runs here): 0 when there is none. */
+static int cuda_threads(const Run *r)
+{
+    MtCtx *c = mt_ctx_new(NULL);
+    if (!c)
+        return 0;
+    MtModule *m;
+    MtCompiled *k = NULL;
+    MtSpec cs = {.kernel = r->kinfo->name,
+                 .signature = *r->signature ? r->signature : NULL,
+                 .last_stage = MT_STAGE_LAYOUT};
+    int threads = 0;
+    if (mt_parse(c, r->spec.source_path, r->text, r->len, &m) == MT_OK && mt_compile(c, m, &cs, &k) == MT_OK)
+        threads = mt_compiled_threads(k);
+    mt_ctx_free(c);
+    return threads;
+}
+
+/* ---- after the run ---------------------------------------------------------------------- */
+
+static void shape_text(const MtArray *a, char *buf, size_t n)
+{
+    size_t at = (size_t)snprintf(buf, n, "%s[", mt_dtype_name(a->dtype));
+    for (int d = 0; d < a->ndim && at < n; d++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%" PRId64, d ? ", " : "", a->shape[d]);
+    if (at < n)
+        snprintf(buf + at, n - at, "]");
+}
+
+/* Column widths of the array lines: names and shapes. */
+static void widths(const MtLaunch *l, int *name, int *shape)
+{
+    *name = 4;
+    *shape = 8;
+    for (size_t i = 0; i < l->nargs; i++) {
+        if (l->args[i].kind != MT_ARG_ARRAY)
+            continue;
+        char buf[128];
+        shape_text(l->args[i].array, buf, sizeof buf);
+        if ((int)strlen(l->args[i].name) > *name)
+            *name = (int)strlen(l->args[i].name);
+        if ((int)strlen(buf) > *shape)
+            *shape = (int)strlen(buf);
+    }
+}
+
+/* "2 threads", or "up to 2 threads" when the interpreter chooses (it
+ * starts fewer for small launches). */
+static void threads_text(int requested, int64_t programs, char *buf, size_t n)
+{
+    long t = requested > 0 ? requested : sysconf(_SC_NPROCESSORS_ONLN);
+    if (t < 1)
+        t = 1;
+    if (t > programs)
+        t = (long)programs;
+    snprintf(buf, n, "%s%ld thread%s", requested > 0 || t == 1 ? "" : "up to ", t, t == 1 ? "" : "s");
+}
+
+static void summary(const Run *r, double ms)
+{
+    const MtLaunch *l = &r->launch;
+    int64_t programs = l->grid[0] * l->grid[1] * l->grid[2];
+    int cuda = cuda_threads(r);
+    printf("kernel   %s  (%s, signature %s)\n", r->kinfo->name, r->spec.source_path, mt_compiled_signature(r->c, r->k));
+    printf("grid     (%" PRId64 ", %" PRId64 ", %" PRId64 ") = %" PRId64 " program%s", l->grid[0], l->grid[1],
+           l->grid[2], programs, programs == 1 ? "" : "s");
+    if (cuda)
+        printf(" x %d CUDA thread%s\n", cuda, cuda == 1 ? "" : "s");
+    else
+        printf(" (no CUDA layout)\n");
+    char threads[64];
+    threads_text(r->o->threads, programs, threads, sizeof threads);
+    printf("run      interp, %s, %.3f ms\n", threads, ms);
+    int nw, sw;
+    widths(l, &nw, &sw);
+    for (size_t i = 0; i < l->nargs; i++) {
+        const MtLaunchArg *a = &l->args[i];
+        if (a->kind != MT_ARG_ARRAY)
+            continue;
+        char shape[128], preview[256];
+        shape_text(a->array, shape, sizeof shape);
+        MtChecksum cs = mt_array_checksum(a->array);
+        mt_array_preview(a->array, preview, sizeof preview);
+        printf("%-*s  %-*s  sum %-13.7g fnv1a %016" PRIx64 "  %s\n", nw, a->name, sw, shape, cs.sum, cs.fnv1a, preview);
+    }
+}
+
+static bool make_dir(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return false;
+        *p = '/';
+    }
+    return mkdir(path, 0777) == 0 || errno == EEXIST;
+}
+
+static int dump(const Run *r, const char *dir)
+{
+    if (!make_dir(dir)) {
+        fprintf(stderr, "mytriton run: --dump: cannot create %s: %s\n", dir, strerror(errno));
+        return EXIT_ERRORS;
+    }
+    for (size_t i = 0; i < r->launch.nargs; i++) {
+        const MtLaunchArg *a = &r->launch.args[i];
+        if (a->kind != MT_ARG_ARRAY)
+            continue;
+        char path[4096], err[1024];
+        snprintf(path, sizeof path, "%s/%s.npy", dir, a->name);
+        if (mt_npy_write(path, a->array, err, sizeof err) != MT_OK) {
+            fprintf(stderr, "mytriton run: --dump: %s\n", err);
+            return EXIT_ERRORS;
+        }
+    }
+    return EXIT_OK;
+}
+
+static void index_text(const MtCompareResult *cr, char *buf, size_t n)
+{
+    size_t at = (size_t)snprintf(buf, n, "[");
+    for (int d = 0; d < cr->ndim && at < n; d++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%" PRId64, d ? ", " : "", cr->first_index[d]);
+    if (cr->ndim == 0 && at < n)
+        at += (size_t)snprintf(buf + at, n - at, "%" PRId64, cr->first);
+    if (at < n)
+        snprintf(buf + at, n - at, "]");
+}
+
+static int expect(const Run *r, const char *dir)
+{
+    const Options *o = r->o;
+    double rtol = o->has_rtol ? o->rtol : r->spec.has_tolerance ? r->spec.rtol : 1e-5;
+    double atol = o->has_atol ? o->atol : r->spec.has_tolerance ? r->spec.atol : 1e-6;
+    int rc = EXIT_OK, checked = 0, w, sw;
+    widths(&r->launch, &w, &sw);
+    for (size_t i = 0; i < r->launch.nargs; i++) {
+        const MtLaunchArg *a = &r->launch.args[i];
+        if (a->kind != MT_ARG_ARRAY)
+            continue;
+        char path[4096], err[1024];
+        snprintf(path, sizeof path, "%s/%s.npy", dir, a->name);
+        if (access(path, F_OK) != 0)
+            continue;
+        MtArray *want = NULL;
+        if (mt_npy_read(path, &want, err, sizeof err) != MT_OK) {
+            fprintf(stderr, "mytriton run: --expect: %s\n", err);
+            return EXIT_ERRORS;
+        }
+        MtCompareResult cr;
+        checked++;
+        if (mt_array_compare(a->array, want, rtol, atol, &cr)) {
+            printf("expect   %-*s ok: max abs err %.3g, max rel err %.3g\n", w, a->name, cr.max_abs_err, cr.max_rel_err);
+        } else if (cr.error[0]) {
+            printf("expect   %-*s MISMATCH: %s\n", w, a->name, cr.error);
+            rc = EXIT_ERRORS;
+        } else {
+            char idx[256], got[32], wnt[32];
+            index_text(&cr, idx, sizeof idx);
+            mt_format_float(got, cr.first_got, a->array->dtype == MT_DT_F32);
+            mt_format_float(wnt, cr.first_want, a->array->dtype == MT_DT_F32);
+            printf("expect   %-*s MISMATCH: %" PRId64 " of %" PRId64 " elements; max abs err %.3g, max rel err %.3g; "
+                   "first at %s: got %s, want %s\n",
+                   w, a->name, cr.mismatches, a->array->numel, cr.max_abs_err, cr.max_rel_err, idx, got, wnt);
+            rc = EXIT_ERRORS;
+        }
+        mt_array_free(want);
+    }
+    if (!checked) {
+        fprintf(stderr, "mytriton run: --expect: %s holds no NAME.npy for any array argument\n", dir);
+        return EXIT_ERRORS;
+    }
+    if (rc == EXIT_OK)
+        printf("expect   %d array%s match (rtol %g, atol %g)\n", checked, checked == 1 ? "" : "s", rtol, atol);
+    else
+        printf("expect   mismatch (rtol %g, atol %g)\n", rtol, atol);
+    return rc;
+}
+
+static int run_launch(Run *r)
+{
+    const Options *o = r->o;
+    char err[1024];
+    if (mt_launch_spec_load(o->spec, &r->spec, err, sizeof err) != MT_OK) {
+        fprintf(stderr, "%s\n", err);
+        return EXIT_ERRORS;
+    }
+    for (int i = 0; i < o->nsets; i++) {
+        if (mt_launch_spec_set(&r->spec, o->sets[i], err, sizeof err) != MT_OK) {
+            fprintf(stderr, "mytriton run: --set %s\n", err);
+            return EXIT_USAGE;
+        }
+    }
+    if (!(r->c = mt_ctx_new(NULL))) {
+        fprintf(stderr, "mytriton: out of memory\n");
+        return EXIT_ERRORS;
+    }
+    int rc = load_source(r);
+    if (!rc)
+        rc = compile_and_bind(r);
+    if (rc)
+        return rc;
+    if (!strcmp(o->backend, "cuda")) {
+        fprintf(stderr, "mytriton run: the cuda backend is not available in this build\n");
+        return EXIT_USAGE;
+    }
+
+    MtInterpOptions io = {.threads = o->threads};
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    MtStatus st = mt_interpret(r->c, r->k, r->launch.grid, r->args, r->launch.nargs, &io);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (st != MT_OK) {
+        cli_print_diags(r->c, r->color);
+        if (!mt_diag_count(r->c))
+            fprintf(stderr, "mytriton run: %s\n", mt_status_name(st));
+        return EXIT_ERRORS;
+    }
+    double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    summary(r, ms);
+    if (o->dump && (rc = dump(r, o->dump)))
+        return rc;
+    if (o->expect)
+        rc = expect(r, o->expect);
+    return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    Options o = {.backend = "interp"};
+    char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    if (!sets) {
+        fprintf(stderr, "mytriton: out of memory\n");
+        return EXIT_ERRORS;
+    }
+    o.sets = sets;
+    int rc = parse_options(argc, argv, &o);
+    if (rc) {
+        free(sets);
+        return rc < 0 ? EXIT_OK : rc;
+    }
+    Run r = {.o = &o, .color = cli_color(o.color)};
+    rc = run_launch(&r);
+    free(r.args);
+    mt_launch_free(&r.launch);
+    free(r.signature);
+    free(r.text);
+    mt_ctx_free(r.c);
+    mt_launch_spec_free(&r.spec);
+    free(sets);
+    return rc;
+}
