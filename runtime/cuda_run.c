@@ -1,0 +1,126 @@
+/* cuda_run.c: one launch of a compiled kernel on the GPU: NVRTC cubin
+ * (cached), module load, device buffers for the array arguments, the
+ * Driver API launch with the kernel layout's block size, and the copy
+ * back. With profiling, the same launch runs repeatedly under the CUPTI
+ * (or CUDA event) profiler; the arrays copied back are those of the last
+ * launch. */
+#include "cuda_run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Launch {
+    MtCuda *cu;
+    MtCudaFunc *fn;
+    const char *name;
+    unsigned grid[3], block[3];
+    void **params;
+} Launch;
+
+static MtStatus do_launch(void *ud, char *err, size_t errlen)
+{
+    Launch *l = ud;
+    return mt_cuda_launch(l->cu, l->fn, l->name, l->grid, l->block, 0, l->params, err, errlen);
+}
+
+MtStatus mt_cuda_run(MtCtx *c, MtCompiled *k, MtLaunch *launch, MtCuda *cu, MtKcache *cache,
+                     const MtCudaRunOptions *opt, MtCudaRunResult *res, char *err, size_t errlen)
+{
+    memset(res, 0, sizeof *res);
+    const char *name = mt_compiled_kernel_name(k);
+    const MtCudaDeviceInfo *dev = mt_cuda_device_info(cu);
+    MtNvrtcOutput out;
+    MtStatus st = mt_cuda_build(c, k, cache, dev->cc_major * 10 + dev->cc_minor, &out, &res->cache);
+    if (st != MT_OK) {
+        snprintf(err, errlen, "%s: the CUDA build failed (see the diagnostics)", name);
+        return st;
+    }
+    MtCudaModule *mod = NULL;
+    MtCudaFunc *fn = NULL;
+    size_t n = launch->nargs;
+    MtDevPtr *dptr = calloc(n + 1, sizeof *dptr);
+    void **params = calloc(n + 1, sizeof *params);
+    int32_t *ints = calloc(n + 1, sizeof *ints);
+    float *floats = calloc(n + 1, sizeof *floats);
+    unsigned char *bools = calloc(n + 1, 1);
+    if (!dptr || !params || !ints || !floats || !bools) {
+        snprintf(err, errlen, "%s: out of memory", name);
+        st = MT_ERR_NOMEM;
+        goto done;
+    }
+    st = mt_cuda_module_load(cu, out.cubin, name, &mod, err, errlen);
+    if (st == MT_OK)
+        st = mt_cuda_module_function(cu, mod, name, &fn, err, errlen);
+    for (size_t i = 0; i < n && st == MT_OK; i++) {
+        MtLaunchArg *a = &launch->args[i];
+        switch (a->kind) {
+        case MT_ARG_ARRAY: {
+            size_t bytes = a->array->nbytes ? a->array->nbytes : 1;
+            st = mt_cuda_alloc(cu, bytes, &dptr[i], err, errlen);
+            if (st == MT_OK && a->array->nbytes)
+                st = mt_cuda_memcpy_htod(cu, dptr[i], a->array->data, a->array->nbytes, err, errlen);
+            params[i] = &dptr[i];
+            break;
+        }
+        case MT_ARG_I32:
+            ints[i] = (int32_t)a->ival;
+            params[i] = &ints[i];
+            break;
+        case MT_ARG_F32:
+            floats[i] = (float)a->fval;
+            params[i] = &floats[i];
+            break;
+        case MT_ARG_I1:
+            bools[i] = a->ival != 0;
+            params[i] = &bools[i];
+            break;
+        }
+    }
+    if (st != MT_OK)
+        goto done;
+    Launch l = {cu, fn, name, {0}, {0}, params};
+    for (int d = 0; d < 3; d++)
+        l.grid[d] = (unsigned)launch->grid[d];
+    res->threads = mt_compiled_threads(k);
+    l.block[0] = (unsigned)res->threads;
+    l.block[1] = l.block[2] = 1;
+    const MtCudaFuncInfo *fi = mt_cuda_func_info(fn);
+    res->registers = fi->num_regs;
+    res->shared_bytes = fi->static_smem;
+    if (opt && opt->profile_iters > 0) {
+        st = mt_profile(cu, do_launch, &l, opt->warmup ? opt->warmup : 3, opt->profile_iters, &res->profile, err,
+                        errlen);
+        res->profiled = st == MT_OK;
+    } else {
+        st = do_launch(&l, err, errlen);
+    }
+    if (st == MT_OK)
+        st = mt_cuda_synchronize(cu, err, errlen);
+    for (size_t i = 0; i < n && st == MT_OK; i++) {
+        MtLaunchArg *a = &launch->args[i];
+        if (a->kind == MT_ARG_ARRAY && a->array->nbytes)
+            st = mt_cuda_memcpy_dtoh(cu, a->array->data, dptr[i], a->array->nbytes, err, errlen);
+    }
+done:;
+    char ignore[256];
+    for (size_t i = 0; dptr && i < n; i++)
+        if (dptr[i])
+            mt_cuda_free(cu, dptr[i], ignore, sizeof ignore);
+    if (mod)
+        mt_cuda_module_unload(cu, mod, ignore, sizeof ignore);
+    free(dptr);
+    free(params);
+    free(ints);
+    free(floats);
+    free(bools);
+    mt_nvrtc_output_free(&out);
+    return st;
+}
+
+void mt_cuda_run_result_free(MtCudaRunResult *res)
+{
+    if (res->profiled)
+        mt_profile_free(&res->profile);
+    res->profiled = false;
+}
