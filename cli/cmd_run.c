@@ -146,13 +146,21 @@ typedef struct Run {
     bool color;
 } Run;
 
-/* "a, b, c": the names of the file's jit functions. */
-static void kernel_names(const MtModule *m, char *buf, size_t n)
+/* "a, b, c": the file's kernels (jit functions that no other one calls),
+ * or all of its jit functions; returns how many were listed. */
+static size_t kernel_names(const MtModule *m, bool helpers_too, char *buf, size_t n, const MtKernelInfo **last)
 {
-    size_t at = 0;
+    size_t at = 0, count = 0;
     buf[0] = 0;
-    for (size_t i = 0; i < mt_module_kernel_count(m) && at < n; i++)
-        at += (size_t)snprintf(buf + at, n - at, "%s%s", i ? ", " : "", mt_module_kernel(m, i)->name);
+    for (size_t i = 0; i < mt_module_kernel_count(m); i++) {
+        if (!helpers_too && mt_query_is_helper(m, i))
+            continue;
+        if (at < n)
+            at += (size_t)snprintf(buf + at, n - at, "%s%s", count ? ", " : "", mt_module_kernel(m, i)->name);
+        *last = mt_module_kernel(m, i);
+        count++;
+    }
+    return count;
 }
 
 static int load_source(Run *r)
@@ -175,18 +183,19 @@ static int load_source(Run *r)
         return EXIT_ERRORS;
     }
     char names[1024];
-    kernel_names(r->m, names, sizeof names);
+    const MtKernelInfo *only = NULL;
     if (r->spec.kernel) {
         if (!(r->kinfo = mt_module_find_kernel(r->m, r->spec.kernel))) {
-            fprintf(stderr, "%s: kernel: no @triton.jit function named '%s' in %s (functions: %s)\n", spec,
-                    r->spec.kernel, r->spec.source_path, *names ? names : "none");
+            size_t n = kernel_names(r->m, true, names, sizeof names, &only);
+            fprintf(stderr, "%s: kernel: no @triton.jit function named '%s' in %s (%s%s)\n", spec, r->spec.kernel,
+                    r->spec.source_path, n ? "jit functions: " : "it has none", names);
             return EXIT_ERRORS;
         }
-    } else if (mt_module_kernel_count(r->m) == 1) {
-        r->kinfo = mt_module_kernel(r->m, 0);
+    } else if (kernel_names(r->m, false, names, sizeof names, &only) == 1) {
+        r->kinfo = only;
     } else {
-        fprintf(stderr, "%s: kernel: missing; %s has %zu jit functions (%s): name one\n", spec,
-                r->spec.source_path, mt_module_kernel_count(r->m), names);
+        fprintf(stderr, "%s: kernel: missing, and %s has %s%s%s: name one\n", spec, r->spec.source_path,
+                only ? "several kernels (" : "no kernels", names, only ? ")" : "");
         return EXIT_ERRORS;
     }
     return 0;
@@ -418,7 +427,7 @@ static int expect(const Run *r, const char *dir)
         return EXIT_ERRORS;
     }
     if (rc == EXIT_OK)
-        printf("expect   %d array%s match (rtol %g, atol %g)\n", checked, checked == 1 ? "" : "s", rtol, atol);
+        printf("expect   %d array%s (rtol %g, atol %g)\n", checked, checked == 1 ? " matches" : "s match", rtol, atol);
     else
         printf("expect   mismatch (rtol %g, atol %g)\n", rtol, atol);
     return rc;
