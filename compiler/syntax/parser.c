@@ -59,7 +59,6 @@ typedef MT_VEC(Binding) BindingVec;
 
 typedef struct Parser {
     MtCtx *c;
-    uint32_t file;
     const MtToken *t;
     uint32_t n;               /* t[n - 1] is TK_EOF */
     uint32_t pos;
@@ -2106,7 +2105,7 @@ static void last_bindings(Parser *p, MtModule *m)
 
 MtModule *mt_parse_module(MtCtx *c, uint32_t file, const MtTokens *toks)
 {
-    Parser p = {.c = c, .file = file, .t = toks->v, .n = toks->n, .toks = toks};
+    Parser p = {.c = c, .t = toks->v, .n = toks->n, .toks = toks};
     MtModule *m = mt_arena_alloc(&c->arena, sizeof *m);
     m->file = file;
     if (!toks->n)
