@@ -10,6 +10,7 @@ static const char usage[] =
     "\n"
     "commands:\n"
     "  compile FILE.py   compile a kernel and print its stages (ast, expr, ssa, ...)\n"
+    "  check [PATH...]   compile every kernel in files and folders: the CI gate\n"
     "  run SPEC.json     run a launch spec in the CPU interpreter and summarise its arrays\n"
     "\n"
     "Run 'mytriton <command> --help' for a command's options.\n";
@@ -26,6 +27,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "compile"))
         return cmd_compile(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "check"))
+        return cmd_check(argc - 1, argv + 1);
     if (!strcmp(argv[1], "run"))
         return cmd_run(argc - 1, argv + 1);
     fprintf(stderr, "mytriton: unknown command '%s'\n\n%s", argv[1], usage);

@@ -1,0 +1,344 @@
+/* check_run.c: compile every kernel of every file, as the CI gate sees it.
+ *
+ * For each file: parse it once (a file that does not parse yields its
+ * syntax errors as one "(parse)" result and nothing else; a file without
+ * jit functions yields nothing). Then, for each jit function that is a
+ * kernel rather than a helper, compile the one specialisation the source
+ * resolves (MtSpec.infer_params: constexpr defaults, the `# mytriton:`
+ * directive, the -D values that name one of its parameters) through the
+ * verifier and the CUDA lowering, and with --nvrtc through NVRTC too.
+ *
+ * Each kernel gets a fresh parse in a reset context, for two reasons: the
+ * compiler reports a diagnostic once per context (so a helper's error
+ * would otherwise be charged to the first kernel that inlines it only),
+ * and the error limit is per context. Diagnostics are copied out of the
+ * arena into the report before the next reset.
+ *
+ * Kernel or helper: the rule of compiler/api/compile.c's find_kernel — a
+ * jit function that another jit function of the file calls is a helper
+ * (and a file with a single jit function has no helpers). The public API
+ * has no call graph, so the calls are found lexically in the other
+ * functions' text: the helper's name, not after a '.', followed by '(',
+ * outside comments and string literals. That is what the parser's call
+ * nodes are, minus calls hidden in f-string fields, which kernels cannot
+ * contain. A file whose jit functions all call one another (recursion,
+ * an error) has every function checked. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_report.h"
+#include "cli.h"
+#include "cuda_build.h"
+
+typedef struct Kernel {
+    char *name;
+    uint32_t line;
+    MtDefine *defines;       /* the -D values naming one of its parameters */
+    size_t ndefines;
+} Kernel;
+
+/* ---- kernel or helper ---------------------------------------------------- */
+
+static bool ident_char(unsigned char ch)
+{
+    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch >= 0x80;
+}
+
+static bool string_prefix(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("rRbBuUfF", s[i]))
+            return false;
+    return n <= 2;
+}
+
+/* The offset just past the string literal whose opening quote is at t[i]. */
+static size_t skip_string(const char *t, size_t i, size_t end)
+{
+    char q = t[i];
+    bool triple = i + 2 < end && t[i + 1] == q && t[i + 2] == q;
+    i += triple ? 3 : 1;
+    while (i < end) {
+        if (t[i] == '\\') {
+            i += 2;
+        } else if (t[i] == q && (!triple || (i + 2 < end && t[i + 1] == q && t[i + 2] == q))) {
+            return i + (triple ? 3 : 1);
+        } else if (t[i] == '\n' && !triple) {
+            return i;
+        } else {
+            i++;
+        }
+    }
+    return end;
+}
+
+static bool calls(const char *t, size_t start, size_t end, const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = start; i < end;) {
+        unsigned char ch = (unsigned char)t[i];
+        if (ch == '#') {
+            while (i < end && t[i] != '\n')
+                i++;
+        } else if (ch == '\'' || ch == '"') {
+            i = skip_string(t, i, end);
+        } else if (ch >= '0' && ch <= '9') {
+            while (i < end && (ident_char((unsigned char)t[i]) || t[i] == '.'))
+                i++;
+        } else if (ident_char(ch)) {
+            size_t j = i;
+            while (j < end && ident_char((unsigned char)t[j]))
+                j++;
+            if (j < end && (t[j] == '\'' || t[j] == '"') && string_prefix(t + i, j - i)) {
+                i = skip_string(t, j, end);
+                continue;
+            }
+            size_t b = i;
+            while (b > start && (t[b - 1] == ' ' || t[b - 1] == '\t'))
+                b--;
+            bool attr = b > start && t[b - 1] == '.';
+            if (j - i == n && !memcmp(t + i, name, n) && !attr) {
+                size_t k = j;
+                while (k < end && strchr(" \t\r\n\\", t[k]))
+                    k++;
+                if (k < end && t[k] == '(')
+                    return true;
+            }
+            i = j;
+        } else {
+            i++;
+        }
+    }
+    return false;
+}
+
+static bool is_helper(const MtModule *m, const char *text, size_t len, size_t which)
+{
+    const MtKernelInfo *f = mt_module_kernel(m, which);
+    for (size_t i = 0; i < mt_module_kernel_count(m); i++) {
+        const MtKernelInfo *g = mt_module_kernel(m, i);
+        if (i == which || !strcmp(g->name, f->name))
+            continue;
+        size_t start = g->name_span.end, end = g->span.end < len ? g->span.end : len;
+        if (start < end && calls(text, start, end, f->name))
+            return true;
+    }
+    return false;
+}
+
+/* ---- copying diagnostics out ---------------------------------------------- */
+
+/* The code-point column of byte column `col` of the line holding byte `off`. */
+static uint32_t cp_col(const char *t, size_t len, uint32_t off, uint32_t col)
+{
+    if (!col || off > len || col - 1 > off)
+        return col;
+    uint32_t n = 1;
+    for (size_t i = off - (col - 1); i < off; i++)
+        n += ((unsigned char)t[i] & 0xC0) != 0x80;
+    return n;
+}
+
+static CkLoc loc_of(MtCtx *c, MtSpan sp)
+{
+    CkLoc l = {0};
+    size_t len;
+    const char *t = sp.file && sp.line ? mt_file_text(c, sp.file, &len) : NULL;
+    if (!t)
+        return l;
+    l.line = sp.line;
+    l.col = sp.col ? sp.col : 1;
+    l.end_line = sp.end_line ? sp.end_line : sp.line;
+    l.end_col = sp.end_line ? sp.end_col : l.col;
+    l.ucol = cp_col(t, len, sp.off, l.col);
+    l.uend_col = sp.end_line ? cp_col(t, len, sp.end, l.end_col) : l.ucol;
+    return l;
+}
+
+/* The flagged line with white space trimmed and collapsed. */
+static char *line_text(CkReport *r, MtCtx *c, MtSpan sp)
+{
+    size_t len;
+    const char *t = sp.file && sp.line ? mt_file_text(c, sp.file, &len) : NULL;
+    if (!t || !sp.col || sp.off > len || sp.col - 1 > sp.off)
+        return ck_strdup(r, "");
+    size_t s = sp.off - (sp.col - 1), e = s;
+    while (e < len && t[e] != '\n' && t[e] != '\r')
+        e++;
+    char *out = ck_alloc(r, e - s + 1);
+    size_t k = 0;
+    bool space = false;
+    for (size_t i = s; i < e; i++) {
+        if (t[i] == ' ' || t[i] == '\t' || t[i] == '\f' || t[i] == '\v') {
+            space = k > 0;
+            continue;
+        }
+        if (space)
+            out[k++] = ' ';
+        space = false;
+        out[k++] = t[i];
+    }
+    char *clean = ck_utf8_clean(r, out, k);
+    free(out);
+    return clean;
+}
+
+static void add_finding(CkReport *r, MtCtx *c, const MtDiag *d, size_t file, long result, MtSpan fallback,
+                        bool color)
+{
+    ck_reserve(r, (void **)&r->findings, &r->capfindings, r->nfindings + 1, sizeof *r->findings);
+    CkFinding *f = &r->findings[r->nfindings++];
+    MtSpan sp = d->span.line ? d->span : fallback;
+    f->sev = d->sev == MT_SEV_NOTE ? MT_SEV_INFO : d->sev;
+    f->code = d->code ? ck_strdup(r, d->code) : NULL;
+    f->msg = ck_utf8_clean(r, d->msg, strlen(d->msg));
+    f->file = file;
+    f->result = result;
+    f->loc = loc_of(c, sp);
+    f->line_text = line_text(r, c, sp);
+    const char *text = mt_diag_render(c, d, color);
+    f->rendered = ck_utf8_clean(r, text, strlen(text));
+    f->notes = ck_alloc(r, (d->nnotes + 1) * sizeof *f->notes);
+    for (uint32_t i = 0; i < d->nnotes; i++) {
+        f->notes[i].loc = loc_of(c, d->notes[i].span);
+        f->notes[i].msg = ck_utf8_clean(r, d->notes[i].msg, strlen(d->notes[i].msg));
+    }
+    f->nnotes = d->nnotes;
+}
+
+static long add_result(CkReport *r, size_t file, const char *kernel, uint32_t line)
+{
+    ck_reserve(r, (void **)&r->results, &r->capresults, r->nresults + 1, sizeof *r->results);
+    CkResult *res = &r->results[r->nresults];
+    res->file = file;
+    res->kernel = kernel ? ck_strdup(r, kernel) : NULL;
+    res->line = line;
+    res->status = CK_FAILED;
+    return (long)r->nresults++;
+}
+
+/* ---- compiling ------------------------------------------------------------ */
+
+static void check_kernel(CkReport *r, const CkOptions *o, MtCtx *c, MtKcache *cache, size_t fi, const char *text,
+                         size_t len, const Kernel *k)
+{
+    mt_ctx_reset(c);
+    long ri = add_result(r, fi, k->name, k->line);
+    MtModule *m = NULL;
+    MtStatus st = mt_parse(c, r->files[fi].path, text, len, &m);
+    size_t first = mt_diag_count(c); /* the file's own parse diagnostics, reported once already */
+    MtCompiled *kc = NULL;
+    if (st == MT_OK) {
+        MtSpec spec = {.kernel = k->name,
+                       .defines = k->defines,
+                       .ndefines = k->ndefines,
+                       .infer_params = true,
+                       .last_stage = MT_STAGE_CUDA,
+                       .sm = o->sm};
+        st = mt_compile(c, m, &spec, &kc);
+    }
+    if (st == MT_OK && o->nvrtc) {
+        MtNvrtcOutput nv = {0};
+        st = mt_cuda_build(c, kc, cache, o->sm, &nv, NULL);
+        mt_nvrtc_output_free(&nv);
+    }
+    if (st == MT_ERR_NOMEM)
+        ck_oom(r);
+    const MtKernelInfo *info = m ? mt_module_find_kernel(m, k->name) : NULL;
+    MtSpan at = info ? info->name_span : (MtSpan){0};
+    bool errors = false, needs_value = false;
+    for (size_t i = first; i < mt_diag_count(c); i++) {
+        const MtDiag *d = mt_diag_at(c, i);
+        errors |= d->sev == MT_SEV_ERROR;
+        needs_value |= d->code && !strcmp(d->code, "I0901");
+        add_finding(r, c, d, fi, ri, at, o->color);
+    }
+    CkResult *res = &r->results[ri];
+    const char *sig = kc ? mt_compiled_signature(c, kc) : NULL;
+    res->signature = sig ? ck_strdup(r, sig) : NULL;
+    res->status = errors ? CK_FAILED : st == MT_OK ? CK_PASSED : needs_value ? CK_SKIPPED : CK_FAILED;
+}
+
+/* The -D values that name a parameter of `info`; marks them used. */
+static size_t kernel_defines(CkReport *r, const CkOptions *o, const MtKernelInfo *info, bool *used, MtDefine **out)
+{
+    MtDefine *v = ck_alloc(r, (o->ndefines + 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t d = 0; d < o->ndefines; d++)
+        for (uint32_t p = 0; p < info->nparams; p++)
+            if (!strcmp(info->params[p].name, o->defines[d].name)) {
+                v[n++] = o->defines[d];
+                used[d] = true;
+                break;
+            }
+    *out = v;
+    return n;
+}
+
+static void check_file(CkReport *r, const CkOptions *o, MtCtx *c, MtKcache *cache, size_t fi, const char *text,
+                       size_t len, bool *used)
+{
+    mt_ctx_reset(c);
+    MtModule *m = NULL;
+    MtStatus st = mt_parse(c, r->files[fi].path, text, len, &m);
+    if (st == MT_ERR_NOMEM)
+        ck_oom(r);
+    long parse = st == MT_OK ? -1 : add_result(r, fi, NULL, 0);
+    for (size_t i = 0; i < mt_diag_count(c); i++)
+        add_finding(r, c, mt_diag_at(c, i), fi, parse, (MtSpan){0}, o->color);
+    if (st != MT_OK)
+        return;
+
+    size_t n = mt_module_kernel_count(m), nk = 0;
+    Kernel *ks = ck_alloc(r, (n + 1) * sizeof *ks);
+    for (int all = 0; all < 2 && nk == 0; all++) {
+        for (size_t i = 0; i < n; i++) {
+            const MtKernelInfo *info = mt_module_kernel(m, i);
+            bool seen = false;
+            for (size_t j = 0; j < nk; j++)
+                seen |= !strcmp(ks[j].name, info->name);
+            if (seen || (!all && n > 1 && is_helper(m, text, len, i)))
+                continue;
+            ks[nk].name = ck_strdup(r, info->name);
+            ks[nk].line = info->name_span.line;
+            ks[nk].ndefines = kernel_defines(r, o, info, used, &ks[nk].defines);
+            nk++;
+        }
+        if (n == 0)
+            break;
+    }
+    for (size_t i = 0; i < nk; i++) {
+        check_kernel(r, o, c, cache, fi, text, len, &ks[i]);
+        free(ks[i].name);
+        free(ks[i].defines);
+    }
+    free(ks);
+}
+
+bool ck_run(CkReport *r, const CkOptions *o)
+{
+    MtCtx *c = mt_ctx_new(NULL);
+    if (!c)
+        ck_oom(r);
+    MtKcache *cache = o->nvrtc ? mt_kcache_open(NULL) : NULL;
+    bool *used = ck_alloc(r, (o->ndefines + 1) * sizeof *used);
+    bool ok = true;
+    for (size_t fi = 0; fi < r->nfiles && ok; fi++) {
+        size_t len;
+        char *text = cli_read_file(r->files[fi].path, &len);
+        if (!text) {
+            ok = false;
+            break;
+        }
+        check_file(r, o, c, cache, fi, text, len, used);
+        free(text);
+    }
+    for (size_t d = 0; d < o->ndefines && ok; d++)
+        if (!used[d])
+            fprintf(stderr, "mytriton check: warning: -D %s names no parameter of any kernel checked\n",
+                    o->defines[d].name);
+    free(used);
+    mt_kcache_close(cache);
+    mt_ctx_free(c);
+    return ok;
+}

@@ -1,0 +1,238 @@
+/* cmd_check.c: `mytriton check` — the CI gate. Finds the kernels in files
+ * and folders, compiles every specialisation the sources resolve through
+ * the verifier and the CUDA lowering (and NVRTC with --nvrtc), and reports
+ * in the format a CI system reads.
+ *
+ *   mytriton check [PATH...] [--format text|json|sarif|junit|github] [-o FILE]
+ *                  [--nvrtc] [--arch sm_XX] [-D NAME=VALUE]... [--baseline FILE]
+ *                  [--write-baseline FILE] [--root DIR] [--docs-url URL] [--color WHEN]
+ *
+ * Exit 0 when no error remains after the baseline (warnings and infos are
+ * fine), 1 with errors, 2 for bad usage or unreadable inputs. With
+ * --write-baseline the findings are recorded and the run exits 0: they are
+ * the baseline. docs/ci.md is the user's guide; check_report.h maps the
+ * files that do the work. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_report.h"
+#include "cli.h"
+
+static const char help[] =
+    "usage: mytriton check [PATH...] [options]\n"
+    "\n"
+    "Compile every @triton.jit kernel in the given files and folders (default: the\n"
+    "current folder; folders are searched for *.py, skipping hidden folders,\n"
+    "__pycache__, node_modules and build*) and report every diagnostic. Helpers\n"
+    "called by another jit function are checked through their callers. Each kernel\n"
+    "is specialised from its constexpr defaults, a `# mytriton: NAME=VALUE` comment\n"
+    "above it and -D values; one that cannot be is reported as skipped (I0901).\n"
+    "\n"
+    "  -f, --format FORMAT      text (default), json, sarif, junit or github\n"
+    "  -o, --output FILE        write the report to FILE instead of stdout\n"
+    "  -D NAME=VALUE            a value for every kernel parameter of that name; repeatable\n"
+    "      --nvrtc              also compile the generated CUDA with NVRTC\n"
+    "      --arch sm_XX         CUDA architecture for the layouts and NVRTC (default sm_90)\n"
+    "      --baseline FILE      do not report (or fail on) the findings recorded in FILE\n"
+    "      --write-baseline FILE  record the current errors and warnings in FILE; exit 0\n"
+    "      --root DIR           report paths relative to DIR (default: the git work\n"
+    "                           tree's top, else the current folder)\n"
+    "      --docs-url URL       where docs/ is published, for rule links (default:\n"
+    "                           $MYTRITON_DOCS_URL, else " CK_DEFAULT_DOCS_URL ")\n"
+    "      --color WHEN         colour the text format: auto (default), always, never\n"
+    "  -h, --help               this help\n"
+    "\n"
+    "Exit status: 0 no errors (warnings and infos allowed), 1 errors, 2 bad usage.\n"
+    "With --format github, the job summary goes to $GITHUB_STEP_SUMMARY (or stderr).\n";
+
+typedef enum { FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_JUNIT, FMT_GITHUB } Format;
+
+static int parse_format(const char *s)
+{
+    static const char *const names[] = {"text", "json", "sarif", "junit", "github"};
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(s, names[i]))
+            return i;
+    return -1;
+}
+
+/* The docs URL with a trailing slash (heap). */
+static char *docs_url(const char *given)
+{
+    const char *env = getenv("MYTRITON_DOCS_URL");
+    const char *u = given ? given : env && *env ? env : CK_DEFAULT_DOCS_URL;
+    size_t n = strlen(u);
+    char *s = malloc(n + 2);
+    if (s)
+        snprintf(s, n + 2, "%s%s", u, n && u[n - 1] == '/' ? "" : "/");
+    return s;
+}
+
+static bool want_color(const char *mode, Format fmt, const char *output)
+{
+    if (fmt != FMT_TEXT || (mode && !strcmp(mode, "never")))
+        return false;
+    if (mode && !strcmp(mode, "always"))
+        return true;
+    const char *nc = getenv("NO_COLOR");
+    return (!output || !strcmp(output, "-")) && isatty(1) && !(nc && *nc);
+}
+
+static bool emit(CkReport *r, const CkOptions *o, Format fmt, const char *output)
+{
+    CkOut out;
+    if (!ck_out_open(&out))
+        ck_oom(r);
+    FILE *summary = NULL;
+    switch (fmt) {
+    case FMT_TEXT: ck_format_text(r, o, out.f); break;
+    case FMT_JSON: ck_format_json(r, o, out.f); break;
+    case FMT_SARIF: ck_format_sarif(r, o, out.f); break;
+    case FMT_JUNIT: ck_format_junit(r, o, out.f); break;
+    case FMT_GITHUB: {
+        const char *path = getenv("GITHUB_STEP_SUMMARY");
+        summary = path && *path ? fopen(path, "a") : NULL;
+        if (path && *path && !summary)
+            fprintf(stderr, "mytriton check: cannot append to $GITHUB_STEP_SUMMARY (%s); writing the summary here\n",
+                    path);
+        ck_format_github(r, o, out.f, summary ? summary : stderr);
+        break;
+    }
+    }
+    bool ok = ck_out_close(&out) && cli_write_output(output, out.buf, out.len);
+    if (summary && fclose(summary) != 0) {
+        fprintf(stderr, "mytriton check: cannot write $GITHUB_STEP_SUMMARY\n");
+        ok = false;
+    }
+    free(out.buf);
+    return ok;
+}
+
+static int run(CkReport *r, CkOptions *o, char **paths, int npaths, const char *root, Format fmt,
+               const char *output, const char *baseline, const char *write_baseline)
+{
+    if (!ck_scan(r, paths, npaths, root) || !ck_run(r, o))
+        return EXIT_USAGE;
+    ck_fingerprint_all(r);
+    if (baseline && !ck_baseline_apply(r, baseline))
+        return EXIT_USAGE;
+    if (write_baseline && !ck_baseline_write(r, write_baseline))
+        return EXIT_ERRORS;
+    if (!emit(r, o, fmt, output))
+        return EXIT_ERRORS;
+    if (write_baseline)
+        return EXIT_OK;
+    bool failed = ck_counts(r).errors > 0;
+    for (size_t i = 0; i < r->nresults; i++)
+        failed |= ck_status(r, i) == CK_FAILED;
+    return failed ? EXIT_ERRORS : EXIT_OK;
+}
+
+/* The report's one protected call: ck_oom lands here. */
+static int protected_run(CkOptions *o, char **paths, int npaths, const char *root, Format fmt, const char *output,
+                         const char *baseline, const char *write_baseline)
+{
+    CkReport r = {0};
+    jmp_buf oom;
+    r.oom = &oom;
+    if (setjmp(oom)) {
+        fprintf(stderr, "mytriton check: out of memory\n");
+        return EXIT_ERRORS;
+    }
+    int rc = run(&r, o, paths, npaths, root, fmt, output, baseline, write_baseline);
+    ck_report_free(&r);
+    return rc;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    enum { OPT_NVRTC = 256, OPT_ARCH, OPT_BASELINE, OPT_WRITE_BASELINE, OPT_ROOT, OPT_DOCS, OPT_COLOR };
+    static const struct option opts[] = {
+        {"format", required_argument, 0, 'f'},
+        {"output", required_argument, 0, 'o'},
+        {"nvrtc", no_argument, 0, OPT_NVRTC},
+        {"arch", required_argument, 0, OPT_ARCH},
+        {"baseline", required_argument, 0, OPT_BASELINE},
+        {"write-baseline", required_argument, 0, OPT_WRITE_BASELINE},
+        {"root", required_argument, 0, OPT_ROOT},
+        {"docs-url", required_argument, 0, OPT_DOCS},
+        {"color", required_argument, 0, OPT_COLOR},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    MtDefine *defines = calloc((size_t)argc + 1, sizeof *defines);
+    if (!defines) {
+        fprintf(stderr, "mytriton: out of memory\n");
+        return EXIT_ERRORS;
+    }
+    CkOptions o = {.defines = defines, .sm = 90};
+    Format fmt = FMT_TEXT;
+    const char *output = NULL, *baseline = NULL, *write_baseline = NULL, *root = NULL, *docs = NULL,
+               *color = NULL;
+    int ch, rc = -1;
+    optind = 1;
+    while (rc < 0 && (ch = getopt_long(argc, argv, "f:o:D:h", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'f': {
+            int f = parse_format(optarg);
+            if (f < 0) {
+                fprintf(stderr, "mytriton check: --format must be text, json, sarif, junit or github\n");
+                rc = EXIT_USAGE;
+            }
+            fmt = (Format)f;
+            break;
+        }
+        case 'o': output = optarg; break;
+        case 'D':
+            if (!cli_parse_define(optarg, &defines[o.ndefines])) {
+                fprintf(stderr, "mytriton check: -D expects NAME=VALUE, got '%s'\n", optarg);
+                rc = EXIT_USAGE;
+            }
+            o.ndefines++;
+            break;
+        case OPT_NVRTC: o.nvrtc = true; break;
+        case OPT_ARCH:
+            if (sscanf(optarg, "sm_%d", &o.sm) != 1 || o.sm < 50 || o.sm > 200) {
+                fprintf(stderr, "mytriton check: --arch expects sm_XX (e.g. sm_90), got '%s'\n", optarg);
+                rc = EXIT_USAGE;
+            }
+            break;
+        case OPT_BASELINE: baseline = optarg; break;
+        case OPT_WRITE_BASELINE: write_baseline = optarg; break;
+        case OPT_ROOT: root = optarg; break;
+        case OPT_DOCS: docs = optarg; break;
+        case OPT_COLOR:
+            if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
+                fprintf(stderr, "mytriton check: --color must be auto, always or never\n");
+                rc = EXIT_USAGE;
+            }
+            color = optarg;
+            break;
+        case 'h':
+            fputs(help, stdout);
+            rc = EXIT_OK;
+            break;
+        default:
+            fputs(help, stderr);
+            rc = EXIT_USAGE;
+        }
+    }
+    if (rc >= 0) {
+        free(defines);
+        return rc;
+    }
+    char *url = docs_url(docs);
+    if (url) {
+        o.docs_url = url;
+        o.color = want_color(color, fmt, output);
+        rc = protected_run(&o, argv + optind, argc - optind, root, fmt, output, baseline, write_baseline);
+    } else {
+        fprintf(stderr, "mytriton check: out of memory\n");
+        rc = EXIT_ERRORS;
+    }
+    free(url);
+    free(defines);
+    return rc;
+}
