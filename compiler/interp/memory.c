@@ -2,14 +2,16 @@
  * at a time (a rank-1 block is one row; a rank-2 block is cut into its
  * rows so that a tile row that is contiguous in memory is found to be).
  *
- * Every row makes one check pass first: is any active lane (mask true, or
- * no mask) outside [0, numel), and are the offsets consecutive? A fault is
- * reported as the first such lane before any memory of the row is
- * touched, and masked-off lanes are never read or written, so a kernel
- * that relies on its mask at the edges of an array is safe. Consecutive
- * offsets (the common `base + arange` case) then take a memcpy or a
- * select-from-a-contiguous-run loop that vectorises; anything else is a
- * gather or scatter.
+ * Every row first finds out whether its offsets are consecutive (the
+ * common `base + arange` case, one vectorised pass). Then the bounds: for
+ * consecutive offsets the lanes inside [0, numel) are one range, computed,
+ * and only the lanes outside it are looked at; otherwise every active lane
+ * is checked. A fault is reported as the first active lane (mask true, or
+ * no mask) outside the buffer, before any memory of the row is touched, and
+ * masked-off lanes are never read or written, so a kernel that relies on
+ * its mask at the edges of an array is safe. Consecutive rows then take a
+ * memcpy or a select-from-a-contiguous-run loop that vectorises; anything
+ * else is a gather or scatter.
  *
  * A store whose lanes hit the same element (a scalar pointer under a block
  * mask, as `tl.store(out + row, total, mask=lanes < 1)`) writes the lanes
@@ -58,30 +60,19 @@
             return -1;                                                                                      \
         }                                                                                                   \
         const int64_t *restrict off = r->off;                                                               \
-        uint64_t a0 = (uint64_t)off[0], bad = 0, diff = 0;                                                 \
-        if (m) {                                                                                            \
-            for (size_t i = 0; i < n; i++) {                                                                \
-                bad |= (uint64_t)m[i] & (uint64_t)((uint64_t)off[i] >= lim);                                \
-                diff |= (uint64_t)off[i] ^ (a0 + i);                                                        \
-            }                                                                                               \
-        } else {                                                                                            \
-            for (size_t i = 0; i < n; i++) {                                                                \
-                bad |= (uint64_t)((uint64_t)off[i] >= lim);                                                 \
-                diff |= (uint64_t)off[i] ^ (a0 + i);                                                        \
-            }                                                                                               \
-        }                                                                                                   \
-        if (bad) {                                                                                          \
+        uint64_t a0 = (uint64_t)off[0], diff = 0;                                                           \
+        for (size_t i = 0; i < n; i++)                                                                      \
+            diff |= (uint64_t)off[i] ^ (a0 + i);                                                            \
+        if (diff) {                                                                                         \
             for (size_t i = 0; i < n; i++)                                                                  \
                 if ((!m || m[i]) && (uint64_t)off[i] >= lim)                                                \
                     return (int64_t)i;                                                                      \
-        }                                                                                                   \
-        if (diff) {                                                                                         \
             for (size_t i = 0; i < n; i++)                                                                  \
                 o[i] = !m || m[i] ? NORMALISE(data[off[i]]) : ot[i * os];                                   \
             return -1;                                                                                      \
         }                                                                                                   \
-        /* Lanes [lo, hi) address elements inside the buffer; the others are \
-         * masked off (an active one would have faulted). */                                                \
+        /* Consecutive: lanes [lo, hi) address elements inside the buffer, \
+         * and an active lane outside them is the fault. */                                                 \
         int64_t first = off[0];                                                                             \
         int64_t lo = first < 0 ? -first : 0, hi = numel - first;                                            \
         if (lo > (int64_t)n)                                                                                \
@@ -90,6 +81,12 @@
             hi = (int64_t)n;                                                                                \
         if (hi < lo)                                                                                        \
             hi = lo;                                                                                        \
+        for (int64_t i = 0; i < lo; i++)                                                                    \
+            if (!m || m[i])                                                                                 \
+                return i;                                                                                   \
+        for (int64_t i = hi; i < (int64_t)n; i++)                                                           \
+            if (!m || m[i])                                                                                 \
+                return i;                                                                                   \
         for (int64_t i = 0; i < lo; i++)                                                                    \
             o[i] = ot[(size_t)i * os];                                                                      \
         for (int64_t i = hi; i < (int64_t)n; i++)                                                           \
@@ -152,37 +149,51 @@ LOAD_ROW(load_4, Bits32, AS_IS)
             return -1;                                                                                      \
         }                                                                                                   \
         const int64_t *restrict off = r->off;                                                               \
-        uint64_t a0 = (uint64_t)off[0], bad = 0, diff = 0;                                                 \
-        unsigned all = 1;                                                                                   \
-        if (m) {                                                                                            \
-            for (size_t i = 0; i < n; i++) {                                                                \
-                bad |= (uint64_t)m[i] & (uint64_t)((uint64_t)off[i] >= lim);                                \
-                diff |= (uint64_t)off[i] ^ (a0 + i);                                                        \
-                all &= m[i];                                                                                \
-            }                                                                                               \
-        } else {                                                                                            \
-            for (size_t i = 0; i < n; i++) {                                                                \
-                bad |= (uint64_t)((uint64_t)off[i] >= lim);                                                 \
-                diff |= (uint64_t)off[i] ^ (a0 + i);                                                        \
-            }                                                                                               \
-        }                                                                                                   \
-        if (bad) {                                                                                          \
+        uint64_t a0 = (uint64_t)off[0], diff = 0;                                                           \
+        for (size_t i = 0; i < n; i++)                                                                      \
+            diff |= (uint64_t)off[i] ^ (a0 + i);                                                            \
+        if (diff) {                                                                                         \
             for (size_t i = 0; i < n; i++)                                                                  \
                 if ((!m || m[i]) && (uint64_t)off[i] >= lim)                                                \
                     return (int64_t)i;                                                                      \
-        }                                                                                                   \
-        if (!diff && all) {                                                                                 \
-            T *restrict dst = data + off[0];                                                                \
-            if (vs)                                                                                         \
-                memcpy(dst, v, n * sizeof(T));                                                              \
-            else                                                                                            \
-                for (size_t i = 0; i < n; i++)                                                              \
-                    dst[i] = v[0];                                                                          \
+            for (size_t i = 0; i < n; i++)                                                                  \
+                if (!m || m[i])                                                                             \
+                    data[off[i]] = v[i * vs];                                                               \
             return -1;                                                                                      \
         }                                                                                                   \
-        for (size_t i = 0; i < n; i++)                                                                      \
+        int64_t first = off[0];                                                                             \
+        int64_t lo = first < 0 ? -first : 0, hi = numel - first;                                            \
+        if (lo > (int64_t)n)                                                                                \
+            lo = (int64_t)n;                                                                                \
+        if (hi > (int64_t)n)                                                                                \
+            hi = (int64_t)n;                                                                                \
+        if (hi < lo)                                                                                        \
+            hi = lo;                                                                                        \
+        for (int64_t i = 0; i < lo; i++)                                                                    \
             if (!m || m[i])                                                                                 \
-                data[off[i]] = v[i * vs];                                                                   \
+                return i;                                                                                   \
+        for (int64_t i = hi; i < (int64_t)n; i++)                                                           \
+            if (!m || m[i])                                                                                 \
+                return i;                                                                                   \
+        size_t len = (size_t)(hi - lo);                                                                     \
+        unsigned all = 1;                                                                                   \
+        for (size_t i = 0; m && i < n; i++)                                                                 \
+            all &= m[i];                                                                                    \
+        if (!len)                                                                                           \
+            return -1;                                                                                      \
+        T *restrict dst = data + first + lo;                                                                \
+        const T *restrict src = v + (size_t)lo * vs;                                                        \
+        if (all && vs) {                                                                                    \
+            memcpy(dst, src, len * sizeof(T));                                                              \
+        } else if (all) {                                                                                   \
+            for (size_t j = 0; j < len; j++)                                                                \
+                dst[j] = src[0];                                                                            \
+        } else {                                                                                            \
+            const uint8_t *restrict mm = m + lo;                                                            \
+            for (size_t j = 0; j < len; j++)                                                                \
+                if (mm[j])                                                                                  \
+                    dst[j] = src[j * vs];                                                                   \
+        }                                                                                                   \
         return -1;                                                                                          \
     }
 
