@@ -15,6 +15,7 @@ enum { EXIT_OK = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2 };
 int cmd_compile(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_lsp(int argc, char **argv);
 
 /* Read a whole file ("-" = stdin) into a malloc'ed, NUL-terminated buffer. */
 char *cli_read_file(const char *path, size_t *len);

@@ -12,6 +12,7 @@ static const char usage[] =
     "  compile FILE.py   compile a kernel and print its stages (ast, expr, ssa, ...)\n"
     "  check [PATH...]   compile every kernel in files and folders: the CI gate\n"
     "  run SPEC.json     run a launch spec in the CPU interpreter and summarise its arrays\n"
+    "  lsp               the language server for editors (JSON-RPC on stdin/stdout)\n"
     "\n"
     "Run 'mytriton <command> --help' for a command's options.\n";
 
@@ -31,6 +32,8 @@ int main(int argc, char **argv)
         return cmd_check(argc - 1, argv + 1);
     if (!strcmp(argv[1], "run"))
         return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "lsp"))
+        return cmd_lsp(argc - 1, argv + 1);
     fprintf(stderr, "mytriton: unknown command '%s'\n\n%s", argv[1], usage);
     return EXIT_USAGE;
 }

@@ -1,0 +1,94 @@
+/* analysis.c: turning a document's text into diagnostics and compiled
+ * kernels.
+ *
+ * The whole file is parsed once; then every jit function that no other
+ * one calls is compiled (helpers are compiled inlined into their callers,
+ * so their errors appear with a note at the call site) for the
+ * specialisation the directive, the project file and the settings give,
+ * through the CUDA lowering so type, verifier, layout and lowering errors
+ * all show. A kernel with a parse error inside it is not compiled: the
+ * parse error is the one to fix first. Everything lands in the
+ * document's context, reset first, so the analysis of a document costs
+ * one arena and no frees. The server analyses lazily: edits only mark the
+ * document dirty, and the analysis runs when the input queue is empty or
+ * a request needs it, so a burst of keystrokes compiles once. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "server.h"
+
+static bool is_parse_error(const MtDiag *g)
+{
+    return g->sev == MT_SEV_ERROR && !g->kernel;
+}
+
+bool parse_error_in(const Doc *d, uint32_t off, uint32_t end)
+{
+    for (size_t i = 0; i < mt_diag_count(d->ctx); i++) {
+        const MtDiag *g = mt_diag_at(d->ctx, i);
+        if (is_parse_error(g) && g->span.off >= off && g->span.off < end)
+            return true;
+    }
+    return false;
+}
+
+void analyse(Server *s, Doc *d)
+{
+    if (!d->dirty)
+        return;
+    d->dirty = false;
+    d->published = false;
+    mt_ctx_reset(d->ctx);
+    d->m = NULL;
+    free(d->kernels);
+    d->kernels = NULL;
+    d->nkernels = 0;
+    free(d->config_error);
+    d->config_error = NULL;
+
+    MtModule *m = NULL;
+    MtStatus st = mt_parse(d->ctx, d->path, d->text, d->len, &m);
+    if (!m || st == MT_ERR_NOMEM)
+        return;
+    d->m = m;
+    size_t n = mt_module_kernel_count(m);
+    d->kernels = calloc(n ? n : 1, sizeof *d->kernels);
+    if (!d->kernels)
+        return;
+    d->nkernels = n;
+    const Project *p = project_for(&s->project, d->path);
+    if (p->error)
+        d->config_error = strdup(p->error);
+    for (size_t i = 0; i < n; i++) {
+        Kernel *k = &d->kernels[i];
+        k->info = mt_module_kernel(m, i);
+        k->helper = mt_query_is_helper(m, i);
+        if (k->helper || parse_error_in(d, k->info->span.off, k->info->span.end))
+            continue;
+        KernelSpec ks;
+        kernel_spec(&ks, k->info, p, &s->settings);
+        k->compiled = true;
+        k->status = mt_compile(d->ctx, m, &ks.spec, &k->k);
+    }
+}
+
+Kernel *kernel_at(Doc *d, uint32_t off)
+{
+    for (size_t i = 0; i < d->nkernels; i++)
+        if (off >= d->kernels[i].info->span.off && off < d->kernels[i].info->span.end)
+            return &d->kernels[i];
+    return NULL;
+}
+
+Kernel *kernel_with_value(Doc *d, uint32_t off, MtQueryValue *v)
+{
+    Kernel *own = kernel_at(d, off);
+    if (own && own->k && mt_query_value_at(d->ctx, own->k, off, v))
+        return own;
+    for (size_t i = 0; i < d->nkernels; i++) {
+        Kernel *k = &d->kernels[i];
+        if (k != own && k->k && mt_query_value_at(d->ctx, k->k, off, v))
+            return k;
+    }
+    return NULL;
+}

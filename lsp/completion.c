@@ -1,0 +1,162 @@
+/* completion.c: textDocument/completion and textDocument/signatureHelp
+ * for the tl API.
+ *
+ * Completion answers after `tl.` (or any name that imports
+ * triton.language) with the supported functions and dtypes; signature
+ * help finds the innermost unclosed call of a tl function around the
+ * cursor and marks the argument being typed, positional or keyword. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server.h"
+
+static bool ident_char(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
+
+static cJSON *doc_markup(Server *s, const TlFunc *f)
+{
+    char *md = tl_markdown(f, s->markdown);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kind", s->markdown ? "markdown" : "plaintext");
+    cJSON_AddStringToObject(o, "value", md ? md : f->doc);
+    free(md);
+    return o;
+}
+
+cJSON *handle_completion(Server *s, const cJSON *params, RpcErr *err)
+{
+    Doc *d = proto_doc(s, params, err);
+    uint32_t off;
+    if (!d || !proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(params, "position"), &off, err))
+        return NULL;
+    analyse(s, d);
+    cJSON *list = cJSON_CreateObject();
+    cJSON_AddBoolToObject(list, "isIncomplete", false);
+    cJSON *items = cJSON_AddArrayToObject(list, "items");
+    uint32_t b = off;
+    while (b > 0 && ident_char(d->text[b - 1]))
+        b--;
+    if (b == 0 || !tl_module_at(d, b - 1))
+        return list;
+    for (size_t i = 0; tl_at(i); i++) {
+        const TlFunc *f = tl_at(i);
+        if (strncmp(f->name, d->text + b, off - b))
+            continue;
+        cJSON *it = cJSON_CreateObject();
+        cJSON_AddStringToObject(it, "label", f->name);
+        cJSON_AddNumberToObject(it, "kind", f->kind);
+        cJSON_AddStringToObject(it, "detail", f->signature);
+        cJSON_AddItemToObject(it, "documentation", doc_markup(s, f));
+        cJSON_AddStringToObject(it, "insertText", f->name);
+        cJSON_AddItemToArray(items, it);
+    }
+    return list;
+}
+
+/* The unclosed `(` before off, the number of top-level commas after it,
+ * and a keyword being given (`name=`) in the current argument. An
+ * unclosed [ or { is a display inside the argument: counting restarts
+ * outside it. A `:` at the top level ends the search (a def or for
+ * header: not inside a call). */
+static bool enclosing_call(const Doc *d, uint32_t off, uint32_t *open, int *commas, uint32_t *kw, uint32_t *kwlen)
+{
+    int depth = 0;
+    uint32_t arg = UINT32_MAX;
+    *commas = 0;
+    for (uint32_t p = off; p > 0 && off - p < 8192;) {
+        char ch = d->text[--p];
+        if (ch == ')' || ch == ']' || ch == '}') {
+            depth++;
+        } else if (ch == '[' || ch == '{') {
+            if (depth == 0) {
+                *commas = 0;
+                arg = UINT32_MAX;
+            } else {
+                depth--;
+            }
+        } else if (ch == '(') {
+            if (depth == 0) {
+                *open = p;
+                if (arg == UINT32_MAX)
+                    arg = p + 1;
+                uint32_t q = arg;
+                while (q < off && isspace((unsigned char)d->text[q]))
+                    q++;
+                uint32_t n = q;
+                while (n < off && ident_char(d->text[n]))
+                    n++;
+                uint32_t e = n;
+                while (e < off && (d->text[e] == ' ' || d->text[e] == '\t'))
+                    e++;
+                *kw = q;
+                *kwlen = e < off && d->text[e] == '=' && (e + 1 >= d->len || d->text[e + 1] != '=') ? n - q : 0;
+                return true;
+            }
+            depth--;
+        } else if (ch == ',' && depth == 0) {
+            if (arg == UINT32_MAX)
+                arg = p + 1;
+            (*commas)++;
+        } else if (ch == ':' && depth == 0) {
+            return false;
+        }
+    }
+    return false;
+}
+
+cJSON *handle_signature_help(Server *s, const cJSON *params, RpcErr *err)
+{
+    Doc *d = proto_doc(s, params, err);
+    uint32_t off;
+    if (!d || !proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(params, "position"), &off, err))
+        return NULL;
+    analyse(s, d);
+    uint32_t open, kw, kwlen;
+    int commas;
+    if (!enclosing_call(d, off, &open, &commas, &kw, &kwlen))
+        return cJSON_CreateNull();
+    uint32_t e = open, b = open;
+    while (b > 0 && ident_char(d->text[b - 1]))
+        b--;
+    const TlFunc *f = b < e && b > 0 && tl_module_at(d, b - 1) ? tl_find(d->text + b, e - b) : NULL;
+    if (!f || f->kind != 3)
+        return cJSON_CreateNull();
+    int active = commas;
+    if (kwlen)
+        for (int i = 0; i < f->nparams; i++)
+            if (strlen(f->params[i].name) == kwlen && !strncmp(f->params[i].name, d->text + kw, kwlen))
+                active = i;
+
+    cJSON *sig = cJSON_CreateObject();
+    cJSON_AddStringToObject(sig, "label", f->signature);
+    cJSON_AddItemToObject(sig, "documentation", doc_markup(s, f));
+    cJSON *ps = cJSON_AddArrayToObject(sig, "parameters");
+    const char *paren = strchr(f->signature, '(');
+    const char *from = paren ? paren + 1 : f->signature;
+    for (int i = 0; i < f->nparams; i++) {
+        const char *name = f->params[i].name;
+        size_t n = strlen(name);
+        const char *at = from;
+        while ((at = strstr(at, name)) && (ident_char(at[n]) || (at > f->signature && ident_char(at[-1]))))
+            at += n;
+        cJSON *p = cJSON_CreateObject();
+        if (at) {
+            cJSON *lab = cJSON_AddArrayToObject(p, "label");
+            cJSON_AddItemToArray(lab, cJSON_CreateNumber((double)(at - f->signature)));
+            cJSON_AddItemToArray(lab, cJSON_CreateNumber((double)(at - f->signature + (long)n)));
+            from = at + n;
+        } else {
+            cJSON_AddStringToObject(p, "label", name);
+        }
+        cJSON *doc = cJSON_AddObjectToObject(p, "documentation");
+        cJSON_AddStringToObject(doc, "kind", "plaintext");
+        cJSON_AddStringToObject(doc, "value", f->params[i].doc);
+        cJSON_AddItemToArray(ps, p);
+    }
+    cJSON *h = cJSON_CreateObject();
+    cJSON *sigs = cJSON_AddArrayToObject(h, "signatures");
+    cJSON_AddItemToArray(sigs, sig);
+    cJSON_AddNumberToObject(h, "activeSignature", 0);
+    cJSON_AddNumberToObject(h, "activeParameter", active < f->nparams ? active : f->nparams - 1);
+    return h;
+}

@@ -1,0 +1,316 @@
+/* config.c: editor settings, the project file, and the specialisation
+ * the server compiles each kernel for.
+ *
+ * mytriton.json (all keys optional):
+ *   {"constexprs": {"BLOCK": 128},
+ *    "kernels": {"add_kernel": {"signature": "*fp32,*fp32,*fp32,i32,256",
+ *                               "constexprs": {"BLOCK": 1024}}}}
+ * Values are numbers, booleans, null or strings holding a Python literal.
+ *
+ * Precedence, highest first, per parameter: a signature entry (the
+ * directive's `sig=`, else the project's kernel signature); the kernel's
+ * `# mytriton:` directive; the project's per-kernel constexprs (these
+ * override Python defaults); the Python default; the project-wide
+ * constexprs; the editor setting mytriton.constexprs. Project-wide and
+ * editor values apply to tl.constexpr parameters only, so one table can
+ * serve kernels with different parameters. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void settings_init(Settings *s)
+{
+    memset(s, 0, sizeof *s);
+    s->last_stage = MT_STAGE_CUDA;
+    s->inlay_hints = true;
+    s->code_lens = true;
+}
+
+void settings_free(Settings *s)
+{
+    cJSON_Delete(s->constexprs);
+    free(s->rules_url);
+    settings_init(s);
+}
+
+void settings_apply(Settings *s, const cJSON *section)
+{
+    if (!cJSON_IsObject(section))
+        return;
+    const cJSON *inner = cJSON_GetObjectItemCaseSensitive(section, "mytriton");
+    if (cJSON_IsObject(inner))
+        section = inner;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(section, "constexprs");
+    if (cJSON_IsObject(v)) {
+        cJSON_Delete(s->constexprs);
+        s->constexprs = cJSON_Duplicate(v, true);
+    }
+    v = cJSON_GetObjectItemCaseSensitive(section, "stage");
+    if (cJSON_IsString(v)) {
+        int st = mt_stage_from_name(v->valuestring);
+        if (st == MT_STAGE_SSA || st == MT_STAGE_LAYOUT || st == MT_STAGE_CUDA)
+            s->last_stage = st;
+    }
+    v = cJSON_GetObjectItemCaseSensitive(section, "inlayHints");
+    if (cJSON_IsBool(v))
+        s->inlay_hints = cJSON_IsTrue(v);
+    v = cJSON_GetObjectItemCaseSensitive(section, "codeLens");
+    if (cJSON_IsBool(v))
+        s->code_lens = cJSON_IsTrue(v);
+    v = cJSON_GetObjectItemCaseSensitive(section, "rulesUrl");
+    if (cJSON_IsString(v) && v->valuestring[0]) {
+        size_t n = strlen(v->valuestring);
+        char *u = malloc(n + 2);
+        if (u) {
+            memcpy(u, v->valuestring, n + 1);
+            if (u[n - 1] != '/')
+                strcpy(u + n, "/");
+            free(s->rules_url);
+            s->rules_url = u;
+        }
+    }
+}
+
+/* ---- the project file ------------------------------------------------------------------- */
+
+static char *read_text(const char *path, long long *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (cap - n < 4096) {
+            cap = cap ? cap * 2 : 8192;
+            if (cap > (16u << 20))
+                break;
+            char *b = realloc(buf, cap);
+            if (!b)
+                break;
+            buf = b;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = 0;
+        *size = (long long)n;
+    }
+    return buf;
+}
+
+/* "path: what" or "path:line: what", malloc'ed. */
+static char *problem(const char *path, long long line, const char *what)
+{
+    size_t n = strlen(path) + strlen(what) + 32;
+    char *s = malloc(n);
+    if (!s)
+        return NULL;
+    if (line > 0)
+        snprintf(s, n, "%s:%lld: %s", path, line, what);
+    else
+        snprintf(s, n, "%s: %s", path, what);
+    return s;
+}
+
+static bool scalar(const cJSON *v)
+{
+    return cJSON_IsNumber(v) || cJSON_IsBool(v) || cJSON_IsNull(v) || cJSON_IsString(v);
+}
+
+/* The first structural problem of a parsed project file, or NULL. */
+static const char *check_project(const cJSON *root, const char **where)
+{
+    *where = "";
+    if (!cJSON_IsObject(root))
+        return "the file must hold a JSON object";
+    for (const cJSON *it = root->child; it; it = it->next) {
+        *where = it->string;
+        if (!strcmp(it->string, "constexprs")) {
+            if (!cJSON_IsObject(it))
+                return "\"constexprs\" must be an object of NAME: value";
+            for (const cJSON *c = it->child; c; c = c->next)
+                if (!scalar(c))
+                    return "constexpr values must be numbers, booleans, null or strings";
+        } else if (!strcmp(it->string, "kernels")) {
+            if (!cJSON_IsObject(it))
+                return "\"kernels\" must be an object of kernel name: {signature, constexprs}";
+            for (const cJSON *k = it->child; k; k = k->next) {
+                *where = k->string;
+                if (!cJSON_IsObject(k))
+                    return "each kernel entry must be an object with \"signature\" and/or \"constexprs\"";
+                for (const cJSON *f = k->child; f; f = f->next) {
+                    if (!strcmp(f->string, "signature") && cJSON_IsString(f))
+                        continue;
+                    if (!strcmp(f->string, "constexprs") && cJSON_IsObject(f)) {
+                        for (const cJSON *c = f->child; c; c = c->next)
+                            if (!scalar(c))
+                                return "constexpr values must be numbers, booleans, null or strings";
+                        continue;
+                    }
+                    *where = f->string;
+                    return "a kernel entry takes \"signature\" (a string) and \"constexprs\" (an object)";
+                }
+            }
+        } else {
+            return "unknown key (expected \"constexprs\" or \"kernels\")";
+        }
+    }
+    return NULL;
+}
+
+static void project_clear(Project *p)
+{
+    free(p->path);
+    cJSON_Delete(p->root);
+    free(p->error);
+    memset(p, 0, sizeof *p);
+}
+
+void project_free(Project *p) { project_clear(p); }
+
+static void project_load(Project *p, const char *path, const struct stat *st)
+{
+    project_clear(p);
+    p->path = strdup(path);
+    p->mtime = st->st_mtim;
+    p->size = (long long)st->st_size;
+    long long size = 0;
+    char *text = read_text(path, &size);
+    if (!text) {
+        p->error = problem(path, 0, strerror(errno));
+        return;
+    }
+    const char *end = NULL;
+    p->root = cJSON_ParseWithOpts(text, &end, true);
+    if (!p->root) {
+        long long line = 1;
+        for (const char *q = text; end && q < end; q++)
+            line += *q == '\n';
+        p->error = problem(path, line, "invalid JSON");
+    } else {
+        const char *where;
+        const char *why = check_project(p->root, &where);
+        if (why) {
+            char what[512];
+            snprintf(what, sizeof what, "%s%s%s", where, *where ? ": " : "", why);
+            p->error = problem(path, 0, what);
+            cJSON_Delete(p->root);
+            p->root = NULL;
+        }
+    }
+    free(text);
+}
+
+const Project *project_for(Project *p, const char *doc_path)
+{
+    char dir[4096];
+    if (!doc_path || doc_path[0] != '/' || strlen(doc_path) >= sizeof dir) {
+        project_clear(p);
+        return p;
+    }
+    strcpy(dir, doc_path);
+    for (;;) {
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            break;
+        *slash = 0;
+        char cand[4096 + 16];
+        snprintf(cand, sizeof cand, "%s/mytriton.json", dir);
+        struct stat st;
+        if (stat(cand, &st) == 0 && S_ISREG(st.st_mode)) {
+            bool same = p->path && !strcmp(p->path, cand) && p->mtime.tv_sec == st.st_mtim.tv_sec &&
+                        p->mtime.tv_nsec == st.st_mtim.tv_nsec && p->size == (long long)st.st_size;
+            if (!same)
+                project_load(p, cand, &st);
+            return p;
+        }
+        if (dir[0] == 0)
+            break;
+    }
+    project_clear(p);
+    return p;
+}
+
+/* ---- specialisation ------------------------------------------------------------------------ */
+
+/* Whether the kernel's directive gives NAME (or, for NAME "sig", a signature). */
+static bool directive_names(const char *dir, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = dir; p && *p;) {
+        p += strspn(p, " \t,");
+        size_t len = strcspn(p, "= \t,");
+        if (p[len] == '=' && ((len == n && !strncmp(p, name, n)) ||
+                              (!strcmp(name, "sig") && len == 9 && !strncmp(p, "signature", 9))))
+            return true;
+        p += strcspn(p, " \t");
+    }
+    return false;
+}
+
+static const char *value_text(const cJSON *v, char buf[40])
+{
+    if (cJSON_IsString(v))
+        return v->valuestring;
+    if (cJSON_IsBool(v))
+        return cJSON_IsTrue(v) ? "True" : "False";
+    if (cJSON_IsNull(v))
+        return "None";
+    double d = v->valuedouble;
+    if (d == (double)(long long)d && d > -1e15 && d < 1e15)
+        snprintf(buf, 40, "%lld", (long long)d);
+    else {
+        snprintf(buf, 40, "%.17g", d);
+        if (!strpbrk(buf, ".eEn"))
+            strcat(buf, ".0");
+    }
+    return buf;
+}
+
+static void add_define(KernelSpec *ks, const char *name, const cJSON *v)
+{
+    size_t i = ks->spec.ndefines;
+    if (i >= SPEC_MAX_DEFINES)
+        return;
+    ks->defines[i].name = name;
+    ks->defines[i].value = value_text(v, ks->values[i]);
+    ks->spec.ndefines = i + 1;
+}
+
+void kernel_spec(KernelSpec *ks, const MtKernelInfo *k, const Project *p, const Settings *s)
+{
+    memset(ks, 0, sizeof *ks);
+    ks->spec.kernel = k->name;
+    ks->spec.infer_params = true;
+    ks->spec.last_stage = s->last_stage;
+    ks->spec.defines = ks->defines;
+    const cJSON *kernels = p && p->root ? cJSON_GetObjectItemCaseSensitive(p->root, "kernels") : NULL;
+    const cJSON *entry = kernels ? cJSON_GetObjectItemCaseSensitive(kernels, k->name) : NULL;
+    const cJSON *kc = entry ? cJSON_GetObjectItemCaseSensitive(entry, "constexprs") : NULL;
+    const cJSON *pc = p && p->root ? cJSON_GetObjectItemCaseSensitive(p->root, "constexprs") : NULL;
+    const cJSON *sig = entry ? cJSON_GetObjectItemCaseSensitive(entry, "signature") : NULL;
+    if (cJSON_IsString(sig) && !directive_names(k->directive, "sig"))
+        ks->spec.signature = sig->valuestring;
+    for (uint32_t i = 0; i < k->nparams; i++) {
+        const MtParamInfo *pi = &k->params[i];
+        if (directive_names(k->directive, pi->name))
+            continue;
+        const cJSON *v = kc ? cJSON_GetObjectItemCaseSensitive(kc, pi->name) : NULL;
+        if (!v && !pi->default_text && pi->constexpr_) {
+            v = pc ? cJSON_GetObjectItemCaseSensitive(pc, pi->name) : NULL;
+            if (!v && s->constexprs)
+                v = cJSON_GetObjectItemCaseSensitive(s->constexprs, pi->name);
+        }
+        if (v && scalar(v))
+            add_define(ks, pi->name, v);
+    }
+}
