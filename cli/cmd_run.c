@@ -35,7 +35,7 @@ static const char help[] =
     "Run the launch a spec describes (docs/launch-spec.md) and summarise its arrays.\n"
     "\n"
     "  -b, --backend NAME    interp (default: the CPU interpreter) or cuda\n"
-    "  -t, --threads N       interpreter threads; 0 (default) = one per core\n"
+    "  -t, --threads N       interpreter threads; 0 (default): up to one per core, fewer for small launches\n"
     "      --set NAME=VALUE  override a scalar argument or a constexpr; repeatable\n"
     "      --dump DIR        write every array argument after the run to DIR/NAME.npy\n"
     "      --expect DIR      compare every array that has DIR/NAME.npy; exit 1 on a mismatch\n"
