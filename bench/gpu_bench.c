@@ -1,0 +1,200 @@
+/* gpu_bench.c: mytriton's own kernels on the GPU, timed with CUPTI: vector
+ * add of 2^28 elements, row softmax of 16384x1024, and fp32 matmul of
+ * 1024^3 and 4096^3 (examples/dot.py's tl.dot kernel). Each case compiles
+ * the example from source, fills device buffers with random data, and
+ * prints the median kernel time over the iterations with the achieved
+ * GB/s or TFLOP/s, as a table and as one JSON object per line (for
+ * bench/compare_gpu.py, which runs Triton and PyTorch on the same
+ * problems). Without a GPU it prints a skip line and exits 0.
+ *
+ *   gpu_bench [EXAMPLES_DIR] [ITERS]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "cuda_build.h"
+#include "cuda_driver.h"
+#include "profiler.h"
+
+typedef struct Case {
+    const char *name, *file, *kernel;
+    const char *defines[3][2];
+    int64_t m, n, k;          /* problem sizes (meaning per case) */
+} Case;
+
+typedef struct Launch {
+    MtCuda *cu;
+    MtCudaFunc *fn;
+    const char *name;
+    unsigned grid[3], block[3];
+    void **params;
+} Launch;
+
+static MtStatus launch_once(void *ud, char *err, size_t errlen)
+{
+    Launch *l = ud;
+    return mt_cuda_launch(l->cu, l->fn, l->name, l->grid, l->block, 0, l->params, err, errlen);
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = 0;
+    *len = (size_t)n;
+    return buf;
+}
+
+/* A device buffer of `count` uniform random floats. */
+static bool random_buffer(MtCuda *cu, int64_t count, uint64_t seed, MtDevPtr *out, char *err, size_t errlen)
+{
+    MtArrayGen g = {.dtype = MT_DT_F32, .ndim = 1, .shape = {count}, .init = MT_INIT_UNIFORM, .a = -1, .b = 1,
+                    .seed = seed};
+    MtArray *a;
+    if (mt_array_generate(&g, &a, err, errlen) != MT_OK)
+        return false;
+    bool ok = mt_cuda_alloc(cu, a->nbytes, out, err, errlen) == MT_OK &&
+              mt_cuda_memcpy_htod(cu, *out, a->data, a->nbytes, err, errlen) == MT_OK;
+    mt_array_free(a);
+    return ok;
+}
+
+static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs, int iters)
+{
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, cs->file);
+    size_t len;
+    char *text = read_file(path, &len);
+    if (!text) {
+        fprintf(stderr, "gpu_bench: cannot read %s\n", path);
+        return 1;
+    }
+    MtCtx *c = mt_ctx_new(NULL);
+    MtModule *m;
+    MtCompiled *k;
+    MtDefine defs[3];
+    size_t nd = 0;
+    for (; nd < 3 && cs->defines[nd][0]; nd++)
+        defs[nd] = (MtDefine){cs->defines[nd][0], cs->defines[nd][1]};
+    MtSpec spec = {.kernel = cs->kernel, .defines = defs, .ndefines = nd, .last_stage = MT_STAGE_CUDA};
+    MtNvrtcOutput out = {0};
+    const MtCudaDeviceInfo *dev = mt_cuda_device_info(cu);
+    int rc = 1;
+    MtCudaModule *mod = NULL;
+    MtCudaFunc *fn;
+    MtDevPtr bufs[3] = {0};
+    if (mt_parse(c, path, text, len, &m) != MT_OK || mt_compile(c, m, &spec, &k) != MT_OK ||
+        mt_cuda_build(c, k, cache, dev->cc_major * 10 + dev->cc_minor, &out, NULL) != MT_OK) {
+        for (size_t i = 0; i < mt_diag_count(c); i++)
+            fputs(mt_diag_render(c, mt_diag_at(c, i), false), stderr);
+        goto done;
+    }
+    if (mt_cuda_module_load(cu, out.cubin, cs->kernel, &mod, err, sizeof err) != MT_OK ||
+        mt_cuda_module_function(cu, mod, cs->kernel, &fn, err, sizeof err) != MT_OK)
+        goto fail;
+
+    Launch l = {cu, fn, cs->kernel, {1, 1, 1}, {(unsigned)mt_compiled_threads(k), 1, 1}, NULL};
+    void *params[8];
+    int32_t ints[3];
+    double bytes = 0, flops = 0;
+    if (!strcmp(cs->name, "vector_add")) {
+        int64_t n = cs->m;
+        for (int i = 0; i < 3; i++)
+            if (!random_buffer(cu, n, (uint64_t)i, &bufs[i], err, sizeof err))
+                goto fail;
+        ints[0] = (int32_t)n;
+        void *p[] = {&bufs[0], &bufs[1], &bufs[2], &ints[0]};
+        memcpy(params, p, sizeof p);
+        l.grid[0] = (unsigned)(n / 1024);
+        bytes = 12.0 * (double)n;
+    } else if (!strcmp(cs->name, "softmax")) {
+        int64_t rows = cs->m, cols = cs->n;
+        for (int i = 0; i < 2; i++)
+            if (!random_buffer(cu, rows * cols, (uint64_t)i, &bufs[i], err, sizeof err))
+                goto fail;
+        ints[0] = (int32_t)cols;
+        void *p[] = {&bufs[0], &bufs[1], &ints[0]};
+        memcpy(params, p, sizeof p);
+        l.grid[0] = (unsigned)rows;
+        bytes = 8.0 * (double)(rows * cols);
+    } else {
+        int64_t mm = cs->m, nn = cs->n, kk = cs->k;
+        if (!random_buffer(cu, mm * kk, 0, &bufs[0], err, sizeof err) ||
+            !random_buffer(cu, kk * nn, 1, &bufs[1], err, sizeof err) ||
+            !random_buffer(cu, mm * nn, 2, &bufs[2], err, sizeof err))
+            goto fail;
+        ints[0] = (int32_t)mm;
+        ints[1] = (int32_t)nn;
+        ints[2] = (int32_t)kk;
+        void *p[] = {&bufs[0], &bufs[1], &bufs[2], &ints[0], &ints[1], &ints[2]};
+        memcpy(params, p, sizeof p);
+        l.grid[0] = (unsigned)(mm / 32);
+        l.grid[1] = (unsigned)(nn / 32);
+        flops = 2.0 * (double)mm * (double)nn * (double)kk;
+    }
+    l.params = params;
+    MtProfile prof;
+    if (mt_profile(cu, launch_once, &l, 3, iters, &prof, err, sizeof err) != MT_OK)
+        goto fail;
+    double ms = (double)prof.median_ns / 1e6;
+    double gbps = bytes ? bytes / (ms * 1e-3) / 1e9 : 0, tflops = flops ? flops / (ms * 1e-3) / 1e12 : 0;
+    printf("%-16s %-10s %10.4f ms  %9.1f GB/s  %8.3f TFLOP/s  threads %d  regs %d  (%s)\n", cs->name,
+           cs->name[0] == 'm' ? (cs->m == 1024 ? "1024^3" : "4096^3") : "", ms, gbps, tflops, l.block[0],
+           mt_cuda_func_info(fn)->num_regs, prof.timer);
+    printf("{\"impl\": \"mytriton\", \"case\": \"%s%s\", \"ms\": %.6f, \"gbps\": %.2f, \"tflops\": %.4f}\n",
+           cs->name, cs->name[0] == 'm' ? (cs->m == 1024 ? "_1024" : "_4096") : "", ms, gbps, tflops);
+    mt_profile_free(&prof);
+    rc = 0;
+    goto done;
+fail:
+    fprintf(stderr, "gpu_bench: %s: %s\n", cs->name, err);
+done:
+    for (int i = 0; i < 3; i++)
+        if (bufs[i])
+            mt_cuda_free(cu, bufs[i], err, sizeof err);
+    if (mod)
+        mt_cuda_module_unload(cu, mod, err, sizeof err);
+    mt_nvrtc_output_free(&out);
+    mt_ctx_free(c);
+    free(text);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : "examples";
+    int iters = argc > 2 ? atoi(argv[2]) : 20;
+    char err[512];
+    MtCuda *cu;
+    if (mt_cuda_open(&cu, err, sizeof err) != MT_OK) {
+        printf("SKIP: gpu_bench needs a GPU: %s\n", err);
+        return 0;
+    }
+    const Case cases[] = {
+        {"vector_add", "add_kernel.py", "add_kernel", {{"BLOCK", "1024"}}, (int64_t)1 << 28, 0, 0},
+        {"softmax", "softmax.py", "softmax_kernel", {{"BLOCK", "1024"}}, 16384, 1024, 0},
+        {"matmul", "dot.py", "matmul_kernel", {{"BM", "32"}, {"BN", "32"}, {"BK", "32"}}, 1024, 1024, 1024},
+        {"matmul", "dot.py", "matmul_kernel", {{"BM", "32"}, {"BN", "32"}, {"BK", "32"}}, 4096, 4096, 4096},
+    };
+    printf("mytriton on %s (CUPTI kernel time, median of %d)\n", mt_cuda_device_info(cu)->name, iters);
+    MtKcache *cache = mt_kcache_open(NULL);
+    int failures = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        failures += run_case(cu, cache, dir, &cases[i], iters);
+    mt_kcache_close(cache);
+    mt_cuda_close(cu);
+    return failures ? 1 : 0;
+}
