@@ -458,8 +458,11 @@ static MtStatus launch(MtCtx *c, void *ud)
     if (!check_launch(c, j, &total))
         return MT_ERR_USAGE;
     Plan p;
-    if (!mt_interp_plan(c, j->f, &p))
+    if (!mt_interp_plan(c, j->f, &p)) {
+        launch_error(c, j, "%s needs %zu bytes for the values of one program instance; the interpreter allows %llu",
+                     j->kernel, p.frame_size, (unsigned long long)MT_INTERP_FRAME_LIMIT);
         return MT_ERR_USAGE;
+    }
     ArgBuf *bufs = mt_arena_alloc(&c->arena, (j->nargs + 1) * sizeof *bufs);
     for (size_t i = 0; i < j->nargs; i++)
         bufs[i] = (ArgBuf){j->args[i].data, (int64_t)j->args[i].numel};

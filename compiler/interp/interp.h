@@ -2,9 +2,9 @@
  * files:
  *
  *   plan.c     optimised SSA -> a Plan: every value gets a fixed place in
- *              a per-thread frame, every instruction becomes a Step with a
- *              precomputed run function, operand offsets, broadcast modes
- *              and (for elementwise work) a kernel function pointer;
+ *              a per-thread frame, every instruction becomes a Step with
+ *              its kind, operand offsets, broadcast modes and (for block
+ *              work) the function pointer of its loop;
  *   kernels.c  the tight loops those kernels are: elementwise ops per type,
  *              conversions, reductions in the CUDA tree order, dot, fills;
  *   memory.c   bounds-checked masked loads and stores, one block row at a
@@ -97,6 +97,9 @@ typedef enum StepKind {
 
 enum { NO_OFF = UINT32_MAX };
 
+/* Frames stay addressable with 32-bit offsets. */
+#define MT_INTERP_FRAME_LIMIT ((uint64_t)1 << 31)
+
 /* A copy of `bytes` bytes from one frame offset to another (loop inits,
  * yields, results); pointer values are copied with their buffer index. */
 typedef struct Copy {
@@ -159,7 +162,6 @@ typedef struct ParamSlot {
 } ParamSlot;
 
 typedef struct Plan {
-    const MtFunc *f;
     size_t frame_size;        /* bytes per frame */
     Step *init;               /* launch-invariant steps, run once per frame */
     uint32_t ninit;
@@ -194,8 +196,9 @@ struct Exec {
 
 /* Build the plan of f (verified, optimised SSA) in the context's arena.
  * Raises through mt_throw on out of memory, so call it under mt_protect.
- * Returns false with an R0703 diagnostic when the kernel's state does not
- * fit a frame. */
+ * Returns false when the values of one program instance do not fit a
+ * frame (MT_INTERP_FRAME_LIMIT bytes); out->frame_size then says how many
+ * bytes they would need. */
 bool mt_interp_plan(MtCtx *c, const MtFunc *f, Plan *out);
 
 /* Run f for every program instance of grid: the engine behind

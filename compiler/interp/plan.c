@@ -50,9 +50,6 @@ typedef struct Builder {
     const MtInst *loop;       /* the innermost `for` being planned */
 } Builder;
 
-/* Frames stay addressable with 32-bit offsets. */
-#define FRAME_LIMIT ((uint64_t)1 << 31)
-
 static ElemKind kind_of(const MtType *t)
 {
     switch (mt_ty_elem(t)->kind) {
@@ -72,7 +69,7 @@ static uint32_t place(Builder *b, ElemKind ek, uint64_t numel)
     if (ek == EK_PTR)
         at += 64;
     b->size = at + numel * mt_interp_esize(ek);
-    return b->size <= FRAME_LIMIT ? (uint32_t)at : 64;
+    return b->size <= MT_INTERP_FRAME_LIMIT ? (uint32_t)at : 64;
 }
 
 static void set_type(Val *v, const MtType *t)
@@ -83,7 +80,7 @@ static void set_type(Val *v, const MtType *t)
     for (int d = 0; d < v->rank; d++)
         v->shape[d] = t->shape[d];
     int64_t n = mt_ty_numel(t);
-    v->numel = n > 0 && (uint64_t)n < FRAME_LIMIT ? (uint32_t)n : (uint32_t)FRAME_LIMIT;
+    v->numel = n > 0 && (uint64_t)n < MT_INTERP_FRAME_LIMIT ? (uint32_t)n : (uint32_t)MT_INTERP_FRAME_LIMIT;
 }
 
 /* Place a value defined by an instruction, a loop or a region. */
@@ -588,10 +585,8 @@ bool mt_interp_plan(MtCtx *c, const MtFunc *f, Plan *out)
     for (uint32_t v = 0; v < f->nvals; v++)
         b.vals[v].off = NO_OFF;
     plan_region(&b, &f->body);
-    if (b.size > FRAME_LIMIT) {
-        mt_error(c, f->body.n ? f->body.v[0]->span : (MtSpan){0}, "R0703",
-                 "%s needs %llu bytes of state per program instance; the interpreter allows %llu", f->name,
-                 (unsigned long long)b.size, (unsigned long long)FRAME_LIMIT);
+    if (b.size > MT_INTERP_FRAME_LIMIT) {
+        out->frame_size = (size_t)b.size;
         return false;
     }
     uint64_t work = 0;
@@ -600,7 +595,6 @@ bool mt_interp_plan(MtCtx *c, const MtFunc *f, Plan *out)
         work += s->kind == S_DOT ? (uint64_t)s->n * s->u.dot.k : s->n ? s->n : 1;
     }
     *out = (Plan){
-        .f = f,
         .frame_size = (size_t)b.size,
         .init = b.init.v,
         .ninit = b.init.n,

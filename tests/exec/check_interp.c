@@ -140,7 +140,11 @@ static const char *const SRC =
     "def flag_rows(x, out, BLOCK: tl.constexpr):\n"
     "    row = tl.program_id(0)\n"
     "    i = tl.arange(0, BLOCK)\n"
-    "    tl.store(out + row * BLOCK + i, tl.load(x + row * BLOCK + i) & (i < 2))\n";
+    "    tl.store(out + row * BLOCK + i, tl.load(x + row * BLOCK + i) & (i < 2))\n"
+    "\n"
+    "@triton.jit\n"
+    "def huge(out):\n"
+    "    tl.store(out, tl.zeros((65536, 65536), tl.float32))\n";
 
 static MtCompiled *kern(MtCtx *c, const char *name, const char *sig) { return compile_text(c, "t.py", SRC, name, sig); }
 
@@ -532,6 +536,18 @@ START_TEST(launch_checks_arguments_and_grid)
     ck_assert_str_eq(mt_diag_at(c, 1)->msg, "argument n: 5000000000 does not fit in i32");
     ck_assert_str_eq(mt_diag_at(c, 2)->msg,
                      "grid dimension 0 of (0, 1, 1) is 0; it must be between 1 and 2147483647");
+
+    /* 2^32 elements: more than a frame holds */
+    mt_ctx_reset(c);
+    k = kern(c, "huge", "*fp32");
+    MtKernelArg one[] = {arr(x, 1)};
+    ck_assert_int_eq(run(c, k, 1, 1, one, 1, 1), MT_ERR_USAGE);
+    ck_assert_str_eq(mt_diag_at(c, 0)->code, "R0703");
+    const char *msg = mt_diag_at(c, 0)->msg;
+    ck_assert_msg(!strncmp(msg, "huge needs ", 11) && strstr(msg, " bytes for the values of one program instance; "
+                                                                  "the interpreter allows 2147483648"),
+                  "%s", msg);
+    ck_assert_float_eq(x[0], 0.0f);
 
     mt_ctx_reset(c);
     ck_assert_int_eq(mt_interpret(c, NULL, (int64_t[3]){1, 1, 1}, NULL, 0, NULL), MT_ERR_USAGE);

@@ -75,7 +75,7 @@ spec.invalid_json)
     stderr_is "$D/invalid_json.json:4:1: invalid JSON near '}'" ;;
 spec.missing_file)
     run $D/no_such_spec.json; rc_is 1
-    stderr_has "$D/no_such_spec.json" ;;
+    stderr_is "$D/no_such_spec.json: cannot open: No such file or directory" ;;
 
 fault.out_of_bounds)
     run $D/off_by_one.json --dump "$T/dump"; rc_is 1
