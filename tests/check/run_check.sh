@@ -176,6 +176,21 @@ sarif)
   [ "$(sort -u fa.txt | wc -l)" -eq "$(wc -l <fa.txt)" ] || fail "duplicate fingerprints"
   cat lint.txt
   ;;
+columns)
+  # Byte columns (text, json) and code-point columns (SARIF, GitHub): the
+  # line holds a two-byte identifier before the flagged range.
+  cp -R "$dir/fixtures/unicode" unicode
+  expect 1 check unicode --format json
+  tr -d ' \t\n' <out.txt | grep -q '"range":{"start":{"line":10,"col":24},"end":{"line":10,"col":30}}' ||
+    fail "json byte columns: $(cat out.txt)"
+  expect 1 check unicode --format github
+  grep -q '^::error file=unicode/columns.py,line=10,col=23,endLine=10,endColumn=28,title=E0402::' out.txt ||
+    fail "github code-point columns: $(cat out.txt)"
+  expect 1 check unicode --format sarif
+  tr -d ' \t\n' <out.txt | grep -q '"region":{"startLine":10,"startColumn":23,"endLine":10,"endColumn":28}' ||
+    fail "SARIF code-point columns"
+  grep -q '"columnKind":.*"unicodeCodePoints"' out.txt || fail "SARIF columnKind"
+  ;;
 sarif-schema)
   expect 1 check project --format sarif -o a.sarif
   sh "$dir/validate_sarif.sh" a.sarif
