@@ -284,8 +284,11 @@ static void check_file(CkReport *r, const CkOptions *o, MtCtx *c, MtKcache *cach
     if (st == MT_ERR_NOMEM)
         ck_oom(r);
     long parse = st == MT_OK ? -1 : add_result(r, fi, NULL, 0);
-    for (size_t i = 0; i < mt_diag_count(c); i++)
+    for (size_t i = 0; i < mt_diag_count(c); i++) {
         add_finding(r, c, mt_diag_at(c, i), fi, parse, (MtSpan){0}, o->color);
+        if (parse >= 0 && !r->results[parse].line)
+            r->results[parse].line = r->findings[r->nfindings - 1].loc.line; /* the first error's */
+    }
     if (st != MT_OK)
         return;
 
