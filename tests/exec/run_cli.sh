@@ -7,6 +7,7 @@
 #                      exact message, naming the field
 #   fault.NAME         a runtime fault: exit 1, the rendered diagnostic, and
 #                      --dump wrote nothing
+#   compile.error      a kernel that does not compile: exit 1, the diagnostic
 #   usage.*, expect.*, set.*, dump.*: the options
 #
 # Runs from SOURCE_DIR so that every path in a message is relative.
@@ -54,7 +55,7 @@ example.*)
 
 spec.unknown_kernel)
     run $D/unknown_kernel.json; rc_is 1
-    stderr_is "$D/unknown_kernel.json: kernel: no @triton.jit function named 'add_kernal' in $D/kernels.py (jit functions: add_kernel, off_by_one, ratio)" ;;
+    stderr_is "$D/unknown_kernel.json: kernel: no @triton.jit function named 'add_kernal' in $D/kernels.py (jit functions: add_kernel, off_by_one, ratio, float_floordiv)" ;;
 spec.missing_argument)
     run $D/missing_argument.json; rc_is 1
     stderr_is "$D/missing_argument.json: args: missing argument 'y' of kernel add_kernel" ;;
@@ -91,6 +92,14 @@ fault.division_by_zero)
  29 |     tl.store(out + offsets, num // den, mask=mask)
     |                             ^~~~~~~~~~"
     [ -e "$T/dump" ] && fail "--dump wrote $T/dump after a fault"
+    ;;
+
+compile.error)
+    run $D/compile_error.json --dump "$T/dump"; rc_is 1
+    stderr_is "$D/kernels.py:36:29: error: '//' needs integer operands, got vector<256 x f32> and i32 [E0401]
+ 36 |     tl.store(out + offsets, values // 2, mask=offsets < n)
+    |                             ^~~~~~~~~~~"
+    [ -e "$T/dump" ] && fail "--dump wrote $T/dump after a compile error"
     ;;
 
 usage.no_spec)

@@ -1,5 +1,5 @@
-"""Kernels for the `mytriton run` tests: a correct one and two with bugs
-that the interpreter must report (tests/exec/run_cli.sh)."""
+"""Kernels for the `mytriton run` tests (tests/exec/run_cli.sh): a correct
+one, two with bugs to report at run time, and one that does not compile."""
 import triton
 import triton.language as tl
 
@@ -27,3 +27,10 @@ def ratio(a, b, out, n, BLOCK: tl.constexpr):
     num = tl.load(a + offsets, mask=mask, other=0)
     den = tl.load(b + offsets, mask=mask, other=1)
     tl.store(out + offsets, num // den, mask=mask)
+
+
+@triton.jit
+def float_floordiv(x, out, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    values = tl.load(x + offsets, mask=offsets < n, other=0.0)
+    tl.store(out + offsets, values // 2, mask=offsets < n)
