@@ -191,12 +191,17 @@ static int load_source(Run *r)
                     r->spec.source_path, n ? "jit functions: " : "it has none", names);
             return EXIT_ERRORS;
         }
-    } else if (kernel_names(r->m, false, names, sizeof names, &only) == 1) {
-        r->kinfo = only;
     } else {
-        fprintf(stderr, "%s: kernel: missing, and %s has %s%s%s: name one\n", spec, r->spec.source_path,
-                only ? "several kernels (" : "no kernels", names, only ? ")" : "");
-        return EXIT_ERRORS;
+        size_t n = kernel_names(r->m, false, names, sizeof names, &only);
+        if (n != 1) {
+            if (n)
+                fprintf(stderr, "%s: kernel: missing, and %s has several kernels (%s): name one\n", spec,
+                        r->spec.source_path, names);
+            else
+                fprintf(stderr, "%s: source: %s has no @triton.jit kernels\n", spec, r->spec.source_path);
+            return EXIT_ERRORS;
+        }
+        r->kinfo = only;
     }
     return 0;
 }
