@@ -9,6 +9,36 @@
  * statement grammar far enough to point at a construct the frontend then
  * rejects (ND_UNSUPPORTED, ND_WHILE, ...): a kernel never fails with a
  * generic syntax error on valid Python.
+ *
+ * Conventions the frontend can rely on:
+ *  - A span covers the node's source text exactly, from its first token to
+ *    its last (statements exclude the NEWLINE; compound statements end with
+ *    their last body statement). Parentheses make no node: `(a)` is the
+ *    ND_NAME with the span of `a`, but `(a + b) * c` spans from the '('.
+ *    A parenthesised or bare tuple is ND_TUPLE (`()` included).
+ *  - `x[:, None]` is ND_SUBSCRIPT whose index is ND_TUPLE(ND_SLICE with
+ *    lo/hi/step NULL, ND_NONE); a single index `x[i]` / `x[a:b]` is the
+ *    node itself, never a one-element tuple.
+ *  - Call keywords are u.call.kw in source order, `name=value` with the
+ *    span of both; `**d` is a keyword with name NULL whose value is
+ *    ND_UNSUPPORTED "keyword unpacking"; `*a` is a positional argument
+ *    ND_UNSUPPORTED "starred expression" (inner = a).
+ *  - Adjacent string literals are one ND_STR; a docstring is an
+ *    ND_EXPR_STMT holding an ND_STR.
+ *  - ND_UNSUPPORTED what: "lambda", "list comprehension", "set
+ *    comprehension", "dict comprehension", "generator expression", "dict
+ *    display", "set display", "starred expression", "keyword unpacking",
+ *    "assignment expression", "await expression", "yield expression",
+ *    "f-string", "bytes literal", "complex literal". ND_UNSUPPORTED_STMT
+ *    what: "del statement", "global statement", "nonlocal statement",
+ *    "import statement", "raise statement", "with statement", "try
+ *    statement", "function definition", "class definition", "async
+ *    statement", "match statement", "type alias statement", "decorator"
+ *    (a decorated nested def or class, spanning from its first '@').
+ *    `inner` is the operand where there is one (starred, unpacking, await,
+ *    yield, walrus value, lambda body), else NULL.
+ *  - Statements with a syntax error are left out of the tree (the error is
+ *    a diagnostic; mt_parse returns MT_ERR_SOURCE).
  */
 #ifndef MT_AST_H
 #define MT_AST_H

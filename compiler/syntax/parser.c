@@ -28,9 +28,14 @@
  * that carries a lexer diagnostic, and after a bracket that is never
  * closed (everything behind it is one broken logical line).
  *
- * Recursion is bounded: expressions, unary chains, `**` chains and nested
- * blocks share one depth counter capped at MAX_DEPTH; everything at module
- * level, the statement-skipping code and elif chains are iterative.
+ * Depth is bounded twice over. The parser's own recursion is: nested
+ * expressions, unary and `**` chains count against MAX_DEPTH, nested
+ * blocks against MAX_BLOCKS, and everything at module level and all the
+ * skipping code is iterative. And so is the depth of the tree it builds,
+ * which every later pass walks recursively: shapes the parser builds in a
+ * loop but that nest in the tree (a + b + c ..., f()()..., x.a.b...,
+ * long elif chains) count against the same budgets, so no input can give
+ * a consumer a tree deeper than a few hundred levels.
  *
  * Spans come from tokens, not from child nodes: a node spans from the
  * first token of its source text to the last, so `(a + b) * c` covers the
@@ -673,10 +678,14 @@ static MtNode *primary(Parser *p)
 {
     uint32_t start = p->pos;
     MtNode *n = atom(p);
-    while (!p->err) {
+    int links = 0; /* each trailer nests the tree one level deeper */
+    while (!p->err && (is_op(p, OP_PERIOD) || is_op(p, OP_LPAR) || is_op(p, OP_LSQB)) && enter(p)) {
+        links++;
         if (accept_op(p, OP_PERIOD)) {
-            if (!is_name(tok(p)))
-                return fail(p, "expected an attribute name after '.'");
+            if (!is_name(tok(p))) {
+                fail(p, "expected an attribute name after '.'");
+                break;
+            }
             const MtToken *name = tok(p);
             next(p);
             MtNode *a = new_node(p, ND_ATTR, span_from(p, start));
@@ -686,12 +695,11 @@ static MtNode *primary(Parser *p)
             n = a;
         } else if (is_op(p, OP_LPAR)) {
             n = call(p, n, start);
-        } else if (is_op(p, OP_LSQB)) {
-            n = subscript(p, n, start);
         } else {
-            break;
+            n = subscript(p, n, start);
         }
     }
+    p->depth -= links;
     return p->err ? p->bad : n;
 }
 
@@ -767,7 +775,9 @@ static MtNode *binary(Parser *p, int level)
         return factor(p);
     uint32_t start = p->pos;
     MtNode *lhs = binary(p, level + 1);
-    while (!p->err && in_level(tok(p), level)) {
+    int links = 0; /* each operator nests the tree one level deeper */
+    while (!p->err && in_level(tok(p), level) && enter(p)) {
+        links++;
         MtOp op = (MtOp)tok(p)->op;
         next(p);
         MtNode *rhs = binary(p, level + 1);
@@ -777,6 +787,7 @@ static MtNode *binary(Parser *p, int level)
         n->u.bin.rhs = rhs;
         lhs = n;
     }
+    p->depth -= links;
     return p->err ? p->bad : lhs;
 }
 
@@ -1345,7 +1356,7 @@ static MtNodeList else_block(Parser *p, uint32_t *colon)
 /* if_stmt = 'if' named_expression ':' block ('elif' named_expression ':' block)* ['else' ':' block]
  * The chain is built iteratively; each elif is an ND_IF (elif = true) in
  * the orelse of the one before. */
-static MtNode *if_stmt(Parser *p)
+static MtNode *if_chain(Parser *p, int *links)
 {
     MtNode *head = NULL, *prev = NULL;
     uint32_t colon = p->pos;
@@ -1354,6 +1365,14 @@ static MtNode *if_stmt(Parser *p)
     do {
         const MtToken *kw = tok(p);
         bool elif = kw_is(kw, KW_ELIF);
+        if (elif) { /* each elif nests the tree one level deeper */
+            if (p->blocks >= MAX_BLOCKS) {
+                fail_span(p, kw->span, "E0105", "too many 'elif' branches");
+                return drop_compound(p, true);
+            }
+            p->blocks++;
+            (*links)++;
+        }
         mt_vec_push(&p->c->arena, &starts, p->pos);
         next(p);
         MtNode *test = named_expression(p);
@@ -1386,6 +1405,15 @@ static MtNode *if_stmt(Parser *p)
     for (uint32_t i = 0; i < chain.n; i++)
         chain.v[i]->span = mt_span_join(p->t[starts.v[i]].span, end);
     return head;
+}
+
+/* The block budget the elif links took is given back after the chain. */
+static MtNode *if_stmt(Parser *p)
+{
+    int links = 0;
+    MtNode *n = if_chain(p, &links);
+    p->blocks -= links;
+    return n;
 }
 
 /* for_stmt = 'for' star_targets 'in' star_expressions ':' block ['else' ':' block] */

@@ -974,12 +974,14 @@ START_TEST(deep_nesting_is_capped)
     static const struct { const char *open, *close; } shapes[] = {
         {"(", ")"}, {"[", "]"}, {"-", ""}, {"not ", ""}, {"2**", ""}, {"f(", ")"}, {"x[", "]"},
         {"lambda: ", ""}, {"a if b else ", ""}, {"{1: ", "}"},
+        /* built in a loop, but as deep in the tree as the others */
+        {"1+", ""}, {"", "()"}, {"", ".a"}, {"", "[0]"},
     };
-    static const int depths[] = {150, 1000, 100000};
+    static const int depths[] = {90, 1000, 100000};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         for (int d = 0; d < 3; d++) {
             int n = depths[d];
-            char *src = repeat_src("@jit\ndef k():\n    y = ", shapes[i].open, n, "1", shapes[i].close, "\n    z = 2\n");
+            char *src = repeat_src("@jit\ndef k():\n    y = ", shapes[i].open, n, "x", shapes[i].close, "\n    z = 2\n");
             Parsed p = parse(src);
             if (d == 0) {
                 ck_assert_msg(mt_diag_count(p.c) == 0, "shape %zu depth %d: %s", i, n, diags(&p));
@@ -1020,6 +1022,17 @@ START_TEST(deep_blocks_are_capped)
     ck_assert_uint_eq(mt_diag_count(p.c), 1);
     ck_assert_str_eq(mt_diag_at(p.c, 0)->msg, "block nested too deeply");
     ck_assert_uint_eq(fn0(&p)->body.n, 2);
+    mt_ctx_free(p.c);
+
+    /* each elif nests the tree one level deeper: long chains are capped too */
+    mt_buf_init(&b, &scratch->arena);
+    mt_buf_puts(&b, "@jit\ndef k():\n    if a: pass\n");
+    for (int i = 0; i < 150; i++)
+        mt_buf_puts(&b, "    elif a: pass\n");
+    mt_buf_puts(&b, "    else: pass\n    z = 1\n");
+    p = parse(mt_buf_str(&b));
+    ck_assert_str_eq(diags(&p), "E0105 103:5-103:9 too many 'elif' branches\n");
+    ck_assert_uint_eq(fn0(&p)->body.n, 1); /* the chain is dropped, z = 1 stays */
     mt_ctx_free(p.c);
 
     /* the same depth in host code is skipped without a word */
