@@ -2,13 +2,17 @@
  *
  *   mytriton run SPEC.json [--backend interp|cuda] [--dump DIR] [--expect DIR]
  *                [--rtol R] [--atol A] [--set NAME=VALUE]... [--threads N]
+ *                [--compare interp] [--profile N]
  *
  * The spec (runtime/launch_spec.h, docs/launch-spec.md) names the kernel
  * source, the kernel, its specialisation, the grid and the arguments. A
  * run loads it, applies --set, parses the source, derives the signature
  * when the spec has none, compiles through SSA, binds the arguments
  * (loading or generating the arrays, evaluating the grid) and runs the
- * kernel in the CPU interpreter. Then, in this order: --dump writes every
+ * kernel in the CPU interpreter, or on the GPU (NVRTC cubin from the
+ * cache, Driver API launch; --compare interp also runs the interpreter on
+ * a copy of the inputs and reports the difference per array; --profile N
+ * times N launches with CUPTI). Then, in this order: --dump writes every
  * array argument to DIR/NAME.npy, --expect compares every array that has a
  * DIR/NAME.npy, and a short summary goes to stdout.
  *
@@ -27,6 +31,7 @@
 
 #include "cli.h"
 #include "compare.h"
+#include "cuda_run.h"
 #include "launch_spec.h"
 
 static const char help[] =
@@ -36,6 +41,9 @@ static const char help[] =
     "\n"
     "  -b, --backend NAME    interp (default: the CPU interpreter) or cuda\n"
     "  -t, --threads N       interpreter threads; 0 (default): up to one per core, fewer for small launches\n"
+    "      --compare interp  with --backend cuda: also run the interpreter on the same inputs and report\n"
+    "                        the difference per array (exit 1 beyond the tolerance)\n"
+    "      --profile N       with --backend cuda: time N launches (CUPTI, else CUDA events) after warm-up\n"
     "      --set NAME=VALUE  override a scalar argument or a constexpr; repeatable\n"
     "      --dump DIR        write every array argument after the run to DIR/NAME.npy\n"
     "      --expect DIR      compare every array that has DIR/NAME.npy; exit 1 on a mismatch\n"
@@ -55,6 +63,8 @@ typedef struct Options {
     char **sets;
     int nsets;
     int threads;
+    bool compare;             /* --compare interp */
+    int profile;              /* --profile N */
     bool has_rtol, has_atol;
     double rtol, atol;
 } Options;
@@ -70,12 +80,13 @@ static bool parse_number(const char *s, double *out)
 /* 0 to continue, else the exit status. */
 static int parse_options(int argc, char **argv, Options *o)
 {
-    enum { OPT_SET = 256, OPT_DUMP, OPT_EXPECT, OPT_RTOL, OPT_ATOL, OPT_COLOR };
+    enum { OPT_SET = 256, OPT_DUMP, OPT_EXPECT, OPT_RTOL, OPT_ATOL, OPT_COLOR, OPT_COMPARE, OPT_PROFILE };
     static const struct option opts[] = {
         {"backend", required_argument, 0, 'b'}, {"threads", required_argument, 0, 't'},
         {"set", required_argument, 0, OPT_SET},  {"dump", required_argument, 0, OPT_DUMP},
         {"expect", required_argument, 0, OPT_EXPECT}, {"rtol", required_argument, 0, OPT_RTOL},
         {"atol", required_argument, 0, OPT_ATOL}, {"color", required_argument, 0, OPT_COLOR},
+        {"compare", required_argument, 0, OPT_COMPARE}, {"profile", required_argument, 0, OPT_PROFILE},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
     };
     int ch;
@@ -117,6 +128,24 @@ static int parse_options(int argc, char **argv, Options *o)
             break;
         }
         case OPT_COLOR: o->color = optarg; break;
+        case OPT_COMPARE:
+            if (strcmp(optarg, "interp")) {
+                fprintf(stderr, "mytriton run: --compare takes 'interp', got '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            o->compare = true;
+            break;
+        case OPT_PROFILE: {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (!*optarg || *end || n < 1 || n > 100000) {
+                fprintf(stderr, "mytriton run: --profile expects a number of launches from 1 to 100000, got '%s'\n",
+                        optarg);
+                return EXIT_USAGE;
+            }
+            o->profile = (int)n;
+            break;
+        }
         case 'h': fputs(help, stdout); return -1;
         default: fputs(help, stderr); return EXIT_USAGE;
         }
@@ -126,6 +155,10 @@ static int parse_options(int argc, char **argv, Options *o)
         return EXIT_USAGE;
     }
     o->spec = argv[optind];
+    if ((o->compare || o->profile) && strcmp(o->backend, "cuda")) {
+        fprintf(stderr, "mytriton run: --compare and --profile need --backend cuda\n");
+        return EXIT_USAGE;
+    }
     return 0;
 }
 
@@ -214,7 +247,9 @@ static int compile_and_bind(Run *r)
         fprintf(stderr, "%s: %s\n", spec, err);
         return EXIT_ERRORS;
     }
-    MtSpec cs = {.kernel = r->kinfo->name, .signature = *r->signature ? r->signature : NULL};
+    MtSpec cs = {.kernel = r->kinfo->name,
+                 .signature = *r->signature ? r->signature : NULL,
+                 .last_stage = !strcmp(r->o->backend, "cuda") ? MT_STAGE_CUDA : MT_STAGE_SSA};
     if (mt_compile(r->c, r->m, &cs, &r->k) != MT_OK) {
         cli_print_diags(r->c, r->color);
         return EXIT_ERRORS;
@@ -313,7 +348,7 @@ static void threads_text(int requested, int64_t programs, char *buf, size_t n)
     snprintf(buf, n, "%s%ld thread%s", requested > 0 || t == 1 ? "" : "up to ", t, t == 1 ? "" : "s");
 }
 
-static void summary(const Run *r, double ms)
+static void summary(const Run *r, double ms, const char *backend_line)
 {
     const MtLaunch *l = &r->launch;
     int64_t programs = l->grid[0] * l->grid[1] * l->grid[2];
@@ -325,9 +360,13 @@ static void summary(const Run *r, double ms)
         printf(" x %d CUDA thread%s\n", cuda, cuda == 1 ? "" : "s");
     else
         printf(" (no CUDA layout)\n");
-    char threads[64];
-    threads_text(r->o->threads, programs, threads, sizeof threads);
-    printf("run      interp, %s, %.3f ms\n", threads, ms);
+    if (backend_line) {
+        printf("run      %s, %.3f ms\n", backend_line, ms);
+    } else {
+        char threads[64];
+        threads_text(r->o->threads, programs, threads, sizeof threads);
+        printf("run      interp, %s, %.3f ms\n", threads, ms);
+    }
     int nw, sw;
     widths(l, &nw, &sw);
     for (size_t i = 0; i < l->nargs; i++) {
@@ -438,6 +477,145 @@ static int expect(const Run *r, const char *dir)
     return rc;
 }
 
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* --dump and --expect, once the run has succeeded. */
+static int after_run(const Run *r)
+{
+    int rc = EXIT_OK;
+    if (r->o->dump && (rc = dump(r, r->o->dump)))
+        return rc;
+    if (r->o->expect)
+        rc = expect(r, r->o->expect);
+    return rc;
+}
+
+/* The interpreter on copies of the launch's arrays (taken before the GPU
+ * run changes them); the copies are the reference for --compare. */
+static int interpret_copy(Run *r, MtArray **copies)
+{
+    MtKernelArg *args = calloc(r->launch.nargs + 1, sizeof *args);
+    if (!args)
+        return EXIT_ERRORS;
+    for (size_t i = 0; i < r->launch.nargs; i++) {
+        args[i] = r->args[i];
+        const MtArray *a = r->launch.args[i].array;
+        if (r->launch.args[i].kind != MT_ARG_ARRAY)
+            continue;
+        copies[i] = mt_array_new(a->dtype, a->ndim, a->shape);
+        if (!copies[i]) {
+            free(args);
+            return EXIT_ERRORS;
+        }
+        memcpy(copies[i]->data, a->data, a->nbytes);
+        args[i].data = copies[i]->data;
+    }
+    MtInterpOptions io = {.threads = r->o->threads};
+    MtStatus st = mt_interpret(r->c, r->k, r->launch.grid, args, r->launch.nargs, &io);
+    free(args);
+    if (st != MT_OK) {
+        cli_print_diags(r->c, r->color);
+        fprintf(stderr, "mytriton run: --compare: the interpreter run failed\n");
+        return EXIT_ERRORS;
+    }
+    return EXIT_OK;
+}
+
+static int compare_with(const Run *r, MtArray **ref)
+{
+    double rtol = r->o->has_rtol ? r->o->rtol : r->spec.has_tolerance ? r->spec.rtol : 1e-5;
+    double atol = r->o->has_atol ? r->o->atol : r->spec.has_tolerance ? r->spec.atol : 1e-6;
+    int rc = EXIT_OK, w, sw;
+    widths(&r->launch, &w, &sw);
+    for (size_t i = 0; i < r->launch.nargs; i++) {
+        const MtLaunchArg *a = &r->launch.args[i];
+        if (a->kind != MT_ARG_ARRAY)
+            continue;
+        MtCompareResult cr;
+        if (mt_array_compare(a->array, ref[i], rtol, atol, &cr)) {
+            printf("compare  %-*s cuda = interp: max abs err %.3g, max rel err %.3g\n", w, a->name, cr.max_abs_err,
+                   cr.max_rel_err);
+            continue;
+        }
+        char idx[256], got[32], want[32];
+        index_text(&cr, idx, sizeof idx);
+        mt_format_float(got, cr.first_got, a->array->dtype == MT_DT_F32);
+        mt_format_float(want, cr.first_want, a->array->dtype == MT_DT_F32);
+        printf("compare  %-*s MISMATCH: %" PRId64 " of %" PRId64 " elements; max abs err %.3g, max rel err %.3g; "
+               "first at %s: cuda %s, interp %s\n",
+               w, a->name, cr.mismatches, a->array->numel, cr.max_abs_err, cr.max_rel_err, idx, got, want);
+        rc = EXIT_ERRORS;
+    }
+    printf("compare  %s (rtol %g, atol %g)\n", rc ? "mismatch" : "cuda and interp agree", rtol, atol);
+    return rc;
+}
+
+static void print_profile(const Run *r, const MtCudaRunResult *res)
+{
+    const MtProfile *p = &res->profile;
+    double med_s = (double)p->median_ns * 1e-9;
+    printf("profile  %zu launches (%s): min %.2f us, median %.2f us, max %.2f us", p->n, p->timer,
+           (double)p->min_ns / 1e3, (double)p->median_ns / 1e3, (double)p->max_ns / 1e3);
+    if (r->launch.bytes >= 0 && med_s > 0)
+        printf(", %.1f GB/s", (double)r->launch.bytes / med_s / 1e9);
+    if (r->launch.flops >= 0 && med_s > 0)
+        printf(", %.2f GFLOP/s", (double)r->launch.flops / med_s / 1e9);
+    printf("\n");
+    if (p->note[0])
+        printf("profile  note: %s\n", p->note);
+}
+
+static int run_cuda(Run *r)
+{
+    char err[1024];
+    MtCuda *cu;
+    if (mt_cuda_open(&cu, err, sizeof err) != MT_OK) {
+        fprintf(stderr, "mytriton run: %s\n", err);
+        return EXIT_ERRORS;
+    }
+    MtArray **ref = calloc(r->launch.nargs + 1, sizeof *ref);
+    int rc = ref ? EXIT_OK : EXIT_ERRORS;
+    if (!rc && r->o->compare)
+        rc = interpret_copy(r, ref);
+    MtKcache *cache = mt_kcache_open(NULL);
+    MtCudaRunOptions opt = {.profile_iters = r->o->profile};
+    MtCudaRunResult res;
+    if (!rc) {
+        double t0 = now_ms();
+        MtStatus st = mt_cuda_run(r->c, r->k, &r->launch, cu, cache, &opt, &res, err, sizeof err);
+        double ms = now_ms() - t0;
+        if (st != MT_OK) {
+            cli_print_diags(r->c, r->color);
+            fprintf(stderr, "mytriton run: %s\n", err);
+            rc = EXIT_ERRORS;
+        } else {
+            char line[512];
+            static const char *const hits[] = {"compiled", "from the memory cache", "from the disk cache"};
+            snprintf(line, sizeof line, "cuda on %s, %d registers, %d B shared, cubin %s",
+                     mt_cuda_device_info(cu)->name, res.registers, res.shared_bytes, hits[res.cache]);
+            summary(r, ms, line);
+            if (res.profiled)
+                print_profile(r, &res);
+            mt_cuda_run_result_free(&res);
+            if (r->o->compare)
+                rc = compare_with(r, ref);
+            if (!rc)
+                rc = after_run(r);
+        }
+    }
+    for (size_t i = 0; ref && i < r->launch.nargs; i++)
+        mt_array_free(ref[i]);
+    free(ref);
+    mt_kcache_close(cache);
+    mt_cuda_close(cu);
+    return rc;
+}
+
 static int run_launch(Run *r)
 {
     const Options *o = r->o;
@@ -461,29 +639,21 @@ static int run_launch(Run *r)
         rc = compile_and_bind(r);
     if (rc)
         return rc;
-    if (!strcmp(o->backend, "cuda")) {
-        fprintf(stderr, "mytriton run: the cuda backend is not available in this build\n");
-        return EXIT_USAGE;
-    }
+    if (!strcmp(o->backend, "cuda"))
+        return run_cuda(r);
 
     MtInterpOptions io = {.threads = o->threads};
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = now_ms();
     MtStatus st = mt_interpret(r->c, r->k, r->launch.grid, r->args, r->launch.nargs, &io);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double ms = now_ms() - t0;
     if (st != MT_OK) {
         cli_print_diags(r->c, r->color);
         if (!mt_diag_count(r->c))
             fprintf(stderr, "mytriton run: %s\n", mt_status_name(st));
         return EXIT_ERRORS;
     }
-    double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
-    summary(r, ms);
-    if (o->dump && (rc = dump(r, o->dump)))
-        return rc;
-    if (o->expect)
-        rc = expect(r, o->expect);
-    return rc;
+    summary(r, ms, NULL);
+    return after_run(r);
 }
 
 int cmd_run(int argc, char **argv)

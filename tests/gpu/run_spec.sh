@@ -1,0 +1,28 @@
+#!/bin/sh
+# run_spec.sh MYTRITON SPEC [exact]
+# Run a launch spec on the GPU and on the CPU interpreter with the same
+# inputs (mytriton run --backend cuda --compare interp). "exact" demands
+# bit-identical arrays (kernels without exp: mytriton's CUDA is compiled
+# with --fmad=false and reduces in the interpreter's order); otherwise the
+# spec's tolerance (or 1e-5 relative) applies. Without a GPU: exit 77
+# (skipped), unless MYTRITON_REQUIRE_CUDA=1.
+set -u
+mytriton=$1 spec=$2 mode=${3:-}
+err=$(mktemp)
+trap 'rm -f "$err"' EXIT
+if [ "$mode" = exact ]; then
+  "$mytriton" run "$spec" --backend cuda --compare interp --rtol 0 --atol 0 2>"$err"
+else
+  "$mytriton" run "$spec" --backend cuda --compare interp 2>"$err"
+fi
+rc=$?
+cat "$err" >&2
+if [ $rc -ne 0 ] && grep -q -e "no CUDA driver" -e "no CUDA device" "$err"; then
+  if [ "${MYTRITON_REQUIRE_CUDA:-0}" = 1 ]; then
+    echo "FAIL: MYTRITON_REQUIRE_CUDA=1 but no GPU is usable" >&2
+    exit 1
+  fi
+  echo "SKIP: no CUDA device ($spec)"
+  exit 77
+fi
+exit $rc
