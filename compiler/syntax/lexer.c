@@ -629,16 +629,35 @@ static long hex_run(const Lexer *L, uint32_t i, uint32_t end, int n)
     return v;
 }
 
-static void escape_error(Lexer *L, uint32_t from, uint32_t to, const char *msg)
+/* The position of `off`, counting lines from `p` (an earlier position)
+ * the way the lexer does, "\r" and "\r\n" included. */
+static Pos pos_after(const Lexer *L, Pos p, uint32_t off)
 {
-    mt_error(L->c, mt_span_of(L->c, L->file, from, to), "E0107", "%s", msg);
+    uint32_t bol = p.off - (p.col - 1);
+    for (uint32_t i = p.off; i < off; i++) {
+        char ch = L->src[i];
+        if (ch == '\n' || (ch == '\r' && at(L, i + 1) != '\n')) {
+            p.line++;
+            bol = i + 1;
+        }
+    }
+    return (Pos){off, p.line, off - bol + 1};
 }
 
-/* The value of the literal body [from, to): escapes decoded unless raw,
+/* `*at` is a position at or before `from`, advanced to it: errors come
+ * in source order, so the literal is scanned once however many there are. */
+static void escape_error(Lexer *L, Pos *at, uint32_t from, uint32_t to, const char *msg)
+{
+    *at = pos_after(L, *at, from);
+    mt_error(L->c, span_between(L, *at, pos_after(L, *at, to)), "E0107", "%s", msg);
+}
+
+/* The value of the literal body [body, to): escapes decoded unless raw,
  * and "\r\n" / "\r" read as "\n", as Python reads source files. Every
  * escape decodes to at most as many bytes as it is written with. */
-static void decode(Lexer *L, MtToken *t, uint32_t from, uint32_t to, int flags)
+static void decode(Lexer *L, MtToken *t, Pos body, uint32_t to, int flags)
 {
+    uint32_t from = body.off;
     char *d = mt_arena_alloc(&L->c->arena, to - from + 1);
     uint32_t k = 0;
     bool raw = flags & STR_RAW, bytes = flags & STR_BYTES;
@@ -698,13 +717,13 @@ static void decode(Lexer *L, MtToken *t, uint32_t from, uint32_t to, int flags)
                 uint32_t end = i;
                 while (end < to && end < i + (uint32_t)n && digit_in_base(L->src[end], 16))
                     end++;
-                escape_error(L, esc, end, mt_sprintf(L->c, "truncated \\%c%.*s escape", e, n, "XXXXXXXX"));
+                escape_error(L, &body, esc, end, mt_sprintf(L->c, "truncated \\%c%.*s escape", e, n, "XXXXXXXX"));
                 d[k++] = '\\';
                 d[k++] = e;
                 break;
             }
             if (v > 0x10FFFF) {
-                escape_error(L, esc, i + (uint32_t)n, "illegal Unicode character: code point above U+10FFFF");
+                escape_error(L, &body, esc, i + (uint32_t)n, "illegal Unicode character: code point above U+10FFFF");
                 v = 0xFFFD;
             }
             i += (uint32_t)n;
@@ -720,13 +739,13 @@ static void decode(Lexer *L, MtToken *t, uint32_t from, uint32_t to, int flags)
             if (bytes)
                 break;
             if (i >= to || L->src[i] != '{') {
-                escape_error(L, esc, i, "malformed \\N character escape: expected '{'");
+                escape_error(L, &body, esc, i, "malformed \\N character escape: expected '{'");
                 break;
             }
             while (i < to && L->src[i] != '}')
                 d[k++] = L->src[i++];
             if (i >= to) {
-                escape_error(L, esc, i, "malformed \\N character escape: missing '}'");
+                escape_error(L, &body, esc, i, "malformed \\N character escape: missing '}'");
                 break;
             }
             d[k++] = L->src[i++];
@@ -771,7 +790,7 @@ static void string(Lexer *L, Pos p, int flags)
         t->str = mt_arena_strndup(&L->c->arena, L->src + body, end - body);
         t->str_len = end - body;
     } else {
-        decode(L, t, body, end, flags);
+        decode(L, t, pos_after(L, quote, body), end, flags);
     }
     if (malformed_field)
         mt_error(L->c, t->span, "E0107", "f-string: expecting '}'");
@@ -921,6 +940,8 @@ MtTokens mt_lex(MtCtx *c, uint32_t file)
 {
     const MtFile *f = mt_ctx_file(c, file);
     Lexer L = {.c = c, .file = file, .src = f ? f->text : "", .len = f ? (uint32_t)f->len : 0, .line = 1};
+    if (L.len >= 3 && memcmp(L.src, "\xEF\xBB\xBF", 3) == 0)
+        L.pos = 3; /* a UTF-8 byte order mark is not part of the source */
     /* Python source averages 6-10 bytes per token: one allocation of
      * about the right size, instead of a doubling array that allocates
      * (and zeroes) twice the final size. */

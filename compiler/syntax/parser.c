@@ -44,6 +44,7 @@
  */
 #include "parser.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/strbuf.h"
@@ -1558,12 +1559,28 @@ static MtNodeList block(Parser *p, const char *what, uint32_t line)
 
 /* ---- jit functions ---------------------------------------------------------- */
 
-static bool same_name(const MtParam *v, uint32_t n, const char *name)
+static int by_name_then_position(const void *a, const void *b)
 {
+    const MtParam *x = *(const MtParam *const *)a, *y = *(const MtParam *const *)b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x < y ? -1 : x > y);
+}
+
+/* The first parameter (in source order) whose name an earlier one has,
+ * or NULL: sorted, so a def with thousands of parameters stays cheap. */
+static const MtParam *duplicate_param(Parser *p, const MtParam *v, uint32_t n)
+{
+    if (n < 2)
+        return NULL;
+    const MtParam **sorted = mt_arena_alloc(&p->c->arena, n * sizeof *sorted);
     for (uint32_t i = 0; i < n; i++)
-        if (strcmp(v[i].name, name) == 0)
-            return true;
-    return false;
+        sorted[i] = &v[i];
+    qsort(sorted, n, sizeof *sorted, by_name_then_position);
+    const MtParam *dup = NULL;
+    for (uint32_t i = 1; i < n; i++)
+        if (strcmp(sorted[i - 1]->name, sorted[i]->name) == 0 && (!dup || sorted[i] < dup))
+            dup = sorted[i];
+    return dup;
 }
 
 /* parameters = param (',' param)* [',']
@@ -1615,8 +1632,6 @@ static void parameters(Parser *p, MtFuncDef *fn)
                 break;
             }
             MtParam prm = {.name = tok(p)->text, .name_span = tok(p)->span, .kind = k};
-            if (same_name(v.v, v.n, prm.name))
-                fail_span(p, prm.name_span, "E0105", "duplicate argument '%s' in function definition", prm.name);
             next(p);
             if (!p->err && accept_op(p, OP_COLON))
                 prm.annotation = k == PARAM_VARARGS && is_op(p, OP_STAR) ? star_expression(p) : expression(p);
@@ -1640,6 +1655,9 @@ static void parameters(Parser *p, MtFuncDef *fn)
     }
     if (!p->err && bare_star)
         fail_span(p, bare->span, "E0105", "named arguments must follow bare *");
+    const MtParam *dup = p->err ? NULL : duplicate_param(p, v.v, v.n);
+    if (dup)
+        fail_span(p, dup->name_span, "E0105", "duplicate argument '%s' in function definition", dup->name);
     fn->params = v.v;
     fn->nparams = v.n;
 }

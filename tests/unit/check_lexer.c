@@ -110,6 +110,17 @@ START_TEST(simple_statement_tokens_and_spans)
 }
 END_TEST
 
+START_TEST(byte_order_mark_is_skipped)
+{
+    Lexed l = lex("\xEF\xBB\xBFimport triton\n");
+    ck_assert_str_eq(toks(&l), "NAME(import) NAME(triton) NEWLINE EOF");
+    ck_assert_str_eq(span_text(&l, l.t.v[0].span), "1:4-1:10"); /* offsets stay file offsets */
+    ck_assert_uint_eq(l.t.v[0].span.off, 3);
+    ck_assert_str_eq(diags(&l), "");
+    mt_ctx_free(l.c);
+}
+END_TEST
+
 START_TEST(empty_and_comment_only_files)
 {
     Lexed l = lex("");
@@ -460,6 +471,14 @@ START_TEST(invalid_escapes_are_E0107)
                                 "E0107 1:38-1:40 malformed \\N character escape: expected '{'\n"
                                 "E0107 1:45-1:49 malformed \\N character escape: missing '}'\n");
     ck_assert_str_eq(l.t.v[2].str, "\\xZ");
+    mt_ctx_free(l.c);
+
+    /* positions inside a multi-line literal count lines as the lexer does, "\r" included */
+    l = lex("x = \"\"\"a\r\r b \\xZ\"\"\"\r");
+    ck_assert_str_eq(diags(&l), "E0107 3:4-3:6 truncated \\xXX escape\n");
+    mt_ctx_free(l.c);
+
+    l = lex("a = '\\xZ' + '\\u12' + '\\U00110000' + '\\N' + '\\N{X'\n");
     ck_assert_str_eq(toks(&l), "NAME(a) OP(=) STRING('\\xZ') OP(+) STRING('\\u12') OP(+) STRING('\\U00110000') "
                                "OP(+) STRING('\\N') OP(+) STRING('\\N{X') NEWLINE EOF");
     mt_ctx_free(l.c);
@@ -585,9 +604,17 @@ static double ms_since(const struct timespec *a)
     return (double)(b.tv_sec - a->tv_sec) * 1e3 + (double)(b.tv_nsec - a->tv_nsec) / 1e6;
 }
 
-/* 10,000 lines of kernel-like code tokenise in milliseconds. The bound is
- * loose (sanitizer builds, a shared machine); the best of a few runs is
+/* 10,000 lines of kernel-like code tokenise in milliseconds (about 3 ms
+ * on an idle machine once the allocator is warm). The bound is loose, to
+ * hold on a loaded shared machine and under the sanitizers, but anything
+ * worse than linear would blow far past it; the best of a few runs is
  * taken so that one page-fault-heavy first run does not decide. */
+#if defined(__SANITIZE_ADDRESS__)
+enum { LEX_10K_MS = 2000 };
+#else
+enum { LEX_10K_MS = 250 };
+#endif
+
 START_TEST(ten_thousand_lines_lex_fast)
 {
     static const char unit[] =
@@ -618,7 +645,7 @@ START_TEST(ten_thousand_lines_lex_fast)
         mt_ctx_free(l.c);
     }
     free(src);
-    ck_assert_msg(best < 150.0, "10,000 lines took %.1f ms", best);
+    ck_assert_msg(best < LEX_10K_MS, "10,000 lines took %.1f ms", best);
 }
 END_TEST
 
@@ -628,6 +655,7 @@ static Suite *lexer_suite(void)
     TCase *tc = tcase_create("lexer");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, simple_statement_tokens_and_spans);
+    tcase_add_test(tc, byte_order_mark_is_skipped);
     tcase_add_test(tc, empty_and_comment_only_files);
     tcase_add_test(tc, keywords_and_soft_keywords);
     tcase_add_test(tc, every_operator_round_trips);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/ctx.h"
 #include "base/strbuf.h"
@@ -256,6 +257,7 @@ START_TEST(jit_decorator_forms)
         {"def setup():\n    import triton as tr\n@tr.jit\ndef k(): pass\n", 1},
         {"try:\n    import triton\nexcept ImportError:\n    import mytriton as triton\n@triton.jit\ndef k(): pass\n", 1},
         {"@tr.jit\ndef k(): pass\nimport triton as tr\n", 1},
+        {"\xEF\xBB\xBFimport triton as tr\n@tr.jit\ndef k(): pass\n", 1},
         {"import triton\n@triton.jit\ndef a(): pass\n@triton.jit\ndef b(): pass\ndef c(): pass\n", 2},
         /* not kernels */
         {"from numba import jit\n@jit\ndef k(): pass\n", 0},
@@ -1051,6 +1053,47 @@ START_TEST(deep_blocks_are_capped)
 }
 END_TEST
 
+static double seconds_since(const struct timespec *a)
+{
+    struct timespec b;
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    return (double)(b.tv_sec - a->tv_sec) + (double)(b.tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/* Inputs built to hit a quadratic corner stay linear: a def with 50,000
+ * parameters (duplicate check), a literal with 200,000 bad escapes. */
+START_TEST(pathological_sizes_stay_fast)
+{
+    MtCtx *scratch = mt_ctx_new(NULL);
+    MtBuf b;
+    mt_buf_init(&b, &scratch->arena);
+    mt_buf_puts(&b, "@jit\ndef k(p0");
+    for (int i = 1; i < 50000; i++)
+        mt_buf_printf(&b, ", p%d", i);
+    mt_buf_puts(&b, ", p7): pass\n");
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    Parsed p = parse(mt_buf_str(&b));
+    ck_assert_uint_eq(mt_diag_count(p.c), 1);
+    ck_assert_str_eq(mt_diag_at(p.c, 0)->msg, "duplicate argument 'p7' in function definition");
+    ck_assert_uint_eq(mt_diag_at(p.c, 0)->span.off, b.n - 10); /* the last "p7" */
+    mt_ctx_free(p.c);
+
+    mt_buf_init(&b, &scratch->arena);
+    mt_buf_puts(&b, "x = '");
+    for (int i = 0; i < 200000; i++)
+        mt_buf_puts(&b, "\\xZ");
+    mt_buf_puts(&b, "'\n");
+    p = parse(mt_buf_str(&b));
+    ck_assert_uint_eq(mt_error_count(p.c), 200000);
+    ck_assert_uint_eq(mt_diag_count(p.c), MT_MAX_ERRORS);
+    mt_ctx_free(p.c);
+    double s = seconds_since(&t0);
+    ck_assert_msg(s < 5.0, "took %.2f s", s);
+    mt_ctx_free(scratch);
+}
+END_TEST
+
 /* mt_parse must return, with a sane status and in-range diagnostics, on any
  * input: every prefix of two real files, and byte-mutated variants. */
 static void check_sane(const char *src, size_t len)
@@ -1215,6 +1258,7 @@ static Suite *parser_suite(void)
     tcase_add_test(tc, recovery_reports_each_statement_once);
     tcase_add_test(tc, deep_nesting_is_capped);
     tcase_add_test(tc, deep_blocks_are_capped);
+    tcase_add_test(tc, pathological_sizes_stay_fast);
     tcase_add_test(tc, fuzz_truncations_and_mutations);
     tcase_add_test(tc, out_of_memory_is_a_status);
     tcase_add_test(tc, parse_api_edges);
