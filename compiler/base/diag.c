@@ -49,7 +49,12 @@ MtDiagRec *mt_vdiag(MtCtx *c, MtSeverity sev, MtSpan sp, const char *code, const
     MtDiagRec *same = find_same(c, sev, sp, code, mt_buf_str(&b));
     if (same) {
         /* Notes added to the returned record must not pile up on the
-         * original: hand back a detached copy. */
+         * original: hand back a detached copy. A repeated error still
+         * counts: each phase decides whether it failed by comparing
+         * nerrors before and after, and a second kernel that inlines the
+         * same broken helper must not go on to lower it. */
+        if (sev == MT_SEV_ERROR)
+            c->nerrors++;
         MtDiagRec *scratch = mt_arena_alloc(&c->arena, sizeof *scratch);
         scratch->d = same->d;
         return scratch;
