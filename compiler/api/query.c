@@ -363,11 +363,15 @@ static const char *node_what(MtCtx *c, const MtExpr *e)
     }
 }
 
-static uint32_t count_span(const MtExprProgram *p, MtSpan sp)
+/* Nodes like e (same range, kind and operator): one per unrolled
+ * iteration or inlined call. */
+static uint32_t count_like(const MtExprProgram *p, const MtExpr *e)
 {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < p->all.n; i++)
-        n += p->all.v[i]->ty && same_range(p->all.v[i]->span, sp);
+    for (uint32_t i = 0; i < p->all.n; i++) {
+        const MtExpr *x = p->all.v[i];
+        n += x->ty && x->kind == e->kind && x->op == e->op && same_range(x->span, e->span);
+    }
     return n;
 }
 
@@ -389,11 +393,11 @@ static void fill_node(MtCtx *c, MtCompiled *k, const MtExpr *e, bool ssa, MtQuer
     out->value_span = e->span;
     out->type = mt_ty_str(c, e->ty);
     out->what = node_what(c, e);
-    out->instances = count_span(k->prog, e->span);
+    out->instances = count_like(k->prog, e);
     if (e->kind == EX_CONST) {
         MtBuf b;
         mt_buf_init(&b, &c->arena);
-        mt_const_print(&b, e->u.cst, e->ty);
+        mt_const_print(&b, e->u.cst);
         out->value = mt_buf_str(&b);
     }
     if (ssa)
@@ -425,11 +429,27 @@ static bool in_kernel(const MtCompiled *k, const MtFuncDef *f)
     return false;
 }
 
+/* The value of an inlined helper call: the last node made inside the
+ * inline site of that call (what the helper returned, as a rule). */
+static const MtExpr *call_result(MtCtx *c, const MtExprProgram *p, MtSpan sp)
+{
+    const MtExpr *best = NULL;
+    for (uint32_t i = 0; i < p->all.n; i++) {
+        const MtExpr *e = p->all.v[i];
+        if (e->ty && e->ty != &mt_ty_void && e->inl && e->inl < c->inl.n && same_range(c->inl.v[e->inl].call, sp))
+            best = e;
+    }
+    return best;
+}
+
 /* The node a binding's value range made; a value that is itself a name
- * (`y = x`) is followed to that name's binding. */
+ * (`y = x`) is followed to that name's binding, a helper call to what the
+ * helper returned. */
 static const MtExpr *value_node(MtCtx *c, const MtCompiled *k, MtSpan sp, int depth)
 {
     const MtExpr *e = node_for(k->prog, sp);
+    if (!e && sp.line)
+        e = call_result(c, k->prog, sp);
     if (e || !sp.line || depth > 8)
         return e;
     BindSet s = {.c = c};
@@ -441,6 +461,30 @@ static const MtExpr *value_node(MtCtx *c, const MtCompiled *k, MtSpan sp, int de
     return d.kind == MT_DEF_LOCAL ? value_node(c, k, d.value, depth + 1) : NULL;
 }
 
+static const MtNode *node_at(const MtModule *m, MtSpan sp, int kind);
+static const MtNode *call_arg(const MtNode *call, uint32_t pos, const char *kw);
+
+/* What a helper's parameter is bound to at the first call inlined into
+ * k: the argument's value (or the default's). */
+static const MtExpr *helper_argument(MtCtx *c, const MtCompiled *k, const MtFuncDef *f, const char *name)
+{
+    uint32_t index = 0;
+    while (index < f->nparams && strcmp(f->params[index].name, name))
+        index++;
+    if (index == f->nparams)
+        return NULL;
+    for (uint32_t s = 1; s < c->inl.n; s++) {
+        if (strcmp(c->inl.v[s].callee, f->name))
+            continue;
+        const MtNode *call = node_at(k->m, c->inl.v[s].call, ND_CALL);
+        const MtNode *arg = call ? call_arg(call, index, name) : NULL;
+        const MtExpr *e = arg ? value_node(c, k, arg->span, 0) : NULL;
+        if (e)
+            return e;
+    }
+    return NULL;
+}
+
 static bool name_value(MtCtx *c, MtCompiled *k, const MtFuncDef *f, const MtQueryDef *d, MtQueryValue *out)
 {
     out->name = d->name;
@@ -450,6 +494,11 @@ static bool name_value(MtCtx *c, MtCompiled *k, const MtFuncDef *f, const MtQuer
     case MT_DEF_PARAM:
         if (f != k->fn) {
             out->what = "helper parameter";
+            const MtExpr *e = helper_argument(c, k, f, d->name);
+            if (e) {
+                fill_node(c, k, e, true, out);
+                out->what = "helper parameter";
+            }
             return true;
         }
         for (uint32_t i = 0; i < k->prog->nsig; i++) {
