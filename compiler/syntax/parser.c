@@ -28,14 +28,14 @@
  * that carries a lexer diagnostic, and after a bracket that is never
  * closed (everything behind it is one broken logical line).
  *
- * Depth is bounded twice over. The parser's own recursion is: nested
- * expressions, unary and `**` chains count against MAX_DEPTH, nested
- * blocks against MAX_BLOCKS, and everything at module level and all the
- * skipping code is iterative. And so is the depth of the tree it builds,
- * which every later pass walks recursively: shapes the parser builds in a
- * loop but that nest in the tree (a + b + c ..., f()()..., x.a.b...,
- * long elif chains) count against the same budgets, so no input can give
- * a consumer a tree deeper than a few hundred levels.
+ * Depth is bounded twice over. The parser's own recursion: nested
+ * expressions and unary and `**` chains count against MAX_DEPTH, nested
+ * blocks against MAX_BLOCKS; everything at module level and all the
+ * skipping code is iterative. The depth of the tree it builds, which every
+ * later pass walks recursively: shapes built in a loop that still nest in
+ * the tree (a + b + c ..., f()()..., x.a.b..., long elif chains) count
+ * against the same budgets, so no input gives a consumer a tree deeper
+ * than a few hundred levels.
  *
  * Spans come from tokens, not from child nodes: a node spans from the
  * first token of its source text to the last, so `(a + b) * c` covers the
@@ -295,8 +295,8 @@ static bool expect_op(Parser *p, MtOp op, const char *what)
     return false;
 }
 
-/* `expected ':' after 'if' condition`: the missing-colon messages carry
- * no "found" part, as in the language reference's error wording. */
+/* `expected ':' after 'if' condition`: a missing colon is named by what
+ * it should follow; the caret already shows what came instead. */
 static bool expect_colon(Parser *p, const char *after)
 {
     if (p->err)
@@ -323,10 +323,9 @@ static bool enter_as(Parser *p, int *depth, int max, const char *what)
 }
 
 static bool enter(Parser *p) { return enter_as(p, &p->depth, MAX_DEPTH, "expression"); }
+static void leave(Parser *p) { p->depth--; }
 static bool enter_block(Parser *p) { return enter_as(p, &p->blocks, MAX_BLOCKS, "block"); }
 static void leave_block(Parser *p) { p->blocks--; }
-
-static void leave(Parser *p) { p->depth--; }
 
 /* Skip to the end of the logical line (its NEWLINE consumed). */
 static void sync(Parser *p)
@@ -372,6 +371,7 @@ static MtNode *strings(Parser *p)
     return n;
 }
 
+/* NUMBER: an int or float literal; imaginary literals are unsupported */
 static MtNode *number(Parser *p)
 {
     const MtToken *t = tok(p);
@@ -385,10 +385,15 @@ static MtNode *number(Parser *p)
     return n;
 }
 
+static bool starts_comprehension(const Parser *p)
+{
+    return is_kw(p, KW_FOR) || (is_kw(p, KW_ASYNC) && kw_is(peek(p, 1), KW_FOR));
+}
+
 /* for_if_clauses = (['async'] 'for' star_targets 'in' disjunction ('if' disjunction)*)+ */
 static void comprehension_clauses(Parser *p)
 {
-    while (!p->err && (is_kw(p, KW_FOR) || (is_kw(p, KW_ASYNC) && kw_is(peek(p, 1), KW_FOR)))) {
+    while (!p->err && starts_comprehension(p)) {
         accept_kw(p, KW_ASYNC);
         next(p);
         star_targets(p);
@@ -398,11 +403,6 @@ static void comprehension_clauses(Parser *p)
         while (!p->err && accept_kw(p, KW_IF))
             disjunction(p);
     }
-}
-
-static bool starts_comprehension(const Parser *p)
-{
-    return is_kw(p, KW_FOR) || (is_kw(p, KW_ASYNC) && kw_is(peek(p, 1), KW_FOR));
 }
 
 /* Items of a display after the first, up to (not including) `close`. */
@@ -1067,14 +1067,6 @@ static bool check_target(Parser *p, const MtNode *n)
     }
 }
 
-static bool check_single_target(Parser *p, const MtNode *n, const char *tuple_msg)
-{
-    if (n->kind == ND_TUPLE || n->kind == ND_LIST) {
-        fail_span(p, n->span, "E0105", "%s", tuple_msg);
-        return false;
-    }
-    return check_target(p, n);
-}
 
 /* ---- statements ------------------------------------------------------------- */
 
@@ -1110,8 +1102,11 @@ static MtNode *assignment_or_expr(Parser *p)
     MtNode *first = rhs(p);
     if (p->err)
         return p->bad;
+    bool several = first->kind == ND_TUPLE || first->kind == ND_LIST;
     if (accept_op(p, OP_COLON)) {
-        if (!check_single_target(p, first, "only single target (not tuple) can be annotated"))
+        if (several)
+            fail_span(p, first->span, "E0105", "only single target (not tuple) can be annotated");
+        if (several || !check_target(p, first))
             return p->bad;
         MtNode *ann = expression(p);
         MtNode *value = NULL;
@@ -1139,16 +1134,17 @@ static MtNode *assignment_or_expr(Parser *p)
     }
     MtOp aug = tok(p)->kind == TK_OP ? augmented_op((MtOp)tok(p)->op) : OP_NONE_;
     if (aug != OP_NONE_) {
-        const char *msg = mt_sprintf(p->c, "'%s' is an illegal expression for augmented assignment",
-                                     first->kind == ND_LIST ? "list" : "tuple");
-        if (!check_single_target(p, first, msg))
+        if (several)
+            fail_span(p, first->span, "E0105", "'%s' is an illegal expression for augmented assignment",
+                      first->kind == ND_LIST ? "list" : "tuple");
+        if (several || !check_target(p, first))
             return p->bad;
         next(p);
-        MtNode *n = new_node(p, ND_AUGASSIGN, first->span);
+        MtNode *value = rhs(p);
+        MtNode *n = new_node(p, ND_AUGASSIGN, span_from(p, start));
         n->u.aug.target = first;
         n->u.aug.op = aug;
-        n->u.aug.value = rhs(p);
-        n->span = span_from(p, start);
+        n->u.aug.value = value;
         return n;
     }
     MtNode *n = new_node(p, ND_EXPR_STMT, span_from(p, start));
@@ -1645,7 +1641,7 @@ static void parameters(Parser *p, MtFuncDef *fn)
             } else if (!p->err && k == PARAM_NORMAL && seen_default) {
                 fail_span(p, prm.name_span, "E0105", "parameter without a default follows parameter with a default");
             }
-            if (k == PARAM_KWONLY || k == PARAM_KWARGS)
+            if (k == PARAM_KWONLY)
                 bare_star = false;
             prm.span = span_from(p, start);
             mt_vec_push(&p->c->arena, &v, prm);
@@ -1774,6 +1770,8 @@ static void add_global(Parser *p, const char *name, MtGlobalKind kind, MtSpan sp
     mt_vec_push(&p->c->arena, &p->globals, g);
 }
 
+/* Can a statement begin right after token t? `import` and `from` there
+ * start an import statement (not `yield from` or `raise ... from`). */
 static bool is_stmt_boundary(const MtToken *t)
 {
     return t->kind == TK_NEWLINE || t->kind == TK_INDENT || t->kind == TK_DEDENT || op_is(t, OP_SEMI) ||

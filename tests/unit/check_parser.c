@@ -893,6 +893,7 @@ START_TEST(header_errors)
         {"@jit\ndef k(x, x): pass\n", "E0105 2:10-2:11 duplicate argument 'x' in function definition\n"},
         {"@jit\ndef k(a=1, b): pass\n", "E0105 2:12-2:13 parameter without a default follows parameter with a default\n"},
         {"@jit\ndef k(*): pass\n", "E0105 2:7-2:8 named arguments must follow bare *\n"},
+        {"@jit\ndef k(a, *, **kw): pass\n", "E0105 2:10-2:11 named arguments must follow bare *\n"},
         {"@jit\ndef k(*a, *b): pass\n", "E0105 2:11-2:12 * argument may appear only once\n"},
         {"@jit\ndef k(**kw, a): pass\n", "E0105 2:13-2:14 expected ')' after the var-keyword parameter, found 'a'\n"},
         {"@jit\ndef k(/, a): pass\n", "E0105 2:7-2:8 at least one argument must precede /\n"},
