@@ -3,7 +3,7 @@
 #define MT_RUNTIME_CUDA_BUILD_H
 
 #include "kcache.h"
-#include "nvrtc.h"
+#include "nvrtc_compile.h"
 
 /* The NVRTC options mytriton compiles with, after NVRTC's defaults:
  * `--fmad=false` keeps a*b+c as two rounded operations, so the GPU computes

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nvrtc.h"
+#include "nvrtc_compile.h"
 
 #ifdef __cplusplus
 extern "C" {

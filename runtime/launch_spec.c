@@ -182,14 +182,14 @@ static bool int_literal(const Ctx *c, const cJSON *v, int64_t *out) {
     return true;
 }
 
-/* A number, a bool or "nan"/"inf"/"-inf" as an MtValue. Returns 1 when v is
+/* A number, a bool or "nan"/"inf"/"-inf" as an MtScalar. Returns 1 when v is
  * such a scalar, 0 when it is something else (the caller says what it
  * expected), -1 when it is a number out of range (reported here). */
-static int to_value(Ctx *c, const char *path, const cJSON *v, MtValue *out) {
+static int to_value(Ctx *c, const char *path, const cJSON *v, MtScalar *out) {
     char got[64];
     memset(out, 0, sizeof *out);
     if (cJSON_IsBool(v)) {
-        out->kind = MT_VALUE_BOOL;
+        out->kind = MT_SCALAR_BOOL;
         out->i = cJSON_IsTrue(v);
         out->f = (double)out->i;
         return 1;
@@ -197,7 +197,7 @@ static int to_value(Ctx *c, const char *path, const cJSON *v, MtValue *out) {
     if (cJSON_IsString(v)) {
         const char *s = v->valuestring;
         if (strcmp(s, "nan") && strcmp(s, "inf") && strcmp(s, "-inf")) return 0;
-        out->kind = MT_VALUE_FLOAT;
+        out->kind = MT_SCALAR_FLOAT;
         out->f = s[0] == 'n' ? NAN : s[0] == '-' ? -INFINITY : INFINITY;
         return 1;
     }
@@ -208,7 +208,7 @@ static int to_value(Ctx *c, const char *path, const cJSON *v, MtValue *out) {
             fail(c, path, "number %s is out of range", GOT(c, v));
             return -1;
         }
-        out->kind = MT_VALUE_FLOAT;
+        out->kind = MT_SCALAR_FLOAT;
         out->f = v->valuedouble;
         return 1;
     }
@@ -216,7 +216,7 @@ static int to_value(Ctx *c, const char *path, const cJSON *v, MtValue *out) {
         fail(c, path, "integer %s is out of range", GOT(c, v));
         return -1;
     }
-    out->kind = MT_VALUE_INT;
+    out->kind = MT_SCALAR_INT;
     out->f = (double)out->i;
     return 1;
 }
@@ -398,7 +398,7 @@ static MtStatus generated_arg(Ctx *c, const char *path, const cJSON *v, MtSpecAr
         snprintf(sub, sizeof sub, "%s.%s", path, key);
         if (!strcmp(key, "value")) {
             if (g->init != MT_INIT_CONSTANT) return fail(c, sub, "only used with init 'constant'");
-            MtValue val;
+            MtScalar val;
             int r = to_value(c, sub, k, &val);
             if (r < 0) return MT_ERR_USAGE;
             if (r == 0)
@@ -647,15 +647,15 @@ void mt_launch_spec_free(MtLaunchSpec *s) {
 /* ---- --set ------------------------------------------------------------------- */
 
 /* VALUE of NAME=VALUE: the spec's scalar forms, written as on a command line. */
-static bool parse_value_text(const char *t, MtValue *v) {
+static bool parse_value_text(const char *t, MtScalar *v) {
     memset(v, 0, sizeof *v);
     if (!strcmp(t, "true") || !strcmp(t, "True") || !strcmp(t, "false") || !strcmp(t, "False")) {
-        v->kind = MT_VALUE_BOOL;
+        v->kind = MT_SCALAR_BOOL;
         v->i = t[0] == 't' || t[0] == 'T';
         v->f = (double)v->i;
         return true;
     }
-    v->kind = MT_VALUE_FLOAT;
+    v->kind = MT_SCALAR_FLOAT;
     if (!strcmp(t, "nan")) v->f = NAN;
     else if (!strcmp(t, "inf") || !strcmp(t, "+inf")) v->f = INFINITY;
     else if (!strcmp(t, "-inf")) v->f = -INFINITY;
@@ -667,7 +667,7 @@ static bool parse_value_text(const char *t, MtValue *v) {
         long long i = strtoll(t, &end, 10);
         if (!*end) {
             if (errno) return false;
-            v->kind = MT_VALUE_INT;
+            v->kind = MT_SCALAR_INT;
             v->i = i;
             v->f = (double)i;
             return true;
@@ -692,7 +692,7 @@ MtStatus mt_launch_spec_set(MtLaunchSpec *s, const char *asg, char *err, size_t 
         set_err(err, errlen, "'%s': '%s' is not a parameter name", asg, name);
         return MT_ERR_USAGE;
     }
-    MtValue v;
+    MtScalar v;
     if (!parse_value_text(eq + 1, &v)) {
         set_err(err, errlen, "%s: '%s' is not a number, a bool, nan or inf", asg, eq + 1);
         return MT_ERR_USAGE;
@@ -743,9 +743,9 @@ static void param_list(char *buf, size_t n, const char *const *names, size_t cou
 }
 
 /* A value as a signature literal: 256, True, 0.5. */
-static bool value_literal(const MtValue *v, char out[40]) {
-    if (v->kind == MT_VALUE_INT) snprintf(out, 40, "%" PRId64, v->i);
-    else if (v->kind == MT_VALUE_BOOL) snprintf(out, 40, "%s", v->i ? "True" : "False");
+static bool value_literal(const MtScalar *v, char out[40]) {
+    if (v->kind == MT_SCALAR_INT) snprintf(out, 40, "%" PRId64, v->i);
+    else if (v->kind == MT_SCALAR_BOOL) snprintf(out, 40, "%s", v->i ? "True" : "False");
     else if (!isfinite(v->f)) return false;
     else mt_format_float(out, v->f, false);
     return true;
@@ -770,14 +770,14 @@ static MtStatus entry_for_arg(const MtSpecArg *a, char out[40], char *err, size_
             return st;
         }
         snprintf(out, 40, "%s", dtype_pointer_type(info.dtype));
-    } else if (a->value.kind == MT_VALUE_INT) {
+    } else if (a->value.kind == MT_SCALAR_INT) {
         if (a->value.i < INT32_MIN || a->value.i > INT32_MAX) {
             set_err(err, errlen, "%s: %" PRId64 " does not fit in i32", path, a->value.i);
             return MT_ERR_USAGE;
         }
         snprintf(out, 40, "i32");
     } else {
-        snprintf(out, 40, "%s", a->value.kind == MT_VALUE_FLOAT ? "fp32" : "i1");
+        snprintf(out, 40, "%s", a->value.kind == MT_SCALAR_FLOAT ? "fp32" : "i1");
     }
     return MT_OK;
 }
@@ -820,7 +820,7 @@ char *mt_launch_spec_signature(const MtLaunchSpec *s, const MtKernelInfo *k, cha
         const MtSpecArg *a = find_arg(s, p->name);
         char entry[40] = "";
         if (cv || (p->constexpr_ && a && a->kind == MT_SPEC_ARG_SCALAR)) {
-            const MtValue *v = cv ? &cv->value : &a->value;
+            const MtScalar *v = cv ? &cv->value : &a->value;
             if (!value_literal(v, entry)) {
                 set_err(err, errlen, "%s.%s: %s has no literal form for a signature", cv ? "constexprs" : "args",
                         p->name, v->f != v->f ? "nan" : "an infinity");
@@ -866,7 +866,7 @@ void mt_launch_free(MtLaunch *l) {
 }
 
 /* A specialised parameter's Python literal: True/False, an integer, a float. */
-static bool literal_value(const char *t, MtValue *v) { return t && parse_value_text(t, v); }
+static bool literal_value(const char *t, MtScalar *v) { return t && parse_value_text(t, v); }
 
 static bool param_type(const char *t, MtArgKind *kind, MtDtype *dt) {
     static const struct { const char *name; MtArgKind kind; MtDtype dt; } types[] = {
@@ -882,18 +882,18 @@ static bool param_type(const char *t, MtArgKind *kind, MtDtype *dt) {
     return false;
 }
 
-static const char *value_text(const MtValue *v, char out[40]) {
+static const char *value_text(const MtScalar *v, char out[40]) {
     if (!value_literal(v, out)) snprintf(out, 40, "%s", v->f != v->f ? "nan" : v->f < 0 ? "-inf" : "inf");
     return out;
 }
 
 /* Check a scalar argument against its parameter's type and store it. */
 static MtStatus bind_scalar(const MtSpecArg *a, const MtKernelParam *p, MtLaunchArg *la, char *err, size_t errlen) {
-    const MtValue *v = &a->value;
+    const MtScalar *v = &a->value;
     char t[40];
     value_text(v, t);
     if (la->kind == MT_ARG_I32) {
-        if (v->kind != MT_VALUE_INT) {
+        if (v->kind != MT_SCALAR_INT) {
             set_err(err, errlen, "args.%s: parameter %s (i32) needs an integer, got %s", a->name, p->name, t);
             return MT_ERR_USAGE;
         }
@@ -903,7 +903,7 @@ static MtStatus bind_scalar(const MtSpecArg *a, const MtKernelParam *p, MtLaunch
         }
         la->ival = v->i;
     } else if (la->kind == MT_ARG_F32) {
-        if (v->kind == MT_VALUE_BOOL) {
+        if (v->kind == MT_SCALAR_BOOL) {
             set_err(err, errlen, "args.%s: parameter %s (fp32) needs a number, got %s", a->name, p->name, t);
             return MT_ERR_USAGE;
         }
@@ -913,7 +913,7 @@ static MtStatus bind_scalar(const MtSpecArg *a, const MtKernelParam *p, MtLaunch
         }
         la->fval = v->f;
     } else {
-        if (v->kind == MT_VALUE_FLOAT || (v->kind == MT_VALUE_INT && v->i != 0 && v->i != 1)) {
+        if (v->kind == MT_SCALAR_FLOAT || (v->kind == MT_SCALAR_INT && v->i != 0 && v->i != 1)) {
             set_err(err, errlen, "args.%s: parameter %s (i1) needs a bool (or 0 or 1), got %s", a->name, p->name, t);
             return MT_ERR_USAGE;
         }
@@ -965,8 +965,8 @@ static int grid_lookup(void *ud, const char *name, int64_t *value) {
     for (size_t i = 0; i < nm->nparams; i++) {
         const MtKernelParam *p = &nm->params[i];
         if (p->type || strcmp(p->name, name)) continue;
-        MtValue v;
-        if (!literal_value(p->value, &v) || v.kind == MT_VALUE_FLOAT) return MT_GRID_NOT_INT;
+        MtScalar v;
+        if (!literal_value(p->value, &v) || v.kind == MT_SCALAR_FLOAT) return MT_GRID_NOT_INT;
         *value = v.i;
         return MT_GRID_FOUND;
     }
@@ -1016,7 +1016,7 @@ static MtStatus bind(const MtLaunchSpec *s, const MtKernelParam *params, size_t 
         const MtSpecArg *a = find_arg(s, p->name);
         if (!p->type) {
             /* Specialised: an argument of that name must say the same. */
-            MtValue pv;
+            MtScalar pv;
             if (!a) continue;
             if (a->kind != MT_SPEC_ARG_SCALAR || !literal_value(p->value, &pv) ||
                 !(pv.f == a->value.f || (pv.f != pv.f && a->value.f != a->value.f))) {

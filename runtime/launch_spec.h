@@ -42,17 +42,17 @@
 /* A scalar as the spec wrote it: 1000 is an INT, 1000.0 and 1e3 are FLOATs
  * (the JSON text decides, as Python's literal would), true is a BOOL, and
  * the strings "nan", "inf", "-inf" are FLOATs. */
-typedef enum MtValueKind {
-    MT_VALUE_INT,
-    MT_VALUE_FLOAT,
-    MT_VALUE_BOOL,
-} MtValueKind;
+typedef enum MtScalarKind {
+    MT_SCALAR_INT,
+    MT_SCALAR_FLOAT,
+    MT_SCALAR_BOOL,
+} MtScalarKind;
 
-typedef struct MtValue {
-    MtValueKind kind;
+typedef struct MtScalar {
+    MtScalarKind kind;
     int64_t i;                /* INT: the value; BOOL: 0 or 1; FLOAT: 0 */
     double f;                 /* FLOAT: the value (maybe NaN or +-inf); INT, BOOL: (double)i */
-} MtValue;
+} MtScalar;
 
 typedef enum MtSpecArgKind {
     MT_SPEC_ARG_SCALAR,       /* "n": 1000 */
@@ -63,7 +63,7 @@ typedef enum MtSpecArgKind {
 typedef struct MtSpecArg {
     char *name;
     MtSpecArgKind kind;
-    MtValue value;            /* SCALAR */
+    MtScalar value;            /* SCALAR */
     char *npy;                /* NPY: the path as written in the spec */
     char *npy_path;           /* NPY: the path to open (relative ones joined to base_dir) */
     MtArrayGen gen;           /* GENERATED: the checked recipe */
@@ -71,7 +71,7 @@ typedef struct MtSpecArg {
 
 typedef struct MtSpecConst {
     char *name;
-    MtValue value;
+    MtScalar value;
 } MtSpecConst;
 
 typedef struct MtLaunchSpec {

@@ -1,4 +1,4 @@
-/* nvrtc.c: one NVRTC compile per call, producing PTX and a cubin together.
+/* nvrtc_compile.c: one NVRTC compile per call, producing PTX and a cubin together.
  *
  * The flow is create program -> compile with the default options plus the
  * caller's -> copy out log, PTX and cubin -> destroy. Every exit path
@@ -9,9 +9,8 @@
  *
  * Nothing here is global except the constant default options.
  */
-/* Angle brackets on purpose: see the note in nvrtc.h on reaching the
- * toolkit's header of the same name. */
-#define MT_NVRTC_TOOLKIT 1
+#include "nvrtc_compile.h"
+
 #include <nvrtc.h>
 
 #include <stdarg.h>

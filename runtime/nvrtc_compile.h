@@ -1,4 +1,4 @@
-/* nvrtc.h: CUDA C++ -> PTX and cubin with NVRTC, in one compile.
+/* nvrtc_compile.h: CUDA C++ -> PTX and cubin with NVRTC, in one compile.
  *
  * The CUDA backend emits one CUDA C++ translation unit per specialised
  * kernel; this module turns it into the two artefacts the tools need: PTX
@@ -15,22 +15,13 @@
  *
  * Thread-safe: each call owns its nvrtcProgram; nothing is shared.
  */
-#ifndef MT_RUNTIME_NVRTC_H
-#define MT_RUNTIME_NVRTC_H
+#ifndef MT_RUNTIME_NVRTC_COMPILE_H
+#define MT_RUNTIME_NVRTC_COMPILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include <mytriton/mytriton.h>
-
-/* The toolkit's header has the same name as this one and comes later on
- * the include path. nvrtc.c, the one file that needs it, defines
- * MT_NVRTC_TOOLKIT and includes this header with <nvrtc.h>, so that
- * include_next continues the search after runtime/ and reaches the
- * toolkit's. Everyone else sees only mytriton's API. */
-#ifdef MT_NVRTC_TOOLKIT
-#include_next <nvrtc.h>
-#endif
 
 #ifdef __cplusplus
 extern "C" {

@@ -62,9 +62,8 @@ const char *mt_reduce_name(MtReduceOp op)
     return "?";
 }
 
-void mt_const_print(MtBuf *b, MtConst k, const MtType *ty)
+void mt_const_print(MtBuf *b, MtConst k)
 {
-    (void)ty; /* reserved for typed spellings; every constant prints the same today */
     switch (k.kind) {
     case CST_BOOL:
         mt_buf_puts(b, k.i ? "true" : "false");

@@ -140,7 +140,7 @@ MtExpr *mt_expr_new(MtCtx *c, MtExprProgram *p, MtExprKind kind, MtSpan span, ui
 void mt_expr_list_push(MtCtx *c, MtExprList *l, MtExpr *e);
 
 /* A constant as IR prints it: 256, 0.0, -inf, 1e-05, true. */
-void mt_const_print(MtBuf *b, MtConst k, const MtType *ty);
+void mt_const_print(MtBuf *b, MtConst k);
 
 const char *mt_binop_name(MtBinOp op);   /* SSA spelling: "add", "cmp_lt", "maximum", ... */
 const char *mt_binop_symbol(MtBinOp op); /* Python spelling: "+", "<", "tl.maximum", ... */

@@ -37,7 +37,7 @@ static void ref(Pr *p, const MtExpr *e)
         if (k.kind == CST_BOOL)
             mt_buf_puts(p->b, k.i ? "True" : "False");
         else
-            mt_const_print(p->b, k, NULL);
+            mt_const_print(p->b, k);
         return;
     }
     default:

@@ -25,7 +25,7 @@ void mt_ssa_print_operand(MtBuf *b, const MtFunc *f, MtVal v)
         mt_buf_puts(b, x->name);
         return;
     case VK_CONST:
-        mt_const_print(b, x->cst, x->ty);
+        mt_const_print(b, x->cst);
         return;
     default:
         mt_buf_printf(b, "%%%u", x->num);

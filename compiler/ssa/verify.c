@@ -133,7 +133,7 @@ static const char *vname(Verifier *v, MtVal x)
     if (val->kind == VK_CONST) {
         MtBuf b;
         mt_buf_init(&b, &v->c->arena);
-        mt_const_print(&b, val->cst, val->ty);
+        mt_const_print(&b, val->cst);
         return mt_buf_str(&b);
     }
     return mt_sprintf(v->c, "%%%u", val->num);

@@ -105,8 +105,14 @@ compile.error)
 usage.no_spec)
     run; rc_is 2; stderr_has "mytriton run: expected one SPEC.json" ;;
 usage.cuda_backend)
-    run $D/add.json --backend cuda; rc_is 2
-    stderr_is "mytriton run: the cuda backend is not available in this build" ;;
+    # Without a driver: one clear message, exit 1; with a GPU: a real run.
+    run $D/add.json --backend cuda
+    if [ "$(cat "$T/rc")" = 0 ]; then stdout_has "run      cuda on "
+    else rc_is 1; stderr_has "mytriton run: no CUDA driver: libcuda.so.1 could not be loaded"; fi
+    run $D/add.json --profile 5; rc_is 2
+    stderr_is "mytriton run: --compare and --profile need --backend cuda"
+    run $D/add.json --backend cuda --compare cpu; rc_is 2
+    stderr_is "mytriton run: --compare takes 'interp', got 'cpu'" ;;
 usage.unknown_backend)
     run $D/add.json --backend tpu; rc_is 2
     stderr_is "mytriton run: unknown backend 'tpu' (backends: interp, cuda)" ;;

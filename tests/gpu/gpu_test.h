@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "cuda_driver.h"
-#include "nvrtc.h"
+#include "nvrtc_compile.h"
 
 #define CHECK(cond, ...)                                                       \
     do {                                                                       \

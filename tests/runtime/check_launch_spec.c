@@ -118,7 +118,7 @@ START_TEST(parses_the_example) {
     ck_assert_str_eq(s.grid[0], "cdiv(n, BLOCK)");
     ck_assert_uint_eq(s.nconstexprs, 1);
     ck_assert_str_eq(s.constexprs[0].name, "BLOCK");
-    ck_assert_int_eq(s.constexprs[0].value.kind, MT_VALUE_INT);
+    ck_assert_int_eq(s.constexprs[0].value.kind, MT_SCALAR_INT);
     ck_assert_int_eq(s.constexprs[0].value.i, 256);
     ck_assert_uint_eq(s.nargs, 4);
     ck_assert_str_eq(s.args[0].name, "x");
@@ -151,16 +151,16 @@ START_TEST(literals_keep_their_kind) {
                               " \"nan\": \"nan\", \"ninf\": \"-inf\", \"exact\": 9007199254740993, \"neg\": -0}}");
     ck_assert_int_eq(s.grid_dims, 3);
     ck_assert_str_eq(s.grid[1], "2");
-    ck_assert_int_eq(s.args[0].value.kind, MT_VALUE_INT);
-    ck_assert_int_eq(s.args[1].value.kind, MT_VALUE_FLOAT);
+    ck_assert_int_eq(s.args[0].value.kind, MT_SCALAR_INT);
+    ck_assert_int_eq(s.args[1].value.kind, MT_SCALAR_FLOAT);
     ck_assert_double_eq(s.args[1].value.f, 1000);
-    ck_assert_int_eq(s.args[2].value.kind, MT_VALUE_FLOAT);
-    ck_assert_int_eq(s.args[3].value.kind, MT_VALUE_BOOL);
+    ck_assert_int_eq(s.args[2].value.kind, MT_SCALAR_FLOAT);
+    ck_assert_int_eq(s.args[3].value.kind, MT_SCALAR_BOOL);
     ck_assert_int_eq(s.args[3].value.i, 1);
     ck_assert(isnan(s.args[4].value.f));
     ck_assert(isinf(s.args[5].value.f) && s.args[5].value.f < 0);
     ck_assert_int_eq(s.args[6].value.i, 9007199254740993LL); /* 2^53 + 1: not through a double */
-    ck_assert_int_eq(s.args[7].value.kind, MT_VALUE_INT);
+    ck_assert_int_eq(s.args[7].value.kind, MT_SCALAR_INT);
     mt_launch_spec_free(&s);
 }
 END_TEST
@@ -336,13 +336,13 @@ START_TEST(set_overrides_scalars_and_constexprs) {
     ck_assert_int_eq(mt_launch_spec_set(&s, "BLOCK=128", err, sizeof err), MT_OK);
     ck_assert_int_eq(s.constexprs[0].value.i, 128);
     ck_assert_int_eq(mt_launch_spec_set(&s, "n=1e3", err, sizeof err), MT_OK);
-    ck_assert_int_eq(s.args[3].value.kind, MT_VALUE_FLOAT);
+    ck_assert_int_eq(s.args[3].value.kind, MT_SCALAR_FLOAT);
     ck_assert_int_eq(mt_launch_spec_set(&s, "EVEN=True", err, sizeof err), MT_OK);
     ck_assert_int_eq(mt_launch_spec_set(&s, "eps=-inf", err, sizeof err), MT_OK);
     ck_assert_int_eq(mt_launch_spec_set(&s, "scale=0.5", err, sizeof err), MT_OK);
     ck_assert_uint_eq(s.nconstexprs, 4);
     ck_assert_str_eq(s.constexprs[1].name, "EVEN");
-    ck_assert_int_eq(s.constexprs[1].value.kind, MT_VALUE_BOOL);
+    ck_assert_int_eq(s.constexprs[1].value.kind, MT_SCALAR_BOOL);
     ck_assert_int_eq(s.constexprs[1].value.i, 1);
     ck_assert(isinf(s.constexprs[2].value.f));
     ck_assert_double_eq(s.constexprs[3].value.f, 0.5);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nvrtc.h"
+#include "nvrtc_compile.h"
 
 static const char *vadd_src =
     "extern \"C\" __global__ void vadd(const float *x, const float *y, float *out, int n)\n"
