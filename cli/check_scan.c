@@ -89,7 +89,8 @@ static bool walk(Walk *w, const char *dir)
         names[n++] = ck_strdup(w->r, e->d_name);
     }
     closedir(d);
-    qsort(names, n, sizeof *names, cmp_name);
+    if (n)
+        qsort(names, n, sizeof *names, cmp_name);
     bool ok = true;
     for (size_t i = 0; i < n; i++) {
         char *path = join(w->r, dir, names[i]);
@@ -185,12 +186,15 @@ bool ck_scan(CkReport *r, char **paths, int npaths, const char *root)
             add(&w, ck_strdup(r, paths[i]));
         }
     }
-    qsort(w.v, w.n, sizeof *w.v, cmp_found);
-    for (size_t i = 0; i < w.n; i++) {
-        if (ok && (i == 0 || strcmp(w.v[i].real, w.v[i - 1].real))) {
+    if (w.n)
+        qsort(w.v, w.n, sizeof *w.v, cmp_found);
+    for (size_t i = 0; ok && i < w.n; i++) {
+        if (i == 0 || strcmp(w.v[i].real, w.v[i - 1].real)) {
             const char *rel = relative(r->root, w.v[i].real);
             ck_add_file(r, w.v[i].path, rel ? rel : w.v[i].real, rel != NULL);
         }
+    }
+    for (size_t i = 0; i < w.n; i++) {
         free(w.v[i].path);
         free(w.v[i].real);
     }

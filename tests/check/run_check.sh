@@ -17,6 +17,7 @@ for skip in __pycache__ build node_modules .venv; do
   printf 'def broken(:\n' >"$tmp/project/$skip/skipped.py"
 done
 ln -s .. "$tmp/project/kernels/loop"   # a link cycle: folders behind links are not walked
+mkdir "$tmp/project/empty"
 cd "$tmp"
 version=$("$mytriton" --version | sed 's/^mytriton //')
 
@@ -29,6 +30,10 @@ expect() {
   "$@" >out.txt 2>err.txt
   got=$?
   set -e
+  if grep -q -e 'ERROR: AddressSanitizer' -e 'ERROR: LeakSanitizer' -e 'runtime error:' err.txt; then
+    cat err.txt >&2
+    fail "sanitizer report from: $*"
+  fi
   if [ "$got" -ne "$want" ]; then
     cat out.txt err.txt >&2
     fail "expected exit $want, got $got from: $*"

@@ -57,6 +57,10 @@ run() {
     cp "$stream.txt" got
   )
   rc=$(cat "$1/rc")
+  if grep -q -e 'ERROR: AddressSanitizer' -e 'ERROR: LeakSanitizer' -e 'runtime error:' "$1/err.txt"; then
+    cat "$1/err.txt" >&2
+    fail "sanitizer report from: $2"
+  fi
 }
 
 sed -n 's/^RULE("\([A-Z][0-9]*\)", "[^"]*", "\([^"]*\)",.*/\1 \2/p' "$defs" >"$tmp/catalogue"
