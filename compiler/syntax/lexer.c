@@ -55,6 +55,7 @@ typedef struct Lexer {
     uint32_t file;
     const char *src;          /* NUL-terminated; src[len] == 0 */
     uint32_t len;
+    uint32_t start;           /* 3 after a UTF-8 byte order mark, else 0 */
     uint32_t pos;
     uint32_t line;            /* line of pos */
     uint32_t bol;             /* offset where that line begins */
@@ -237,7 +238,7 @@ static void comment(Lexer *L)
 {
     Pos p = here(L);
     bool own = true;
-    for (uint32_t i = L->bol; i < p.off; i++)
+    for (uint32_t i = L->bol > L->start ? L->bol : L->start; i < p.off; i++)
         if (L->src[i] != ' ' && L->src[i] != '\t' && L->src[i] != '\f')
             own = false;
     while (L->pos < L->len && !is_eol(L->src[L->pos]))
@@ -425,8 +426,8 @@ static void number(Lexer *L)
 
 enum { STR_RAW = 1, STR_BYTES = 2, STR_F = 4 };
 
-/* The prefix letters in [from, to) as STR_* flags, or -1 when they are not
- * a Python string prefix (then they are an ordinary name). */
+/* The n letters at s as STR_* flags, or -1 when they are not a Python
+ * string prefix (then they are an ordinary name before a string). */
 static int string_prefix(const char *s, uint32_t n)
 {
     if (n > 2)
@@ -941,7 +942,7 @@ MtTokens mt_lex(MtCtx *c, uint32_t file)
     const MtFile *f = mt_ctx_file(c, file);
     Lexer L = {.c = c, .file = file, .src = f ? f->text : "", .len = f ? (uint32_t)f->len : 0, .line = 1};
     if (L.len >= 3 && memcmp(L.src, "\xEF\xBB\xBF", 3) == 0)
-        L.pos = 3; /* a UTF-8 byte order mark is not part of the source */
+        L.pos = L.start = 3; /* a UTF-8 byte order mark is not part of the source */
     /* Python source averages 6-10 bytes per token: one allocation of
      * about the right size, instead of a doubling array that allocates
      * (and zeroes) twice the final size. */

@@ -118,6 +118,11 @@ START_TEST(byte_order_mark_is_skipped)
     ck_assert_uint_eq(l.t.v[0].span.off, 3);
     ck_assert_str_eq(diags(&l), "");
     mt_ctx_free(l.c);
+
+    l = lex("\xEF\xBB\xBF# mytriton: BLOCK=64\n");
+    ck_assert_uint_eq(l.t.ncomments, 1);
+    ck_assert(l.t.comments[0].own_line);
+    mt_ctx_free(l.c);
 }
 END_TEST
 
