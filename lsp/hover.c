@@ -58,7 +58,7 @@ static void value_section(Server *s, Doc *d, Kernel *k, const MtQueryValue *v, u
         text_printf(t, md ? "*%s*" : "%s", v->what);
         if (v->instances > 1)
             text_printf(t, ", %u instances (unrolled or inlined more than once)", v->instances);
-        text_printf(t, " in `%s`\n", k->info->name);
+        text_printf(t, md ? " in `%s`\n" : " in %s\n", k->info->name);
     }
     if (v->ssa) {
         text_puts(t, md ? "\n**SSA** " : "SSA: ");

@@ -115,10 +115,15 @@ static bool imports_language(Doc *d, uint32_t at)
     MtQueryDef def;
     if (!d->m || !mt_query_definition(d->m, at, &def) || def.kind != MT_DEF_IMPORT || def.def.end > d->len)
         return false;
-    const char *s = d->text + def.def.off;
-    size_t n = def.def.end - def.def.off;
-    for (size_t i = 0; i + 8 <= n; i++)
-        if (!strncmp(s + i, "language", 8))
+    /* The import statement's line: `import triton.language as tl`,
+     * `from triton import language as tl`. */
+    uint32_t b = def.def.off, e = def.def.end;
+    while (b > 0 && d->text[b - 1] != '\n')
+        b--;
+    while (e < d->len && d->text[e] != '\n')
+        e++;
+    for (uint32_t i = b; i + 8 <= e; i++)
+        if (!strncmp(d->text + i, "language", 8))
             return true;
     return false;
 }

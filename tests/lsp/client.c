@@ -198,13 +198,17 @@ bool json_match(const cJSON *want, const cJSON *got, char *where, size_t n)
         return true;
     }
     if (cJSON_IsArray(want)) {
-        if (!cJSON_IsArray(got) || cJSON_GetArraySize(want) != cJSON_GetArraySize(got)) {
-            snprintf(where, n, "expected an array of %d, got %s%d", cJSON_GetArraySize(want),
+        /* A last element "..." lets more elements follow. */
+        const cJSON *last = cJSON_GetArrayItem(want, cJSON_GetArraySize(want) - 1);
+        bool prefix = cJSON_IsString(last) && !strcmp(last->valuestring, "...");
+        int nw = cJSON_GetArraySize(want) - prefix;
+        if (!cJSON_IsArray(got) || (prefix ? cJSON_GetArraySize(got) < nw : nw != cJSON_GetArraySize(got))) {
+            snprintf(where, n, "expected an array of %s%d, got %s%d", prefix ? "at least " : "", nw,
                      cJSON_IsArray(got) ? "" : "a non-array ", cJSON_IsArray(got) ? cJSON_GetArraySize(got) : 0);
             return false;
         }
         int i = 0;
-        for (const cJSON *w = want->child, *g = got->child; w; w = w->next, g = g->next, i++) {
+        for (const cJSON *w = want->child, *g = got->child; w && i < nw; w = w->next, g = g->next, i++) {
             char sub[512];
             if (!json_match(w, g, sub, sizeof sub)) {
                 snprintf(where, n, "[%d]%s%s", i, sub[0] == '.' || sub[0] == '[' ? "" : ": ", sub);

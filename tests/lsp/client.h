@@ -33,7 +33,8 @@ int client_finish(Client *c, int timeout_ms);
 bool client_alive(Client *c);
 
 /* Subset match: every member of `want` is in `got` with a matching value;
- * arrays match element by element (same length); a string "*" matches any
+ * arrays match element by element (same length, or at least as long when
+ * the last expected element is "..."); a string "*" matches any
  * value; a string starting with "~" matches a string containing the rest.
  * On mismatch, *where names the first differing path. */
 bool json_match(const cJSON *want, const cJSON *got, char *where, size_t n);
