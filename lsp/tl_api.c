@@ -109,11 +109,34 @@ const TlFunc *tl_find(const char *name, size_t len)
 
 static bool ident_char(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
 
-/* Whether the import that binds `alias` brings in triton.language. */
-static bool imports_language(Doc *d, uint32_t at)
+/* Whether a line `import ... language as NAME` or `from ... import
+ * language as NAME` binds the n-byte name at text+at: the fallback while
+ * the code around the cursor does not parse. */
+static bool alias_line(const Doc *d, uint32_t at, uint32_t n)
+{
+    for (uint32_t l = 0; l < d->nlines; l++) {
+        const char *s = d->text + d->lines[l];
+        const char *e = l + 1 < d->nlines ? d->text + d->lines[l + 1] : d->text + d->len;
+        if (strncmp(s, "import ", 7) && strncmp(s, "from ", 5))
+            continue;
+        const char *lang = strstr(s, "language");
+        const char *as = strstr(s, " as ");
+        if (!lang || !as || lang > e || as > e || as < lang)
+            continue;
+        as += 4;
+        if ((size_t)(e - as) >= n && !strncmp(as, d->text + at, n) && (as + n == e || !ident_char(as[n])))
+            return true;
+    }
+    return false;
+}
+
+/* Whether the import that binds the name at `at` brings in triton.language. */
+static bool imports_language(Doc *d, uint32_t at, uint32_t n)
 {
     MtQueryDef def;
-    if (!d->m || !mt_query_definition(d->m, at, &def) || def.kind != MT_DEF_IMPORT || def.def.end > d->len)
+    if (!d->m || !mt_query_definition(d->m, at, &def) || def.def.end > d->len)
+        return alias_line(d, at, n) || (n == 2 && !strncmp(d->text + at, "tl", 2));
+    if (def.kind != MT_DEF_IMPORT)
         return false;
     /* The import statement's line: `import triton.language as tl`,
      * `from triton import language as tl`. */
@@ -141,9 +164,7 @@ bool tl_module_at(Doc *d, uint32_t dot)
         return true; /* triton.language.x */
     if (b > 0 && d->text[b - 1] == '.')
         return false;
-    if (imports_language(d, b))
-        return true;
-    return !d->m && e - b == 2 && !strncmp(d->text + b, "tl", 2);
+    return imports_language(d, b, e - b);
 }
 
 bool tl_attribute(Doc *d, uint32_t off, uint32_t *start, uint32_t *end, const TlFunc **f)
