@@ -105,8 +105,10 @@ static void summary_md(CkReport *r, const CkOptions *o, FILE *out, const size_t 
         const CkFinding *f = &r->findings[idx[i]];
         const char *kernel = f->result >= 0 ? r->results[f->result].kernel : NULL;
         fprintf(out, "| %s | ", ck_sev_name(f->sev));
-        if (f->code)
+        if (f->code && o->docs_url)
             fprintf(out, "[%s](%srules/%s.md)", f->code, o->docs_url, f->code);
+        else if (f->code)
+            fputs(f->code, out);
         else
             fputs("internal-error", out);
         fputs(" | ", out);

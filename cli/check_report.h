@@ -31,9 +31,6 @@
 /* The tool's version as SARIF and JSON report it; `mytriton --version`
  * prints the same number (tests/check compares the two). */
 #define CK_TOOL_VERSION "0.1.0"
-/* Where docs/ of this source tree is published: helpUri is
- * <docs-url>rules/<CODE>.md. --docs-url or $MYTRITON_DOCS_URL override it. */
-#define CK_DEFAULT_DOCS_URL "https://github.com/pbelevich/mytriton/blob/main/docs/"
 /* The partialFingerprints key (and the baseline's format tag). */
 #define CK_FINGERPRINT_KEY "mytriton/v1"
 
@@ -107,7 +104,7 @@ typedef struct CkOptions {
     int sm;                  /* NVRTC / layout target, e.g. 90 */
     bool nvrtc;
     bool color;              /* text format only */
-    const char *docs_url;    /* ends with '/' */
+    const char *docs_url;    /* where docs/ is published, ending with '/'; NULL: unknown (no links) */
 } CkOptions;
 
 /* ---- check_report.c ---- */

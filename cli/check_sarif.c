@@ -86,8 +86,8 @@ static cJSON *rules_json(const CkOptions *o)
         cJSON_AddStringToObject(d, "name", rule->name);
         cJSON_AddItemToObject(d, "shortDescription", text_obj(rule->title));
         cJSON_AddItemToObject(d, "fullDescription", text_obj(rule->help));
-        size_t n = strlen(o->docs_url) + 32;
-        char *uri = malloc(n);
+        size_t n = o->docs_url ? strlen(o->docs_url) + 32 : 0;
+        char *uri = o->docs_url ? malloc(n) : NULL;
         if (uri) {
             snprintf(uri, n, "%srules/%s.md", o->docs_url, rule->code);
             cJSON_AddStringToObject(d, "helpUri", uri);
@@ -165,7 +165,8 @@ void ck_format_sarif(CkReport *r, const CkOptions *o, FILE *out)
     cJSON_AddStringToObject(driver, "name", "mytriton");
     cJSON_AddStringToObject(driver, "version", CK_TOOL_VERSION);
     cJSON_AddStringToObject(driver, "semanticVersion", CK_TOOL_VERSION);
-    cJSON_AddStringToObject(driver, "informationUri", o->docs_url);
+    if (o->docs_url)
+        cJSON_AddStringToObject(driver, "informationUri", o->docs_url);
     cJSON_AddItemToObject(driver, "rules", rules_json(o));
 
     char *base = uri_encode(r, "file://", r->root);
