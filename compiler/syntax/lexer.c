@@ -793,11 +793,17 @@ static void string(Lexer *L, Pos p, int flags)
     } else {
         decode(L, t, pos_after(L, quote, body), end, flags);
     }
-    if (malformed_field)
+    if (malformed_field) {
         mt_error(L->c, t->span, "E0107", "f-string: expecting '}'");
-    else if (!ok)
+    } else if (!ok) {
         mt_error(L->c, span_from(L, quote), "E0102", triple ? "unterminated triple-quoted string literal"
                                                              : "unterminated string literal");
+        /* The closing brackets of this line were swallowed with it: end the
+         * logical line here instead of joining every later line to it (the
+         * open brackets all belong to this logical line). */
+        if (!triple)
+            L->brackets.n = 0;
+    }
 }
 
 /* ---- operators -------------------------------------------------------------- */

@@ -197,6 +197,8 @@ static bool is_unsup(const MtNode *n, const char *what)
 
 /* ---- errors ----------------------------------------------------------------- */
 
+/* Is there a lexer diagnostic at `off` (or is it behind a bracket that is
+ * never closed)? Then the parser's own error there would say the same. */
 static bool lexer_reported(const Parser *p, uint32_t off)
 {
     if (off > p->unclosed_off)
@@ -269,19 +271,28 @@ static const char *describe(Parser *p, const MtToken *t)
     }
 }
 
+/* An error at the current token, right after a token the lexer flagged
+ * (an unterminated string, a malformed number), is a consequence of
+ * that one: it fails the statement without a message. */
+static bool silent_here(Parser *p)
+{
+    if (!p->quiet && !(p->pos > 0 && lexer_reported(p, p->t[p->pos - 1].span.off)))
+        return false;
+    p->err = true;
+    return true;
+}
+
 static MtNode *fail(Parser *p, const char *what)
 {
-    if (p->quiet) { /* nothing is reported: skip building the message */
-        p->err = true;
-        return p->bad;
-    }
-    fail_span(p, error_span(p, tok(p)), "E0105", "%s, found %s", what, describe(p, tok(p)));
+    if (!silent_here(p))
+        fail_span(p, error_span(p, tok(p)), "E0105", "%s, found %s", what, describe(p, tok(p)));
     return p->bad;
 }
 
 static MtNode *unexpected(Parser *p)
 {
-    fail_span(p, error_span(p, tok(p)), "E0105", "invalid syntax: unexpected %s", describe(p, tok(p)));
+    if (!silent_here(p))
+        fail_span(p, error_span(p, tok(p)), "E0105", "invalid syntax: unexpected %s", describe(p, tok(p)));
     return p->bad;
 }
 
@@ -303,7 +314,8 @@ static bool expect_colon(Parser *p, const char *after)
         return false;
     if (accept_op(p, OP_COLON))
         return true;
-    fail_span(p, error_span(p, tok(p)), "E0105", "expected ':' after %s", after);
+    if (!silent_here(p))
+        fail_span(p, error_span(p, tok(p)), "E0105", "expected ':' after %s", after);
     return false;
 }
 

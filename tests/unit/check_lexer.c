@@ -540,6 +540,17 @@ START_TEST(unterminated_single_quoted_string)
 }
 END_TEST
 
+START_TEST(unterminated_string_ends_its_logical_line)
+{
+    /* the swallowed ')' does not leave the rest of the file inside brackets */
+    Lexed l = lex("x = f(a, \"abc)\nif y:\n    z = [1]\n");
+    ck_assert_str_eq(diags(&l), "E0102 1:10-1:15 unterminated string literal\n");
+    ck_assert_str_eq(toks(&l), "NAME(x) OP(=) NAME(f) OP(() NAME(a) OP(,) STRING(\"abc)) NEWLINE NAME(if) NAME(y) OP(:) "
+                               "NEWLINE INDENT NAME(z) OP(=) OP([) NUMBER(1) OP(]) NEWLINE DEDENT EOF");
+    mt_ctx_free(l.c);
+}
+END_TEST
+
 START_TEST(unterminated_triple_quoted_string)
 {
     Lexed l = lex("x = 1\ny = \"\"\"never\nclosed\n");
@@ -684,6 +695,7 @@ static Suite *lexer_suite(void)
     tcase_add_test(tc, triple_quoted_strings);
     tcase_add_test(tc, fstrings_nested_quotes_and_specs);
     tcase_add_test(tc, unterminated_single_quoted_string);
+    tcase_add_test(tc, unterminated_string_ends_its_logical_line);
     tcase_add_test(tc, unterminated_triple_quoted_string);
     tcase_add_test(tc, fstring_field_never_closed);
     tcase_add_test(tc, invalid_characters_are_E0101);

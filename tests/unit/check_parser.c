@@ -945,6 +945,14 @@ START_TEST(recovery_reports_each_statement_once)
     ck_assert_str_eq(stmt(&p, 0)->u.assign.targets.v[0]->u.name, "z");
     mt_ctx_free(p.c);
 
+    /* an unterminated string inside a call: one error, and what follows still parses */
+    p = kernel_src("    y = f(x, \"abc)\n    z = 1\n@jit\ndef k2():\n    pass\n");
+    ck_assert_str_eq(diags(&p), "E0102 3:14-3:19 unterminated string literal\n");
+    ck_assert_uint_eq(p.m->nfuncs, 2);
+    ck_assert_uint_eq(fn0(&p)->body.n, 1);
+    ck_assert_str_eq(stmt(&p, 0)->u.assign.targets.v[0]->u.name, "z");
+    mt_ctx_free(p.c);
+
     /* errors in two kernels, and the host code between them stays silent */
     p = parse("@jit\ndef a():\n    x = = 1\nhost = = 2\n@jit\ndef b():\n    y = f(,)\n");
     ck_assert_str_eq(diags(&p), "E0105 3:9-3:10 expected an expression, found '='\n"
