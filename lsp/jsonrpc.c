@@ -115,13 +115,13 @@ static long long content_length(const char *h, size_t n)
     return -1;
 }
 
-/* Position of the next "Content-Length" after the start, to resync. */
+/* Position of the next "Content-Length" after the start, or 0. */
 static size_t next_header(const Rpc *r)
 {
     for (size_t i = 1; i + 14 <= r->len; i++)
         if (!strncasecmp(r->buf + i, "Content-Length", 14))
             return i;
-    return r->len > 16 ? r->len - 16 : 0;
+    return 0;
 }
 
 RpcRead rpc_read(Rpc *r, char **body)
@@ -140,7 +140,9 @@ RpcRead rpc_read(Rpc *r, char **body)
         const char *he = r->len ? find_header_end(r->buf, r->len, &term) : NULL;
         if (!he) {
             if (r->len > HEADER_MAX) {
-                consume(r, next_header(r));
+                /* Garbage: keep only what may start the next header. */
+                size_t next = next_header(r);
+                consume(r, next ? next : r->len - 16);
                 return RPC_BAD_FRAME;
             }
             if (!fill(r))

@@ -65,6 +65,9 @@ cJSON *handle_code_lens(Server *s, const cJSON *params, RpcErr *err)
             snprintf(title, sizeof title, "%d threads/block | %lld element%s/thread | %lld B shared%s", q.threads,
                      (long long)q.elements_per_thread, q.elements_per_thread == 1 ? "" : "s",
                      (long long)(q.shared_bytes < 0 ? 0 : q.shared_bytes), q.register_tiles ? " | register tiles" : "");
+        else if (k->k && k->status == MT_OK)
+            snprintf(title, sizeof title, "compiled to %s (set mytriton.stage to \"cuda\" for threads and shared memory)",
+                     mt_stage_name((MtStage)s->settings.last_stage));
         else
             failure(d, k, title, sizeof title);
         cJSON_AddItemToArray(out, lens(s, d, k, title));

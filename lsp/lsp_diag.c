@@ -1,8 +1,8 @@
 /* lsp_diag.c: compiler diagnostics as LSP Diagnostics.
  *
  * The only place where an MtDiag becomes LSP: 0-based ranges in the
- * session's encoding, severity (error, warning, information for I09xx,
- * hint for notes), the stable rule code with a link to its page, notes as
+ * session's encoding, severity (error, warning, information for I0901,
+ * hint for I0902 and notes), the stable rule code with a link to its page, notes as
  * related information (the call site of an inlined helper, the loop that
  * defines a name), and the "unnecessary" tag for unused values. A helper
  * inlined into several kernels reports the same error once per kernel;
@@ -44,7 +44,10 @@ cJSON *diag_to_lsp(Server *s, Doc *d, const MtDiag *g)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToObject(o, "range", proto_span(s, d, g->span));
-    cJSON_AddNumberToObject(o, "severity", severity(g->sev));
+    /* I0902 (parameter types inferred from use) is true of nearly every
+     * kernel in the editor: a hint, not an entry in the problems list. */
+    bool ambient = g->code && !strcmp(g->code, "I0902");
+    cJSON_AddNumberToObject(o, "severity", ambient ? 4 : severity(g->sev));
     if (g->code)
         add_code(s, o, g->code);
     cJSON_AddStringToObject(o, "source", "mytriton");
