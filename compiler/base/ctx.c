@@ -93,6 +93,12 @@ const char *mt_status_name(MtStatus s)
 
 /* ---- files ---------------------------------------------------------------- */
 
+/* Line ends as Python's: \n, \r\n, or a lone \r. */
+static bool line_end(const char *text, size_t i, size_t len)
+{
+    return text[i] == '\n' || (text[i] == '\r' && (i + 1 == len || text[i + 1] != '\n'));
+}
+
 uint32_t mt_ctx_add_file(MtCtx *c, const char *path, const char *text, size_t len)
 {
     if (c->files.n == 0) {
@@ -105,13 +111,12 @@ uint32_t mt_ctx_add_file(MtCtx *c, const char *path, const char *text, size_t le
     f.len = len;
     uint32_t nl = 1;
     for (size_t i = 0; i < len; i++)
-        if (text[i] == '\n')
-            nl++;
+        nl += line_end(text, i, len);
     f.line_off = mt_arena_alloc(&c->arena, (nl + 1) * sizeof *f.line_off);
     f.nlines = 0;
     f.line_off[f.nlines++] = 0;
     for (size_t i = 0; i < len; i++)
-        if (text[i] == '\n')
+        if (line_end(text, i, len))
             f.line_off[f.nlines++] = (uint32_t)(i + 1);
     mt_vec_push(&c->arena, &c->files, f);
     return c->files.n - 1;

@@ -133,6 +133,7 @@ typedef struct MtExprProgram {
     uint32_t nsig;
     MtExprList roots;         /* stores and loops in program order */
     MtExprList all;           /* every node, in creation order (all[i]->id == i) */
+    bool report_inferred;     /* say which parameter types came from their use (I0902) */
     uint32_t nexprs;          /* ids handed out */
 } MtExprProgram;
 

@@ -502,6 +502,7 @@ MtExprProgram *mt_frontend(MtCtx *c, const MtModule *m, const MtFuncDef *kernel,
 {
     MtExprProgram *prog = mt_arena_alloc(&c->arena, sizeof *prog);
     prog->kernel = kernel->name;
+    prog->report_inferred = spec->infer_params;
     Fe fe = {.c = c, .m = m, .spec = spec, .prog = prog};
     Scope scope = {0};
     Frame frame = {.fn = kernel, .scope = &scope};

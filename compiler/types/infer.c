@@ -455,10 +455,54 @@ static void warn_unused(Inf *in)
     }
 }
 
+/* W0801: tl.empty has undefined contents, so every use reads garbage. */
+static void warn_empty_reads(Inf *in)
+{
+    MtExprProgram *p = in->p;
+    for (uint32_t i = 0; i < p->all.n; i++) {
+        MtExpr *e = p->all.v[i];
+        for (uint32_t k = 0; k < e->nargs; k++) {
+            MtExpr *a = e->args[k];
+            if (!a || a->kind != EX_FACTORY || a->op != FAC_EMPTY)
+                continue;
+            MtDiagRec *d = mt_diag(in->c, MT_SEV_WARNING, e->span, "W0801",
+                                   "this reads a tl.empty block, whose contents are undefined; use tl.zeros or "
+                                   "tl.full");
+            mt_note(in->c, d, a->span, "the tl.empty block");
+            mt_note_inline(in->c, d, e->inl);
+        }
+    }
+}
+
+/* I0902, for editors and CI: which parameter types came from their use. */
+static void report_inferred(Inf *in, const bool *inferred)
+{
+    MtExprProgram *p = in->p;
+    MtBuf b;
+    mt_buf_init(&b, &in->c->arena);
+    MtSpan first = {0};
+    for (uint32_t i = 0; i < p->nparams; i++) {
+        if (!inferred[i])
+            continue;
+        if (!first.line)
+            first = p->params[i]->span;
+        mt_buf_printf(&b, "%s%s: %s", b.n ? ", " : "", p->params[i]->u.param.name,
+                      mt_ty_sig(p->params[i]->u.param.ty));
+    }
+    if (first.line)
+        mt_diag(in->c, MT_SEV_INFO, first, "I0902",
+                "parameter types inferred from their use: %s (a signature or a `# mytriton: signature=...` "
+                "comment fixes them)",
+                mt_buf_str(&b));
+}
+
 bool mt_infer(MtCtx *c, MtExprProgram *p)
 {
     Inf in = {.c = c, .p = p};
     in.seen = mt_arena_alloc(&c->arena, p->nexprs + 1);
+    bool *inferred = mt_arena_alloc(&c->arena, p->nparams + 1);
+    for (uint32_t i = 0; i < p->nparams; i++)
+        inferred[i] = !p->params[i]->u.param.ty;
     for (uint32_t i = 0; i < p->roots.n; i++)
         mark_pointers(&in, p->roots.v[i]);
     for (uint32_t i = 0; i < p->nparams; i++)
@@ -473,8 +517,12 @@ bool mt_infer(MtCtx *c, MtExprProgram *p)
      * errors in the source (and an editor shows them). */
     for (uint32_t i = 0; i < p->all.n; i++)
         infer_node(&in, p->all.v[i]);
-    if (c->nerrors == errors)
+    if (c->nerrors == errors) {
         warn_unused(&in);
+        warn_empty_reads(&in);
+        if (p->report_inferred)
+            report_inferred(&in, inferred);
+    }
     for (uint32_t i = 0; i < p->nsig; i++)
         if (p->sig_param[i])
             p->sig[i].type = mt_ty_sig(p->sig_param[i]->u.param.ty);
