@@ -76,9 +76,10 @@ MtDiagRec *mt_vdiag(MtCtx *c, MtSeverity sev, MtSpan sp, const char *code, const
 #define mt_error(c, sp, code, ...) mt_diag((c), MT_SEV_ERROR, (sp), (code), __VA_ARGS__)
 #define mt_warning(c, sp, code, ...) mt_diag((c), MT_SEV_WARNING, (sp), (code), __VA_ARGS__)
 void mt_note(MtCtx *c, MtDiagRec *d, MtSpan sp, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* Drop the diagnostics recorded after the first n (speculative work that
- * is reported differently, e.g. a module constant that fails to evaluate). */
-void mt_diag_truncate(MtCtx *c, uint32_t n);
+/* Go back to an earlier state of the diagnostics: the first `ndiags` kept
+ * and the error count restored (speculative work that is reported
+ * differently, e.g. a module constant that fails to evaluate). */
+void mt_diag_truncate(MtCtx *c, uint32_t ndiags, uint32_t nerrors);
 /* Append "in <helper> called from here" notes for an inline chain. */
 void mt_note_inline(MtCtx *c, MtDiagRec *d, uint32_t inl);
 uint32_t mt_inline_push(MtCtx *c, MtSpan call, const char *callee, uint32_t parent);

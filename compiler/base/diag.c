@@ -149,13 +149,11 @@ size_t mt_diag_count(const MtCtx *c) { return c->diags.n; }
 const MtDiag *mt_diag_at(const MtCtx *c, size_t i) { return i < c->diags.n ? &c->diags.v[i]->d : NULL; }
 size_t mt_error_count(const MtCtx *c) { return c->nerrors; }
 
-void mt_diag_truncate(MtCtx *c, uint32_t n)
+void mt_diag_truncate(MtCtx *c, uint32_t ndiags, uint32_t nerrors)
 {
-    for (uint32_t i = n; i < c->diags.n; i++)
-        if (c->diags.v[i]->d.sev == MT_SEV_ERROR && c->nerrors)
-            c->nerrors--;
-    if (n < c->diags.n)
-        c->diags.n = n;
+    if (ndiags < c->diags.n)
+        c->diags.n = ndiags;
+    c->nerrors = nerrors;
 }
 
 /* ---- rendering -------------------------------------------------------------- */

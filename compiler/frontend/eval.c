@@ -173,7 +173,7 @@ FValue fe_global(Fe *fe, const char *name, MtSpan sp, bool *found)
         fe->evaluating_globals.n--;
         if (v.kind == FV_EXPR || fe->c->nerrors != errors) {
             /* Host code computes it: say that, not what failed inside. */
-            mt_diag_truncate(fe->c, ndiags);
+            mt_diag_truncate(fe->c, ndiags, errors);
             MtDiagRec *d = fe_error(fe, sp, "E0311", "module-level name '%s' is not a compile-time constant", name);
             mt_note(fe->c, d, g->span, "'%s' is defined here", name);
             return fv_undef();
