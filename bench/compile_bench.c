@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "examples.h"
 #include "mytriton/mytriton.h"
 
@@ -24,26 +25,6 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = 0;
-    *len = (size_t)n;
-    return buf;
 }
 
 /* Median microseconds of `runs` compilations up to `stage`; -1 on error. */
@@ -82,7 +63,7 @@ int main(int argc, char **argv)
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, bench_examples[i].file);
         size_t len;
-        char *text = read_file(path, &len);
+        char *text = bench_read_file(path, &len);
         if (!text) {
             fprintf(stderr, "compile_bench: cannot read %s\n", path);
             return 2;

@@ -14,49 +14,14 @@
 #include <string.h>
 
 #include "array.h"
-#include "cuda_build.h"
-#include "cuda_driver.h"
-#include "profiler.h"
+#include "bench_util.h"
+#include "cuda_run.h"
 
 typedef struct Case {
     const char *name, *file, *kernel;
     const char *defines[3][2];
     int64_t m, n, k;          /* problem sizes (meaning per case) */
 } Case;
-
-typedef struct Launch {
-    MtCuda *cu;
-    MtCudaFunc *fn;
-    const char *name;
-    unsigned grid[3], block[3];
-    void **params;
-} Launch;
-
-static MtStatus launch_once(void *ud, char *err, size_t errlen)
-{
-    Launch *l = ud;
-    return mt_cuda_launch(l->cu, l->fn, l->name, l->grid, l->block, 0, l->params, err, errlen);
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = 0;
-    *len = (size_t)n;
-    return buf;
-}
 
 /* A device buffer of `count` uniform random floats. */
 static bool random_buffer(MtCuda *cu, int64_t count, uint64_t seed, MtDevPtr *out, char *err, size_t errlen)
@@ -77,7 +42,7 @@ static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs
     char path[1024], err[1024];
     snprintf(path, sizeof path, "%s/%s", dir, cs->file);
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = bench_read_file(path, &len);
     if (!text) {
         fprintf(stderr, "gpu_bench: cannot read %s\n", path);
         return 1;
@@ -106,7 +71,7 @@ static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs
         mt_cuda_module_function(cu, mod, cs->kernel, &fn, err, sizeof err) != MT_OK)
         goto fail;
 
-    Launch l = {cu, fn, cs->kernel, {1, 1, 1}, {(unsigned)mt_compiled_threads(k), 1, 1}, NULL};
+    unsigned grid[3] = {1, 1, 1}, block[3] = {(unsigned)mt_compiled_threads(k), 1, 1};
     void *params[8];
     int32_t ints[3];
     double bytes = 0, flops = 0;
@@ -118,7 +83,7 @@ static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs
         ints[0] = (int32_t)n;
         void *p[] = {&bufs[0], &bufs[1], &bufs[2], &ints[0]};
         memcpy(params, p, sizeof p);
-        l.grid[0] = (unsigned)(n / 1024);
+        grid[0] = (unsigned)(n / 1024);
         bytes = 12.0 * (double)n;
     } else if (!strcmp(cs->name, "softmax")) {
         int64_t rows = cs->m, cols = cs->n;
@@ -128,7 +93,7 @@ static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs
         ints[0] = (int32_t)cols;
         void *p[] = {&bufs[0], &bufs[1], &ints[0]};
         memcpy(params, p, sizeof p);
-        l.grid[0] = (unsigned)rows;
+        grid[0] = (unsigned)rows;
         bytes = 8.0 * (double)(rows * cols);
     } else {
         int64_t mm = cs->m, nn = cs->n, kk = cs->k;
@@ -141,18 +106,17 @@ static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs
         ints[2] = (int32_t)kk;
         void *p[] = {&bufs[0], &bufs[1], &bufs[2], &ints[0], &ints[1], &ints[2]};
         memcpy(params, p, sizeof p);
-        l.grid[0] = (unsigned)(mm / 32);
-        l.grid[1] = (unsigned)(nn / 32);
+        grid[0] = (unsigned)(mm / 32);
+        grid[1] = (unsigned)(nn / 32);
         flops = 2.0 * (double)mm * (double)nn * (double)kk;
     }
-    l.params = params;
     MtProfile prof;
-    if (mt_profile(cu, launch_once, &l, 3, iters, &prof, err, sizeof err) != MT_OK)
+    if (mt_cuda_profile_launch(cu, fn, cs->kernel, grid, block, params, 3, iters, &prof, err, sizeof err) != MT_OK)
         goto fail;
     double ms = (double)prof.median_ns / 1e6;
     double gbps = bytes ? bytes / (ms * 1e-3) / 1e9 : 0, tflops = flops ? flops / (ms * 1e-3) / 1e12 : 0;
     printf("%-16s %-10s %10.4f ms  %9.1f GB/s  %8.3f TFLOP/s  threads %d  regs %d  (%s)\n", cs->name,
-           cs->name[0] == 'm' ? (cs->m == 1024 ? "1024^3" : "4096^3") : "", ms, gbps, tflops, l.block[0],
+           cs->name[0] == 'm' ? (cs->m == 1024 ? "1024^3" : "4096^3") : "", ms, gbps, tflops, block[0],
            mt_cuda_func_info(fn)->num_regs, prof.timer);
     printf("{\"impl\": \"mytriton\", \"case\": \"%s%s\", \"ms\": %.6f, \"gbps\": %.2f, \"tflops\": %.4f}\n",
            cs->name, cs->name[0] == 'm' ? (cs->m == 1024 ? "_1024" : "_4096") : "", ms, gbps, tflops);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cuda_build.h"
+#include "bench_util.h"
 #include "examples.h"
 
 static double now_ms(void)
@@ -18,26 +19,6 @@ static double now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = 0;
-    *len = (size_t)n;
-    return buf;
 }
 
 /* Milliseconds for one cached build of the kernel; -1 on error. */
@@ -79,7 +60,7 @@ int main(int argc, char **argv)
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, bench_examples[i].file);
         size_t len;
-        char *text = read_file(path, &len);
+        char *text = bench_read_file(path, &len);
         if (!text) {
             fprintf(stderr, "nvrtc_bench: cannot read %s\n", path);
             return 2;

@@ -24,6 +24,14 @@ static MtStatus do_launch(void *ud, char *err, size_t errlen)
     return mt_cuda_launch(l->cu, l->fn, l->name, l->grid, l->block, 0, l->params, err, errlen);
 }
 
+MtStatus mt_cuda_profile_launch(MtCuda *cu, MtCudaFunc *fn, const char *name, const unsigned grid[3],
+                                const unsigned block[3], void **params, int warmup, int iters, MtProfile *out,
+                                char *err, size_t errlen)
+{
+    Launch l = {cu, fn, name, {grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]}, params};
+    return mt_profile(cu, do_launch, &l, warmup, iters, out, err, errlen);
+}
+
 MtStatus mt_cuda_run(MtCtx *c, MtCompiled *k, MtLaunch *launch, MtCuda *cu, MtKcache *cache,
                      const MtCudaRunOptions *opt, MtCudaRunResult *res, char *err, size_t errlen)
 {
@@ -89,8 +97,8 @@ MtStatus mt_cuda_run(MtCtx *c, MtCompiled *k, MtLaunch *launch, MtCuda *cu, MtKc
     res->registers = fi->num_regs;
     res->shared_bytes = fi->static_smem;
     if (opt && opt->profile_iters > 0) {
-        st = mt_profile(cu, do_launch, &l, opt->warmup ? opt->warmup : 3, opt->profile_iters, &res->profile, err,
-                        errlen);
+        st = mt_cuda_profile_launch(cu, fn, name, l.grid, l.block, params, opt->warmup ? opt->warmup : 3,
+                                    opt->profile_iters, &res->profile, err, errlen);
         res->profiled = st == MT_OK;
     } else {
         st = do_launch(&l, err, errlen);

@@ -31,4 +31,10 @@ MtStatus mt_cuda_run(MtCtx *c, MtCompiled *k, MtLaunch *launch, MtCuda *cu, MtKc
                      const MtCudaRunOptions *opt, MtCudaRunResult *res, char *err, size_t errlen);
 void mt_cuda_run_result_free(MtCudaRunResult *res);
 
+/* Time `iters` launches of a loaded kernel after `warmup` (mt_profile:
+ * CUPTI kernel durations, else CUDA events). */
+MtStatus mt_cuda_profile_launch(MtCuda *cu, MtCudaFunc *fn, const char *name, const unsigned grid[3],
+                                const unsigned block[3], void **params, int warmup, int iters, MtProfile *out,
+                                char *err, size_t errlen);
+
 #endif

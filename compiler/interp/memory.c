@@ -26,6 +26,42 @@
 
 #include "interp.h"
 
+/* The bounds of one row of element offsets against [0, numel): the first
+ * active lane (mask true, or no mask) outside the buffer, or -1. For a row
+ * of consecutive offsets (the common `base + arange`, found in one
+ * vectorised pass) the lanes inside are one range, [*lo, *hi), computed
+ * rather than checked lane by lane; for any other row *lo is -1. */
+static int64_t row_bounds(const int64_t *restrict off, const uint8_t *m, size_t n, int64_t numel, int64_t *lo,
+                          int64_t *hi)
+{
+    uint64_t lim = (uint64_t)numel, a0 = (uint64_t)off[0], diff = 0;
+    for (size_t i = 0; i < n; i++)
+        diff |= (uint64_t)off[i] ^ (a0 + i);
+    if (diff) {
+        *lo = -1;
+        for (size_t i = 0; i < n; i++)
+            if ((!m || m[i]) && (uint64_t)off[i] >= lim)
+                return (int64_t)i;
+        return -1;
+    }
+    int64_t first = off[0], l = first < 0 ? -first : 0, h = numel - first;
+    if (l > (int64_t)n)
+        l = (int64_t)n;
+    if (h > (int64_t)n)
+        h = (int64_t)n;
+    if (h < l)
+        h = l;
+    for (int64_t i = 0; i < l; i++)
+        if (!m || m[i])
+            return i;
+    for (int64_t i = h; i < (int64_t)n; i++)
+        if (!m || m[i])
+            return i;
+    *lo = l;
+    *hi = h;
+    return -1;
+}
+
 #define LOAD_ROW(name, T, NORMALISE)                                                                        \
     static int64_t name(const MemRow *r, const void *restrict data_, int64_t numel)                       \
     {                                                                                                       \
@@ -60,33 +96,15 @@
             return -1;                                                                                      \
         }                                                                                                   \
         const int64_t *restrict off = r->off;                                                               \
-        uint64_t a0 = (uint64_t)off[0], diff = 0;                                                           \
-        for (size_t i = 0; i < n; i++)                                                                      \
-            diff |= (uint64_t)off[i] ^ (a0 + i);                                                            \
-        if (diff) {                                                                                         \
-            for (size_t i = 0; i < n; i++)                                                                  \
-                if ((!m || m[i]) && (uint64_t)off[i] >= lim)                                                \
-                    return (int64_t)i;                                                                      \
+        int64_t lo, hi, fault = row_bounds(off, m, n, numel, &lo, &hi);                                     \
+        if (fault >= 0)                                                                                     \
+            return fault;                                                                                   \
+        if (lo < 0) {                                                                                       \
             for (size_t i = 0; i < n; i++)                                                                  \
                 o[i] = !m || m[i] ? NORMALISE(data[off[i]]) : ot[i * os];                                   \
             return -1;                                                                                      \
         }                                                                                                   \
-        /* Consecutive: lanes [lo, hi) address elements inside the buffer, \
-         * and an active lane outside them is the fault. */                                                 \
         int64_t first = off[0];                                                                             \
-        int64_t lo = first < 0 ? -first : 0, hi = numel - first;                                            \
-        if (lo > (int64_t)n)                                                                                \
-            lo = (int64_t)n;                                                                                \
-        if (hi > (int64_t)n)                                                                                \
-            hi = (int64_t)n;                                                                                \
-        if (hi < lo)                                                                                        \
-            hi = lo;                                                                                        \
-        for (int64_t i = 0; i < lo; i++)                                                                    \
-            if (!m || m[i])                                                                                 \
-                return i;                                                                                   \
-        for (int64_t i = hi; i < (int64_t)n; i++)                                                           \
-            if (!m || m[i])                                                                                 \
-                return i;                                                                                   \
         for (int64_t i = 0; i < lo; i++)                                                                    \
             o[i] = ot[(size_t)i * os];                                                                      \
         for (int64_t i = hi; i < (int64_t)n; i++)                                                           \
@@ -149,32 +167,16 @@ LOAD_ROW(load_4, Bits32, AS_IS)
             return -1;                                                                                      \
         }                                                                                                   \
         const int64_t *restrict off = r->off;                                                               \
-        uint64_t a0 = (uint64_t)off[0], diff = 0;                                                           \
-        for (size_t i = 0; i < n; i++)                                                                      \
-            diff |= (uint64_t)off[i] ^ (a0 + i);                                                            \
-        if (diff) {                                                                                         \
-            for (size_t i = 0; i < n; i++)                                                                  \
-                if ((!m || m[i]) && (uint64_t)off[i] >= lim)                                                \
-                    return (int64_t)i;                                                                      \
+        int64_t lo, hi, fault = row_bounds(off, m, n, numel, &lo, &hi);                                     \
+        if (fault >= 0)                                                                                     \
+            return fault;                                                                                   \
+        if (lo < 0) {                                                                                       \
             for (size_t i = 0; i < n; i++)                                                                  \
                 if (!m || m[i])                                                                             \
                     data[off[i]] = v[i * vs];                                                               \
             return -1;                                                                                      \
         }                                                                                                   \
         int64_t first = off[0];                                                                             \
-        int64_t lo = first < 0 ? -first : 0, hi = numel - first;                                            \
-        if (lo > (int64_t)n)                                                                                \
-            lo = (int64_t)n;                                                                                \
-        if (hi > (int64_t)n)                                                                                \
-            hi = (int64_t)n;                                                                                \
-        if (hi < lo)                                                                                        \
-            hi = lo;                                                                                        \
-        for (int64_t i = 0; i < lo; i++)                                                                    \
-            if (!m || m[i])                                                                                 \
-                return i;                                                                                   \
-        for (int64_t i = hi; i < (int64_t)n; i++)                                                           \
-            if (!m || m[i])                                                                                 \
-                return i;                                                                                   \
         size_t len = (size_t)(hi - lo);                                                                     \
         unsigned all = 1;                                                                                   \
         for (size_t i = 0; m && i < n; i++)                                                                 \
