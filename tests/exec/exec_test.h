@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../test_util.h"
+
 #include "mytriton/mytriton.h"
 
 /* Every diagnostic, rendered, for assertion messages. */
@@ -26,20 +28,7 @@ static inline const char *all_diags(MtCtx *c)
     return buf;
 }
 
-static inline char *read_text(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    ck_assert_msg(fp != NULL, "cannot open %s", path);
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    ck_assert_uint_eq(fread(s, 1, (size_t)n, fp), (size_t)n);
-    s[n] = 0;
-    fclose(fp);
-    *len = (size_t)n;
-    return s;
-}
+static inline char *read_text(const char *path, size_t *len) { return test_read_file(path, len); }
 
 /* Parse `text` as file `path` and compile `kernel` for `sig`; fails the test
  * with the diagnostics when that does not work. */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../test_util.h"
 #include "mytriton/mytriton.h"
 
 #ifndef MT_EXAMPLES_DIR
@@ -40,17 +41,7 @@ static char *slurp(const char *name, size_t *len)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", MT_EXAMPLES_DIR, name);
-    FILE *fp = fopen(path, "rb");
-    ck_assert_msg(fp != NULL, "cannot open %s", path);
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    ck_assert_int_eq(fread(buf, 1, (size_t)n, fp), (size_t)n);
-    buf[n] = 0;
-    fclose(fp);
-    *len = (size_t)n;
-    return buf;
+    return test_read_file(path, len);
 }
 
 /* Compile through CUDA; the status of the first call that failed. */

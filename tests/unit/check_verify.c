@@ -6,6 +6,8 @@
  * and message. The seed listings under data/ssa/ and a set of edge cases
  * that are valid must verify without a diagnostic. */
 #include <check.h>
+
+#include "../test_util.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,20 +21,9 @@
 
 static char *slurp(const char *name)
 {
-    char path[4096];
-    const char *slash = strrchr(__FILE__, '/');
-    int dir = slash ? (int)(slash - __FILE__ + 1) : 0;
-    snprintf(path, sizeof path, "%.*sdata/ssa/%s", dir, __FILE__, name);
-    FILE *fp = fopen(path, "rb");
-    ck_assert_msg(fp != NULL, "cannot open %s", path);
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    ck_assert_uint_eq(fread(s, 1, (size_t)n, fp), (size_t)n);
-    s[n] = 0;
-    fclose(fp);
-    return s;
+    char rel[256];
+    snprintf(rel, sizeof rel, "data/ssa/%s", name);
+    return test_read_beside(__FILE__, rel);
 }
 
 /* "[E0501 msg] [E0503 msg] " for failure messages, in the context's arena. */
