@@ -20,6 +20,9 @@ demo: build
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	@# GPU tests skip (exit 77) without a GPU; say so where it shows.
+	@ctest --test-dir $(BUILD) -R '^gpu[.]vector_add$$' -V 2>/dev/null | grep -m1 -o 'SKIP:.*' \
+	  | sed 's/^SKIP: /GPU tests skipped: /; s/$$/ (MYTRITON_REQUIRE_CUDA=1 makes this a failure)/' || true
 	$(MAKE) test-asan
 
 test-asan: deps
