@@ -9,6 +9,7 @@
  *
  *   gpu_bench [EXAMPLES_DIR] [ITERS]
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@ typedef struct Case {
     const char *name, *file, *kernel;
     const char *defines[3][2];
     int64_t m, n, k;          /* problem sizes (meaning per case) */
+    bool report;              /* the configuration compare_gpu.py tabulates */
 } Case;
 
 /* A device buffer of `count` uniform random floats. */
@@ -106,8 +108,9 @@ static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs
         ints[2] = (int32_t)kk;
         void *p[] = {&bufs[0], &bufs[1], &bufs[2], &ints[0], &ints[1], &ints[2]};
         memcpy(params, p, sizeof p);
-        grid[0] = (unsigned)(mm / 32);
-        grid[1] = (unsigned)(nn / 32);
+        int64_t bm = atoll(cs->defines[0][1]), bn = atoll(cs->defines[1][1]);
+        grid[0] = (unsigned)((mm + bm - 1) / bm);
+        grid[1] = (unsigned)((nn + bn - 1) / bn);
         flops = 2.0 * (double)mm * (double)nn * (double)kk;
     }
     MtProfile prof;
@@ -115,11 +118,15 @@ static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs
         goto fail;
     double ms = (double)prof.median_ns / 1e6;
     double gbps = bytes ? bytes / (ms * 1e-3) / 1e9 : 0, tflops = flops ? flops / (ms * 1e-3) / 1e12 : 0;
-    printf("%-16s %-10s %10.4f ms  %9.1f GB/s  %8.3f TFLOP/s  threads %d  regs %d  (%s)\n", cs->name,
-           cs->name[0] == 'm' ? (cs->m == 1024 ? "1024^3" : "4096^3") : "", ms, gbps, tflops, block[0],
-           mt_cuda_func_info(fn)->num_regs, prof.timer);
-    printf("{\"impl\": \"mytriton\", \"case\": \"%s%s\", \"ms\": %.6f, \"gbps\": %.2f, \"tflops\": %.4f}\n",
-           cs->name, cs->name[0] == 'm' ? (cs->m == 1024 ? "_1024" : "_4096") : "", ms, gbps, tflops);
+    char config[64] = "";
+    if (cs->name[0] == 'm')
+        snprintf(config, sizeof config, "%lld^3 %sx%sx%s", (long long)cs->m, cs->defines[0][1], cs->defines[1][1],
+                 cs->defines[2][1]);
+    printf("%-12s %-20s %10.4f ms  %9.1f GB/s  %8.3f TFLOP/s  threads %d  regs %d  (%s)\n", cs->name, config, ms,
+           gbps, tflops, block[0], mt_cuda_func_info(fn)->num_regs, prof.timer);
+    if (cs->report)
+        printf("{\"impl\": \"mytriton\", \"case\": \"%s%s\", \"ms\": %.6f, \"gbps\": %.2f, \"tflops\": %.4f}\n",
+               cs->name, cs->name[0] == 'm' ? (cs->m == 1024 ? "_1024" : "_4096") : "", ms, gbps, tflops);
     mt_profile_free(&prof);
     rc = 0;
     goto done;
@@ -148,10 +155,12 @@ int main(int argc, char **argv)
         return 0;
     }
     const Case cases[] = {
-        {"vector_add", "add_kernel.py", "add_kernel", {{"BLOCK", "1024"}}, (int64_t)1 << 28, 0, 0},
-        {"softmax", "softmax.py", "softmax_kernel", {{"BLOCK", "1024"}}, 16384, 1024, 0},
-        {"matmul", "dot.py", "matmul_kernel", {{"BM", "32"}, {"BN", "32"}, {"BK", "32"}}, 1024, 1024, 1024},
-        {"matmul", "dot.py", "matmul_kernel", {{"BM", "32"}, {"BN", "32"}, {"BK", "32"}}, 4096, 4096, 4096},
+        {"vector_add", "add_kernel.py", "add_kernel", {{"BLOCK", "1024"}}, (int64_t)1 << 28, 0, 0, true},
+        {"softmax", "softmax.py", "softmax_kernel", {{"BLOCK", "1024"}}, 16384, 1024, 0, true},
+        {"matmul", "dot.py", "matmul_kernel", {{"BM", "32"}, {"BN", "32"}, {"BK", "32"}}, 1024, 1024, 1024, true},
+        {"matmul", "dot.py", "matmul_kernel", {{"BM", "32"}, {"BN", "32"}, {"BK", "32"}}, 4096, 4096, 4096, true},
+        {"matmul", "dot.py", "matmul_kernel", {{"BM", "64"}, {"BN", "64"}, {"BK", "16"}}, 4096, 4096, 4096, false},
+        {"matmul", "dot.py", "matmul_kernel", {{"BM", "16"}, {"BN", "16"}, {"BK", "64"}}, 4096, 4096, 4096, false},
     };
     printf("mytriton on %s (CUPTI kernel time, median of %d)\n", mt_cuda_device_info(cu)->name, iters);
     MtKcache *cache = mt_kcache_open(NULL);

@@ -159,9 +159,7 @@ const char *em_template(Em *e, MtVal v)
 
 typedef const char *(*ExprFn)(Em *e, const MtInst *in, const char *r0, const char *r1);
 
-/* The register loops around one statement: `head` opens them, `tail`
- * closes them. Registers of size 1 get no loop. */
-static void reg_loops_open(Em *e, const int32_t *regs, const char **r0, const char **r1)
+void em_reg_loops_open(Em *e, const int32_t *regs, const char **r0, const char **r1)
 {
     *r0 = "0";
     *r1 = "0";
@@ -179,7 +177,7 @@ static void reg_loops_open(Em *e, const int32_t *regs, const char **r0, const ch
     }
 }
 
-static void reg_loops_close(Em *e, const int32_t *regs)
+void em_reg_loops_close(Em *e, const int32_t *regs)
 {
     for (int i = 0; i < 2; i++)
         if (regs[i] > 1) {
@@ -201,9 +199,9 @@ static void per_thread(Em *e, const MtInst *in, ExprFn fn)
     const MtValLayout *vl = vl_of(e, v);
     em_line(e, "%s %s[%d][%d];", ty, name, vl->regs[0], vl->regs[1]);
     const char *r0, *r1;
-    reg_loops_open(e, vl->regs, &r0, &r1);
+    em_reg_loops_open(e, vl->regs, &r0, &r1);
     em_line(e, "%s[%s][%s] = %s;", name, r0, r1, fn(e, in, r0, r1));
-    reg_loops_close(e, vl->regs);
+    em_reg_loops_close(e, vl->regs);
 }
 
 static const char *elementwise_at(Em *e, const MtInst *in, const char *r0, const char *r1)
@@ -319,7 +317,7 @@ static void emit_store(Em *e, const MtInst *in)
                 if (vl_of(e, in->args[i])->regs[d] > regs[d])
                     regs[d] = vl_of(e, in->args[i])->regs[d];
     const char *r0, *r1;
-    reg_loops_open(e, regs, &r0, &r1);
+    em_reg_loops_open(e, regs, &r0, &r1);
     const char *target = ptr_access(e, in->args[0], r0, r1);
     const char *value = em_ref(e, in->args[1], r0, r1);
     if (in->args[2]) {
@@ -331,7 +329,7 @@ static void emit_store(Em *e, const MtInst *in)
     } else {
         em_line(e, "%s = %s;", target, value);
     }
-    reg_loops_close(e, regs);
+    em_reg_loops_close(e, regs);
 }
 
 static void emit_region(Em *e, const MtRegion *r);
@@ -339,9 +337,9 @@ static void emit_region(Em *e, const MtRegion *r);
 static void copy_tile(Em *e, const char *dst, MtVal src, const int32_t *regs)
 {
     const char *r0, *r1;
-    reg_loops_open(e, regs, &r0, &r1);
+    em_reg_loops_open(e, regs, &r0, &r1);
     em_line(e, "%s[%s][%s] = %s;", dst, r0, r1, em_ref(e, src, r0, r1));
-    reg_loops_close(e, regs);
+    em_reg_loops_close(e, regs);
 }
 
 static void emit_for(Em *e, const MtInst *in)

@@ -58,6 +58,11 @@ const char *cu_param_name(MtCtx *c, const char *name);
 /* emit.c: element (r0, r1) of a lowered value, as a C expression. `r` are
  * the register index expressions ("r0", "0"); for pointers, the index. */
 const char *em_ref(Em *e, MtVal v, const char *r0, const char *r1);
+/* The unrolled loops over a value's registers around one statement:
+ * open sets r0 and r1 to the index expressions ("r0", or "0" for an axis of
+ * one register, which gets no loop); close ends them. */
+void em_reg_loops_open(Em *e, const int32_t *regs, const char **r0, const char **r1);
+void em_reg_loops_close(Em *e, const int32_t *regs);
 /* A thread's coordinate along a tile axis, for register index r. */
 const char *em_coord(Em *e, int axis, const char *r);
 /* The coordinate-vector template of a rank-1 arange-based value. */

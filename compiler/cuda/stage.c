@@ -115,41 +115,39 @@ void em_dot(Em *e, const MtInst *in)
     stage(e, in->args[1], b, k, n);
     em_line(e, "__syncthreads();");
 
+    /* Each thread's registers as an outer product per k: R0 values of A
+     * and R1 of B read once from shared memory, R0 x R1 multiply-adds.
+     * Every register still sums over k in increasing order from 0.0f. */
     const MtValLayout *vl = &e->li->vals[in->dst];
     const char *name = mt_sprintf(e->c, "v%u", id);
     e->names[in->dst] = name;
     bool regs = vl->regs[0] > 1 || vl->regs[1] > 1;
+    const char *r0, *r1;
     if (regs)
         em_line(e, "float %s[%d][%d];", name, vl->regs[0], vl->regs[1]);
     else
         em_line(e, "float %s;", name);
-    const char *r0 = "0", *r1 = "0";
-    for (int d = 0; d < 2; d++)
-        if (vl->regs[d] > 1) {
-            em_line(e, "#pragma unroll");
-            em_line(e, "for (int r%d = 0; r%d < %d; ++r%d) {", d, d, vl->regs[d], d);
-            e->indent++;
-            if (d == 0)
-                r0 = "r0";
-            else
-                r1 = "r1";
-        }
-    em_line(e, "{");
-    e->indent++;
-    em_line(e, "float mt_acc = 0.0f;");
+    const char *acc = regs ? mt_sprintf(e->c, "%s[%s][%s]", name, vl->regs[0] > 1 ? "r0" : "0",
+                                        vl->regs[1] > 1 ? "r1" : "0")
+                           : name;
+    em_reg_loops_open(e, vl->regs, &r0, &r1);
+    em_line(e, "%s = 0.0f;", acc);
+    em_reg_loops_close(e, vl->regs);
+    em_line(e, "#pragma unroll");
     em_line(e, "for (int mt_k = 0; mt_k < %d; ++mt_k) {", k);
     e->indent++;
-    em_line(e, "mt_acc += %s[%s * %d + mt_k] * %s[mt_k * %d + %s];", a, em_coord(e, 0, r0), k, b, n,
-            em_coord(e, 1, r1));
+    int32_t row_regs[2] = {vl->regs[0], 1}, col_regs[2] = {1, vl->regs[1]};
+    em_line(e, "float mt_a[%d], mt_b[%d];", vl->regs[0], vl->regs[1]);
+    em_reg_loops_open(e, row_regs, &r0, &r1);
+    em_line(e, "mt_a[%s] = %s[%s * %d + mt_k];", r0, a, em_coord(e, 0, r0), k);
+    em_reg_loops_close(e, row_regs);
+    em_reg_loops_open(e, col_regs, &r0, &r1);
+    em_line(e, "mt_b[%s] = %s[mt_k * %d + %s];", r1, b, n, em_coord(e, 1, r1));
+    em_reg_loops_close(e, col_regs);
+    em_reg_loops_open(e, vl->regs, &r0, &r1);
+    em_line(e, "%s += mt_a[%s] * mt_b[%s];", acc, r0, r1);
+    em_reg_loops_close(e, vl->regs);
     e->indent--;
     em_line(e, "}");
-    em_line(e, "%s%s = mt_acc;", name, regs ? mt_sprintf(e->c, "[%s][%s]", r0, r1) : "");
-    e->indent--;
-    em_line(e, "}");
-    for (int d = 0; d < 2; d++)
-        if (vl->regs[d] > 1) {
-            e->indent--;
-            em_line(e, "}");
-        }
     em_line(e, "__syncthreads();");
 }

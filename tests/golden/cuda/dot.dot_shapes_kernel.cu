@@ -19,12 +19,13 @@ void dot_shapes_kernel(float* out) {
     }
     __syncthreads();
     float v2;
-    {
-        float mt_acc = 0.0f;
-        for (int mt_k = 0; mt_k < 16; ++mt_k) {
-            mt_acc += dot_a_2[tile_i * 16 + mt_k] * dot_b_2[mt_k * 8 + tile_j];
-        }
-        v2 = mt_acc;
+    v2 = 0.0f;
+    #pragma unroll
+    for (int mt_k = 0; mt_k < 16; ++mt_k) {
+        float mt_a[1], mt_b[1];
+        mt_a[0] = dot_a_2[tile_i * 16 + mt_k];
+        mt_b[0] = dot_b_2[mt_k * 8 + tile_j];
+        v2 += mt_a[0] * mt_b[0];
     }
     __syncthreads();
     int v4 = tile_i;

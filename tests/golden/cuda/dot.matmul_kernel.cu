@@ -56,12 +56,19 @@ void matmul_kernel(float* a, float* b, float* c, int M, int N, int K) {
         float v33[2][1];
         #pragma unroll
         for (int r0 = 0; r0 < 2; ++r0) {
-            {
-                float mt_acc = 0.0f;
-                for (int mt_k = 0; mt_k < 16; ++mt_k) {
-                    mt_acc += dot_a_33[(tile_i + r0 * 4) * 16 + mt_k] * dot_b_33[mt_k * 8 + tile_j];
-                }
-                v33[r0][0] = mt_acc;
+            v33[r0][0] = 0.0f;
+        }
+        #pragma unroll
+        for (int mt_k = 0; mt_k < 16; ++mt_k) {
+            float mt_a[2], mt_b[1];
+            #pragma unroll
+            for (int r0 = 0; r0 < 2; ++r0) {
+                mt_a[r0] = dot_a_33[(tile_i + r0 * 4) * 16 + mt_k];
+            }
+            mt_b[0] = dot_b_33[mt_k * 8 + tile_j];
+            #pragma unroll
+            for (int r0 = 0; r0 < 2; ++r0) {
+                v33[r0][0] += mt_a[r0] * mt_b[0];
             }
         }
         __syncthreads();
