@@ -3,9 +3,11 @@
 #define MT_TEST_UTIL_H
 
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The whole file, NUL-terminated (malloc'ed); fails the test when it
  * cannot be read. `len` may be NULL. */
@@ -33,6 +35,41 @@ static inline char *test_read_beside(const char *source_file, const char *rel)
     int dir = slash ? (int)(slash - source_file + 1) : 0;
     snprintf(path, sizeof path, "%.*s%s", dir, source_file, rel);
     return test_read_file(path, NULL);
+}
+
+/* A scratch folder per test (Check fixtures): test_tmp_setup creates
+ * /tmp/PREFIX_XXXXXX, test_tmp_teardown removes it and its files, and
+ * test_tmp names a file in it (two names at a time stay valid). */
+static char test_tmpdir[64];
+
+static inline void test_tmp_setup(const char *prefix)
+{
+    snprintf(test_tmpdir, sizeof test_tmpdir, "/tmp/%s_XXXXXX", prefix);
+    ck_assert_ptr_nonnull(mkdtemp(test_tmpdir));
+}
+
+static inline void test_tmp_teardown(void)
+{
+    DIR *d = opendir(test_tmpdir);
+    struct dirent *e;
+    char p[512];
+    while (d && (e = readdir(d)))
+        if (e->d_name[0] != '.') {
+            snprintf(p, sizeof p, "%s/%s", test_tmpdir, e->d_name);
+            unlink(p);
+        }
+    if (d)
+        closedir(d);
+    rmdir(test_tmpdir);
+}
+
+static inline const char *test_tmp(const char *name)
+{
+    static char p[2][256];
+    static int k;
+    k ^= 1;
+    snprintf(p[k], sizeof p[k], "%s/%s", test_tmpdir, name);
+    return p[k];
 }
 
 #endif

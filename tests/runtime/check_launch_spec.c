@@ -13,37 +13,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../test_util.h"
 #include "launch_spec.h"
 
-static char tmpdir[64];
 static char err[1024];
 
 static void setup(void) {
-    strcpy(tmpdir, "/tmp/mt_spec_XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+    test_tmp_setup("mt_spec");
     err[0] = 0;
 }
 
-static void teardown(void) {
-    DIR *d = opendir(tmpdir);
-    struct dirent *e;
-    char p[512];
-    while (d && (e = readdir(d)))
-        if (e->d_name[0] != '.') {
-            snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
-            unlink(p);
-        }
-    if (d) closedir(d);
-    rmdir(tmpdir);
-}
+static void teardown(void) { test_tmp_teardown(); }
 
-static const char *tmp(const char *name) {
-    static char p[2][256];
-    static int k;
-    k ^= 1;
-    snprintf(p[k], sizeof p[k], "%s/%s", tmpdir, name);
-    return p[k];
-}
+static const char *tmp(const char *name) { return test_tmp(name); }
 
 static void put_text(const char *path, const char *text) {
     FILE *f = fopen(path, "w");
@@ -52,7 +34,7 @@ static void put_text(const char *path, const char *text) {
     fclose(f);
 }
 
-/* tmpdir/<name>: a 1-d array 0, 1, 2, ... of n elements */
+/* test_tmpdir/<name>: a 1-d array 0, 1, 2, ... of n elements */
 static void put_npy(const char *name, MtDtype dt, int64_t n) {
     MtArrayGen g = {.dtype = dt, .ndim = 1, .shape = {n}, .init = MT_INIT_ARANGE};
     MtArray *a;
@@ -84,7 +66,7 @@ static const MtKernelInfo add_info = {.name = "add_kernel", .params = add_info_p
 
 static MtLaunchSpec parse_ok(const char *json) {
     MtLaunchSpec s;
-    MtStatus st = mt_launch_spec_parse(json, tmpdir, &s, err, sizeof err);
+    MtStatus st = mt_launch_spec_parse(json, test_tmpdir, &s, err, sizeof err);
     ck_assert_msg(st == MT_OK, "%s", err);
     return s;
 }
@@ -311,7 +293,7 @@ START_TEST(load_reads_relative_to_the_spec) {
     put_text(tmp("spec.json"), add_spec);
     MtLaunchSpec s;
     ck_assert_int_eq(mt_launch_spec_load(tmp("spec.json"), &s, err, sizeof err), MT_OK);
-    ck_assert_str_eq(s.base_dir, tmpdir);
+    ck_assert_str_eq(s.base_dir, test_tmpdir);
     ck_assert_str_eq(s.args[0].npy_path, tmp("x.npy"));
     mt_launch_spec_free(&s);
 

@@ -12,37 +12,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../test_util.h"
 #include "npy.h"
 
-static char tmpdir[64];
 static char err[512];
 
 static void setup(void) {
-    strcpy(tmpdir, "/tmp/mt_npy_XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+    test_tmp_setup("mt_npy");
     err[0] = 0;
 }
 
-static void teardown(void) {
-    DIR *d = opendir(tmpdir);
-    struct dirent *e;
-    char p[512];
-    while (d && (e = readdir(d)))
-        if (e->d_name[0] != '.') {
-            snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
-            unlink(p);
-        }
-    if (d) closedir(d);
-    rmdir(tmpdir);
-}
+static void teardown(void) { test_tmp_teardown(); }
 
-static const char *tmp(const char *name) {
-    static char p[2][256];
-    static int k;
-    k ^= 1;
-    snprintf(p[k], sizeof p[k], "%s/%s", tmpdir, name);
-    return p[k];
-}
+static const char *tmp(const char *name) { return test_tmp(name); }
 
 static const char *data(const char *name) {
     static char p[1024];
@@ -204,7 +186,7 @@ START_TEST(write_leaves_no_temporary_behind) {
     MtArray *a = mt_array_new(MT_DT_BOOL, 2, shape);
     ck_assert_int_eq(mt_npy_write(tmp("b.npy"), a, err, sizeof err), MT_OK);
     ck_assert_int_eq(mt_npy_write(tmp("b.npy"), a, err, sizeof err), MT_OK); /* replaces */
-    DIR *d = opendir(tmpdir);
+    DIR *d = opendir(test_tmpdir);
     struct dirent *e;
     int files = 0;
     while ((e = readdir(d)))
