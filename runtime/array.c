@@ -20,21 +20,13 @@
  *                     and mean + std * rho * sin(2 pi u2), rounded to float
  */
 #include "array.h"
+#include "errbuf.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-__attribute__((format(printf, 3, 4)))
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-    if (!err || !errlen) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static const char *const init_names[] = {
     [MT_INIT_ZEROS] = "zeros",     [MT_INIT_ONES] = "ones",       [MT_INIT_ARANGE] = "arange",
@@ -113,15 +105,15 @@ static MtStatus check_value(MtDtype dt, const char *what, double v, bool allow_n
     char t[32];
     fmt_num(t, v);
     if (dt == MT_DT_I32 && !is_int32(v)) {
-        set_err(err, errlen, "%s %s is not an int32 value", what, t);
+        mt_errf(err, errlen, "%s %s is not an int32 value", what, t);
         return MT_ERR_USAGE;
     }
     if (dt == MT_DT_BOOL && v != 0 && v != 1) {
-        set_err(err, errlen, "%s %s is not a bool (0 or 1)", what, t);
+        mt_errf(err, errlen, "%s %s is not a bool (0 or 1)", what, t);
         return MT_ERR_USAGE;
     }
     if (dt == MT_DT_F32 && !(allow_nonfinite && !isfinite(v)) && !fits_f32(v)) {
-        set_err(err, errlen, "%s %s is out of float32 range", what, t);
+        mt_errf(err, errlen, "%s %s is out of float32 range", what, t);
         return MT_ERR_USAGE;
     }
     return MT_OK;
@@ -129,21 +121,21 @@ static MtStatus check_value(MtDtype dt, const char *what, double v, bool allow_n
 
 MtStatus mt_array_gen_check(const MtArrayGen *g, char *err, size_t errlen) {
     if (g->ndim < 0 || g->ndim > MT_ARRAY_MAX_DIMS) {
-        set_err(err, errlen, "shape: %d dimensions; at most %d are supported", g->ndim, MT_ARRAY_MAX_DIMS);
+        mt_errf(err, errlen, "shape: %d dimensions; at most %d are supported", g->ndim, MT_ARRAY_MAX_DIMS);
         return MT_ERR_USAGE;
     }
     for (int i = 0; i < g->ndim; i++)
         if (g->shape[i] < 0) {
-            set_err(err, errlen, "shape[%d]: negative dimension %lld", i, (long long)g->shape[i]);
+            mt_errf(err, errlen, "shape[%d]: negative dimension %lld", i, (long long)g->shape[i]);
             return MT_ERR_USAGE;
         }
     int64_t numel;
     if (!mt_array_size(g->dtype, g->ndim, g->shape, &numel, NULL)) {
-        set_err(err, errlen, "shape: the array's size overflows");
+        mt_errf(err, errlen, "shape: the array's size overflows");
         return MT_ERR_USAGE;
     }
     if ((unsigned)g->init >= sizeof init_names / sizeof init_names[0]) {
-        set_err(err, errlen, "init: unknown generator %d", (int)g->init);
+        mt_errf(err, errlen, "init: unknown generator %d", (int)g->init);
         return MT_ERR_USAGE;
     }
     const char *dname = mt_dtype_name(g->dtype);
@@ -156,7 +148,7 @@ MtStatus mt_array_gen_check(const MtArrayGen *g, char *err, size_t errlen) {
         return MT_OK;
     case MT_INIT_ARANGE:
         if (g->dtype == MT_DT_I32 && numel - 1 > INT32_MAX) {
-            set_err(err, errlen, "arange: %lld elements count past the int32 range", (long long)numel);
+            mt_errf(err, errlen, "arange: %lld elements count past the int32 range", (long long)numel);
             return MT_ERR_USAGE;
         }
         return MT_OK;
@@ -169,22 +161,22 @@ MtStatus mt_array_gen_check(const MtArrayGen *g, char *err, size_t errlen) {
             (st = check_value(g->dtype, "high", g->b, false, err, errlen)))
             return st;
         if (!(g->a < g->b)) {
-            set_err(err, errlen, "low (%s) must be below high (%s)", ta, tb);
+            mt_errf(err, errlen, "low (%s) must be below high (%s)", ta, tb);
             return MT_ERR_USAGE;
         }
         return MT_OK;
     }
     case MT_INIT_NORMAL:
         if (g->dtype != MT_DT_F32) {
-            set_err(err, errlen, "init 'normal' needs a float32 array, not %s", dname);
+            mt_errf(err, errlen, "init 'normal' needs a float32 array, not %s", dname);
             return MT_ERR_USAGE;
         }
         if (!fits_f32(g->a)) {
-            set_err(err, errlen, "mean %s is not a finite float32", ta);
+            mt_errf(err, errlen, "mean %s is not a finite float32", ta);
             return MT_ERR_USAGE;
         }
         if (!fits_f32(g->b) || g->b < 0) {
-            set_err(err, errlen, "std %s must be finite and not negative", tb);
+            mt_errf(err, errlen, "std %s must be finite and not negative", tb);
             return MT_ERR_USAGE;
         }
         return MT_OK;
@@ -259,7 +251,7 @@ MtStatus mt_array_generate(const MtArrayGen *g, MtArray **out, char *err, size_t
     if (st) return st;
     MtArray *x = mt_array_new(g->dtype, g->ndim, g->shape);
     if (!x) {
-        set_err(err, errlen, "out of memory for a %s array", mt_dtype_name(g->dtype));
+        mt_errf(err, errlen, "out of memory for a %s array", mt_dtype_name(g->dtype));
         return MT_ERR_NOMEM;
     }
     MtPcg32 r;

@@ -29,6 +29,7 @@
  * unloading its code under them would crash the process at exit.
  */
 #include "cuda_driver.h"
+#include "errbuf.h"
 
 #include <cuda.h>
 #include <dlfcn.h>
@@ -38,17 +39,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-__attribute__((format(printf, 3, 4)))
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* X(field, symbol, fallback symbol or NULL) */
 #define DRIVER_FUNCS(X)                                                   \
@@ -180,11 +170,11 @@ static MtStatus check(MtCuda *cu, CUresult r, const char *call, const char *subj
         snprintf(cu->sticky_msg, sizeof cu->sticky_msg,
                  "CUDA context is unusable after %s in %s; restart the process", name,
                  cu->last_kernel[0] ? cu->last_kernel : call);
-        set_err(err, errlen, "%s(%s): %s: %s; the CUDA context is now unusable", call, subject,
+        mt_errf(err, errlen, "%s(%s): %s: %s; the CUDA context is now unusable", call, subject,
                 name, result_string(cu, r));
         return MT_ERR_CUDA;
     }
-    set_err(err, errlen, "%s(%s): %s: %s", call, subject, name, result_string(cu, r));
+    mt_errf(err, errlen, "%s(%s): %s: %s", call, subject, name, result_string(cu, r));
     return r == CUDA_ERROR_OUT_OF_MEMORY ? MT_ERR_NOMEM : MT_ERR_CUDA;
 }
 
@@ -192,11 +182,11 @@ static MtStatus check(MtCuda *cu, CUresult r, const char *call, const char *subj
 static bool refuse(const MtCuda *cu, const char *call, char *err, size_t errlen)
 {
     if (!cu) {
-        set_err(err, errlen, "%s: no CUDA handle", call);
+        mt_errf(err, errlen, "%s: no CUDA handle", call);
         return true;
     }
     if (cu->sticky != CUDA_SUCCESS) {
-        set_err(err, errlen, "%s", cu->sticky_msg);
+        mt_errf(err, errlen, "%s", cu->sticky_msg);
         return true;
     }
     return false;
@@ -216,7 +206,7 @@ static MtStatus device_ordinal(int *ordinal, char *err, size_t errlen)
     errno = 0;
     long n = strtol(v, &end, 10);
     if (errno || *end || n < 0 || n > 1023) {
-        set_err(err, errlen, "MYTRITON_DEVICE='%s' is not a device number (0, 1, ...)", v);
+        mt_errf(err, errlen, "MYTRITON_DEVICE='%s' is not a device number (0, 1, ...)", v);
         return MT_ERR_USAGE;
     }
     *ordinal = (int)n;
@@ -231,7 +221,7 @@ static MtStatus load_driver(Driver *d, char *err, size_t errlen)
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *why = dlerror();
-        set_err(err, errlen,
+        mt_errf(err, errlen,
                 "no CUDA driver: %s could not be loaded (%s); GPU execution needs an NVIDIA "
                 "driver \xe2\x80\x94 use --backend interp",
                 lib, why ? why : "unknown reason");
@@ -242,7 +232,7 @@ static MtStatus load_driver(Driver *d, char *err, size_t errlen)
         if (!p && driver_syms[i].fallback)
             p = dlsym(h, driver_syms[i].fallback);
         if (!p) {
-            set_err(err, errlen,
+            mt_errf(err, errlen,
                     "CUDA driver %s lacks %s: the driver is older than this build needs (CUDA 12 "
                     "or later)", lib, driver_syms[i].sym);
             return MT_ERR_CUDA;
@@ -298,7 +288,7 @@ static MtStatus read_info(MtCuda *cu, char *err, size_t errlen)
     if (in->smem_per_block_optin < in->smem_per_block)
         in->smem_per_block_optin = in->smem_per_block;
     if (in->max_threads_per_block <= 0 || in->max_grid[0] <= 0) {
-        set_err(err, errlen, "cuDeviceGetAttribute(device %d): the driver reported no launch limits",
+        mt_errf(err, errlen, "cuDeviceGetAttribute(device %d): the driver reported no launch limits",
                 in->ordinal);
         return MT_ERR_CUDA;
     }
@@ -308,7 +298,7 @@ static MtStatus read_info(MtCuda *cu, char *err, size_t errlen)
 MtStatus mt_cuda_open(MtCuda **out, char *err, size_t errlen)
 {
     if (!out) {
-        set_err(err, errlen, "mt_cuda_open: no output handle");
+        mt_errf(err, errlen, "mt_cuda_open: no output handle");
         return MT_ERR_USAGE;
     }
     *out = NULL;
@@ -318,7 +308,7 @@ MtStatus mt_cuda_open(MtCuda **out, char *err, size_t errlen)
         return st;
     MtCuda *cu = calloc(1, sizeof *cu);
     if (!cu) {
-        set_err(err, errlen, "mt_cuda_open: out of memory");
+        mt_errf(err, errlen, "mt_cuda_open: out of memory");
         return MT_ERR_NOMEM;
     }
     cu->info.ordinal = ordinal;
@@ -330,7 +320,7 @@ MtStatus mt_cuda_open(MtCuda **out, char *err, size_t errlen)
         (st = check(cu, cu->d.DeviceGetCount(&count), "cuDeviceGetCount", "", err, errlen)) != MT_OK)
         goto fail;
     if (ordinal >= count) {
-        set_err(err, errlen, "MYTRITON_DEVICE=%d, but the driver sees %d device%s", ordinal, count,
+        mt_errf(err, errlen, "MYTRITON_DEVICE=%d, but the driver sees %d device%s", ordinal, count,
                 count == 1 ? "" : "s");
         st = MT_ERR_USAGE;
         goto fail;
@@ -444,13 +434,13 @@ MtStatus mt_cuda_module_load(MtCuda *cu, const void *image, const char *name, Mt
     if (refuse(cu, "cuModuleLoadData", err, errlen))
         return MT_ERR_CUDA;
     if (!image) {
-        set_err(err, errlen, "cuModuleLoadData(%s): no image", nm);
+        mt_errf(err, errlen, "cuModuleLoadData(%s): no image", nm);
         return MT_ERR_USAGE;
     }
     MtCudaModule *m = calloc(1, sizeof *m);
     if (!m || !(m->name = strdup(nm))) {
         free(m);
-        set_err(err, errlen, "cuModuleLoadData(%s): out of memory", nm);
+        mt_errf(err, errlen, "cuModuleLoadData(%s): out of memory", nm);
         return MT_ERR_NOMEM;
     }
     CUresult r = cu->d.ModuleLoadData(&m->mod, image);
@@ -505,7 +495,7 @@ MtStatus mt_cuda_module_function(MtCuda *cu, MtCudaModule *m, const char *symbol
     if (refuse(cu, "cuModuleGetFunction", err, errlen))
         return MT_ERR_CUDA;
     if (!m || !symbol) {
-        set_err(err, errlen, "cuModuleGetFunction(%s): no module or no symbol", symbol ? symbol : "?");
+        mt_errf(err, errlen, "cuModuleGetFunction(%s): no module or no symbol", symbol ? symbol : "?");
         return MT_ERR_USAGE;
     }
     for (MtCudaFunc *f = m->funcs; f; f = f->next) {
@@ -529,7 +519,7 @@ MtStatus mt_cuda_module_function(MtCuda *cu, MtCudaModule *m, const char *symbol
     MtCudaFunc *f = calloc(1, sizeof *f);
     if (!f || !(f->symbol = strdup(symbol))) {
         free(f);
-        set_err(err, errlen, "cuModuleGetFunction(%s): out of memory", symbol);
+        mt_errf(err, errlen, "cuModuleGetFunction(%s): out of memory", symbol);
         return MT_ERR_NOMEM;
     }
     f->fn = fn;
@@ -560,7 +550,7 @@ static bool bad_launch(const MtCuda *cu, const MtCudaFunc *fn, const char *kname
     const MtCudaDeviceInfo *in = &cu->info;
     for (int i = 0; i < 3; i++) {
         if (grid[i] < 1 || block[i] < 1) {
-            set_err(err, errlen,
+            mt_errf(err, errlen,
                     "%s: grid %ux%ux%u, block %ux%ux%u: %s.%c = 0; every dimension must be at "
                     "least 1; cuLaunchKernel not called",
                     kname, grid[0], grid[1], grid[2], block[0], block[1], block[2],
@@ -572,7 +562,7 @@ static bool bad_launch(const MtCuda *cu, const MtCudaFunc *fn, const char *kname
      * "too many threads", not "block.x too large"). */
     unsigned long long threads = (unsigned long long)block[0] * block[1] * block[2];
     if (threads > (unsigned long long)in->max_threads_per_block) {
-        set_err(err, errlen,
+        mt_errf(err, errlen,
                 "%s: block %ux%ux%u has %llu threads, more than the %d per block that %s allows; "
                 "cuLaunchKernel not called",
                 kname, block[0], block[1], block[2], threads, in->max_threads_per_block, in->name);
@@ -580,20 +570,20 @@ static bool bad_launch(const MtCuda *cu, const MtCudaFunc *fn, const char *kname
     }
     for (int i = 0; i < 3; i++) {
         if (block[i] > (unsigned)in->max_block[i]) {
-            set_err(err, errlen,
+            mt_errf(err, errlen,
                     "%s: block %ux%ux%u: block.%c = %u is outside 1..%d on %s; cuLaunchKernel not called",
                     kname, block[0], block[1], block[2], dim[i], block[i], in->max_block[i], in->name);
             return true;
         }
         if (grid[i] > (unsigned)in->max_grid[i]) {
-            set_err(err, errlen,
+            mt_errf(err, errlen,
                     "%s: grid %ux%ux%u: grid.%c = %u is outside 1..%d on %s; cuLaunchKernel not called",
                     kname, grid[0], grid[1], grid[2], dim[i], grid[i], in->max_grid[i], in->name);
             return true;
         }
     }
     if (threads > (unsigned long long)fn->info.max_threads_per_block) {
-        set_err(err, errlen,
+        mt_errf(err, errlen,
                 "%s: block %ux%ux%u has %llu threads, but this kernel allows at most %d (it uses %d "
                 "registers per thread); cuLaunchKernel not called",
                 kname, block[0], block[1], block[2], threads, fn->info.max_threads_per_block,
@@ -602,7 +592,7 @@ static bool bad_launch(const MtCuda *cu, const MtCudaFunc *fn, const char *kname
     }
     unsigned long long smem = (unsigned long long)shared + (unsigned)fn->info.static_smem;
     if (smem > (unsigned long long)in->smem_per_block_optin) {
-        set_err(err, errlen,
+        mt_errf(err, errlen,
                 "%s: %u bytes of dynamic + %d of static shared memory exceed the %d bytes per block "
                 "of %s; cuLaunchKernel not called",
                 kname, shared, fn->info.static_smem, in->smem_per_block_optin, in->name);
@@ -618,7 +608,7 @@ MtStatus mt_cuda_launch(MtCuda *cu, MtCudaFunc *fn, const char *kernel_name,
     if (refuse(cu, "cuLaunchKernel", err, errlen))
         return MT_ERR_CUDA;
     if (!fn || !grid || !block) {
-        set_err(err, errlen, "cuLaunchKernel(%s): no kernel, grid or block",
+        mt_errf(err, errlen, "cuLaunchKernel(%s): no kernel, grid or block",
                 kernel_name ? kernel_name : "?");
         return MT_ERR_USAGE;
     }

@@ -25,6 +25,7 @@
  * finds the first and drops its copy.
  */
 #include "kcache.h"
+#include "errbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,17 +37,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-__attribute__((format(printf, 3, 4)))
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* ---- SHA-256 ------------------------------------------------------------- */
 
@@ -222,18 +212,18 @@ MtStatus mt_kcache_key(const char *src, const char *name, int sm, const char *co
                        size_t nopts, uint8_t key[32], char *err, size_t errlen)
 {
     if (!src || (nopts && !opts)) {
-        set_err(err, errlen, "mt_kcache_key(%s): no source or no option array", effective_name(name));
+        mt_errf(err, errlen, "mt_kcache_key(%s): no source or no option array", effective_name(name));
         return MT_ERR_USAGE;
     }
     for (size_t i = 0; i < nopts; i++) {
         if (!opts[i]) {
-            set_err(err, errlen, "mt_kcache_key(%s): option %zu is NULL", effective_name(name), i);
+            mt_errf(err, errlen, "mt_kcache_key(%s): option %zu is NULL", effective_name(name), i);
             return MT_ERR_USAGE;
         }
     }
     int major = 0, minor = 0;
     if (mt_nvrtc_version(&major, &minor) != MT_OK) {
-        set_err(err, errlen, "nvrtcVersion(%s): failed", effective_name(name));
+        mt_errf(err, errlen, "nvrtcVersion(%s): failed", effective_name(name));
         return MT_ERR_CUDA;
     }
     MtSha256 s;
@@ -681,7 +671,7 @@ MtStatus mt_kcache_compile(MtKcache *k, const char *src, const char *name, int s
             k->st.memory_hits++;
         pthread_mutex_unlock(&k->mu);
         if (st != MT_OK) {
-            set_err(err, errlen, "mt_kcache_compile(%s): out of memory copying a cached entry",
+            mt_errf(err, errlen, "mt_kcache_compile(%s): out of memory copying a cached entry",
                     effective_name(name));
             return st;
         }
@@ -697,7 +687,7 @@ MtStatus mt_kcache_compile(MtKcache *k, const char *src, const char *name, int s
         path = malloc(np);
         if (!path || !mt_kcache_entry_path(k, key, path, np)) {
             free(path);
-            set_err(err, errlen, "mt_kcache_compile(%s): out of memory", effective_name(name));
+            mt_errf(err, errlen, "mt_kcache_compile(%s): out of memory", effective_name(name));
             return MT_ERR_NOMEM;
         }
         EntryRead r = read_entry(path, key, sm, out);

@@ -16,6 +16,7 @@
  * a failed call never hands back half a spec or half a launch.
  */
 #include "launch_spec.h"
+#include "errbuf.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -30,17 +31,8 @@
 
 #define MAX_PATH_TEXT 160     /* "args.<name>.shape[7]" and the like */
 
-__attribute__((format(printf, 3, 4)))
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-    if (!err || !errlen) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 static MtStatus nomem(char *err, size_t errlen) {
-    set_err(err, errlen, "out of memory");
+    mt_errf(err, errlen, "out of memory");
     return MT_ERR_NOMEM;
 }
 
@@ -551,7 +543,7 @@ static MtStatus parse_text(const char *text, const char *base_dir, const char *f
         if (!*end) snprintf(where, sizeof where, "at the end of the text");
         else if (!n) snprintf(where, sizeof where, "at the end of the line");
         else snprintf(where, sizeof where, "near '%.*s'", n, end);
-        set_err(err, errlen, "%s%s%d:%d: invalid JSON %s", file ? file : "", file ? ":" : "", line, col, where);
+        mt_errf(err, errlen, "%s%s%d:%d: invalid JSON %s", file ? file : "", file ? ":" : "", line, col, where);
         return MT_ERR_USAGE;
     }
     Ctx c = {.file = file, .base_dir = base_dir, .err = err, .errlen = errlen};
@@ -581,7 +573,7 @@ MtStatus mt_launch_spec_load(const char *path, MtLaunchSpec *spec, char *err, si
     memset(spec, 0, sizeof *spec);
     FILE *f = fopen(path, "rb");
     if (!f) {
-        set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        mt_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return MT_ERR_IO;
     }
     size_t n = 0, cap = 4096;
@@ -602,13 +594,13 @@ MtStatus mt_launch_spec_load(const char *path, MtLaunchSpec *spec, char *err, si
     fclose(f);
     if (bad) {
         free(text);
-        set_err(err, errlen, "%s: read error", path);
+        mt_errf(err, errlen, "%s: read error", path);
         return MT_ERR_IO;
     }
     text[n] = 0;
     if (strlen(text) != n) {
         free(text);
-        set_err(err, errlen, "%s: not a text file (it contains a NUL byte)", path);
+        mt_errf(err, errlen, "%s: not a text file (it contains a NUL byte)", path);
         return MT_ERR_USAGE;
     }
     const char *slash = strrchr(path, '/');
@@ -683,24 +675,24 @@ MtStatus mt_launch_spec_set(MtLaunchSpec *s, const char *asg, char *err, size_t 
     char name[128];
     size_t nlen = eq ? (size_t)(eq - asg) : 0;
     if (!eq || nlen >= sizeof name) {
-        set_err(err, errlen, "'%s': expected NAME=VALUE", asg);
+        mt_errf(err, errlen, "'%s': expected NAME=VALUE", asg);
         return MT_ERR_USAGE;
     }
     memcpy(name, asg, nlen);
     name[nlen] = 0;
     if (!is_ident(name)) {
-        set_err(err, errlen, "'%s': '%s' is not a parameter name", asg, name);
+        mt_errf(err, errlen, "'%s': '%s' is not a parameter name", asg, name);
         return MT_ERR_USAGE;
     }
     MtScalar v;
     if (!parse_value_text(eq + 1, &v)) {
-        set_err(err, errlen, "%s: '%s' is not a number, a bool, nan or inf", asg, eq + 1);
+        mt_errf(err, errlen, "%s: '%s' is not a number, a bool, nan or inf", asg, eq + 1);
         return MT_ERR_USAGE;
     }
     for (size_t i = 0; i < s->nargs; i++)
         if (!strcmp(s->args[i].name, name)) {
             if (s->args[i].kind != MT_SPEC_ARG_SCALAR) {
-                set_err(err, errlen, "%s: argument '%s' is an array; only scalars and constexprs can be set",
+                mt_errf(err, errlen, "%s: argument '%s' is an array; only scalars and constexprs can be set",
                         asg, name);
                 return MT_ERR_USAGE;
             }
@@ -766,13 +758,13 @@ static MtStatus entry_for_arg(const MtSpecArg *a, char out[40], char *err, size_
         char msg[512];
         MtStatus st = mt_npy_read_header(a->npy_path, &info, msg, sizeof msg);
         if (st) {
-            set_err(err, errlen, "%s: %s", path, msg);
+            mt_errf(err, errlen, "%s: %s", path, msg);
             return st;
         }
         snprintf(out, 40, "%s", dtype_pointer_type(info.dtype));
     } else if (a->value.kind == MT_SCALAR_INT) {
         if (a->value.i < INT32_MIN || a->value.i > INT32_MAX) {
-            set_err(err, errlen, "%s: %" PRId64 " does not fit in i32", path, a->value.i);
+            mt_errf(err, errlen, "%s: %" PRId64 " does not fit in i32", path, a->value.i);
             return MT_ERR_USAGE;
         }
         snprintf(out, 40, "i32");
@@ -801,7 +793,7 @@ char *mt_launch_spec_signature(const MtLaunchSpec *s, const MtKernelInfo *k, cha
             size_t j = 0;
             while (j < k->nparams && strcmp(k->params[j].name, nm)) j++;
             if (j == k->nparams) {
-                set_err(err, errlen, "%s.%s: kernel %s has no parameter '%s' (its parameters: %s)",
+                mt_errf(err, errlen, "%s.%s: kernel %s has no parameter '%s' (its parameters: %s)",
                         pass ? "constexprs" : "args", nm, k->name, nm, plist);
                 return NULL;
             }
@@ -822,19 +814,19 @@ char *mt_launch_spec_signature(const MtLaunchSpec *s, const MtKernelInfo *k, cha
         if (cv || (p->constexpr_ && a && a->kind == MT_SPEC_ARG_SCALAR)) {
             const MtScalar *v = cv ? &cv->value : &a->value;
             if (!value_literal(v, entry)) {
-                set_err(err, errlen, "%s.%s: %s has no literal form for a signature", cv ? "constexprs" : "args",
+                mt_errf(err, errlen, "%s.%s: %s has no literal form for a signature", cv ? "constexprs" : "args",
                         p->name, v->f != v->f ? "nan" : "an infinity");
                 free(sig);
                 return NULL;
             }
         } else if (p->constexpr_) {
             if (a) {
-                set_err(err, errlen, "args.%s: constexpr %s takes a number or a bool, not an array", p->name, p->name);
+                mt_errf(err, errlen, "args.%s: constexpr %s takes a number or a bool, not an array", p->name, p->name);
                 free(sig);
                 return NULL;
             }
         } else if (!a) {
-            set_err(err, errlen, "args: missing argument '%s' of kernel %s", p->name, k->name);
+            mt_errf(err, errlen, "args: missing argument '%s' of kernel %s", p->name, k->name);
             free(sig);
             return NULL;
         } else {
@@ -894,27 +886,27 @@ static MtStatus bind_scalar(const MtSpecArg *a, const MtKernelParam *p, MtLaunch
     value_text(v, t);
     if (la->kind == MT_ARG_I32) {
         if (v->kind != MT_SCALAR_INT) {
-            set_err(err, errlen, "args.%s: parameter %s (i32) needs an integer, got %s", a->name, p->name, t);
+            mt_errf(err, errlen, "args.%s: parameter %s (i32) needs an integer, got %s", a->name, p->name, t);
             return MT_ERR_USAGE;
         }
         if (v->i < INT32_MIN || v->i > INT32_MAX) {
-            set_err(err, errlen, "args.%s: %s is out of the i32 range of parameter %s", a->name, t, p->name);
+            mt_errf(err, errlen, "args.%s: %s is out of the i32 range of parameter %s", a->name, t, p->name);
             return MT_ERR_USAGE;
         }
         la->ival = v->i;
     } else if (la->kind == MT_ARG_F32) {
         if (v->kind == MT_SCALAR_BOOL) {
-            set_err(err, errlen, "args.%s: parameter %s (fp32) needs a number, got %s", a->name, p->name, t);
+            mt_errf(err, errlen, "args.%s: parameter %s (fp32) needs a number, got %s", a->name, p->name, t);
             return MT_ERR_USAGE;
         }
         if (isfinite(v->f) && fabs(v->f) > 3.4028234663852886e38) {
-            set_err(err, errlen, "args.%s: %s is out of the fp32 range of parameter %s", a->name, t, p->name);
+            mt_errf(err, errlen, "args.%s: %s is out of the fp32 range of parameter %s", a->name, t, p->name);
             return MT_ERR_USAGE;
         }
         la->fval = v->f;
     } else {
         if (v->kind == MT_SCALAR_FLOAT || (v->kind == MT_SCALAR_INT && v->i != 0 && v->i != 1)) {
-            set_err(err, errlen, "args.%s: parameter %s (i1) needs a bool (or 0 or 1), got %s", a->name, p->name, t);
+            mt_errf(err, errlen, "args.%s: parameter %s (i1) needs a bool (or 0 or 1), got %s", a->name, p->name, t);
             return MT_ERR_USAGE;
         }
         la->ival = v->i;
@@ -929,7 +921,7 @@ static MtStatus bind_array(const MtSpecArg *a, const MtKernelParam *p, MtDtype w
     MtStatus st;
     if (a->kind == MT_SPEC_ARG_GENERATED) {
         if (a->gen.dtype != want) {
-            set_err(err, errlen, "args.%s: %s array expected for parameter %s (%s), got %s", a->name,
+            mt_errf(err, errlen, "args.%s: %s array expected for parameter %s (%s), got %s", a->name,
                     mt_dtype_name(want), p->name, p->type, mt_dtype_name(a->gen.dtype));
             return MT_ERR_USAGE;
         }
@@ -937,13 +929,13 @@ static MtStatus bind_array(const MtSpecArg *a, const MtKernelParam *p, MtDtype w
     } else {
         st = mt_npy_read(a->npy_path, &la->array, msg, sizeof msg);
         if (!st && la->array->dtype != want) {
-            set_err(err, errlen, "args.%s: %s array expected for parameter %s (%s), got %s (%s)", a->name,
+            mt_errf(err, errlen, "args.%s: %s array expected for parameter %s (%s), got %s (%s)", a->name,
                     mt_dtype_name(want), p->name, p->type, mt_dtype_name(la->array->dtype), a->npy);
             return MT_ERR_USAGE;
         }
         if (!st && !(la->npy_path = strdup(a->npy_path))) return nomem(err, errlen);
     }
-    if (st) set_err(err, errlen, "args.%s: %s", a->name, msg);
+    if (st) mt_errf(err, errlen, "args.%s: %s", a->name, msg);
     return st;
 }
 
@@ -980,11 +972,11 @@ static MtStatus eval_count(const char *what, const char *expr, Names *nm, int64_
         return MT_OK;
     }
     if (mt_grid_eval(expr, grid_lookup, nm, out, msg, sizeof msg)) {
-        set_err(err, errlen, "%s: %s", what, msg);
+        mt_errf(err, errlen, "%s: %s", what, msg);
         return MT_ERR_USAGE;
     }
     if (*out < 0) {
-        set_err(err, errlen, "%s: %s is %" PRId64 "; a count cannot be negative", what, expr, *out);
+        mt_errf(err, errlen, "%s: %s is %" PRId64 "; a count cannot be negative", what, expr, *out);
         return MT_ERR_USAGE;
     }
     return MT_OK;
@@ -1004,7 +996,7 @@ static MtStatus bind(const MtLaunchSpec *s, const MtKernelParam *params, size_t 
         for (size_t q = 0; q < n; q++) names[q] = params[q].name;
         char plist[512];
         param_list(plist, sizeof plist, names, n);
-        set_err(err, errlen, "args.%s: %s has no parameter '%s' (its parameters: %s)", s->args[i].name,
+        mt_errf(err, errlen, "args.%s: %s has no parameter '%s' (its parameters: %s)", s->args[i].name,
                 kname, s->args[i].name, plist);
         return MT_ERR_USAGE;
     }
@@ -1021,7 +1013,7 @@ static MtStatus bind(const MtLaunchSpec *s, const MtKernelParam *params, size_t 
             if (a->kind != MT_SPEC_ARG_SCALAR || !literal_value(p->value, &pv) ||
                 !(pv.f == a->value.f || (pv.f != pv.f && a->value.f != a->value.f))) {
                 char t[40];
-                set_err(err, errlen, "args.%s: %s is specialised with %s=%s, but args gives %s", p->name,
+                mt_errf(err, errlen, "args.%s: %s is specialised with %s=%s, but args gives %s", p->name,
                         kname, p->name, p->value ? p->value : "?",
                         a->kind == MT_SPEC_ARG_SCALAR ? value_text(&a->value, t) : "an array");
                 return MT_ERR_USAGE;
@@ -1031,23 +1023,23 @@ static MtStatus bind(const MtLaunchSpec *s, const MtKernelParam *params, size_t 
         MtLaunchArg *la = &l->args[l->nargs++];
         MtDtype dt;
         if (!param_type(p->type, &la->kind, &dt)) {
-            set_err(err, errlen, "parameter %s of %s has type '%s', which launches do not support", p->name,
+            mt_errf(err, errlen, "parameter %s of %s has type '%s', which launches do not support", p->name,
                     kname, p->type);
             return MT_ERR_USAGE;
         }
         if (!(la->name = strdup(p->name)) || !(la->type = strdup(p->type))) return nomem(err, errlen);
         if (!a) {
-            set_err(err, errlen, "args: missing argument '%s' (%s) of %s", p->name, p->type, kname);
+            mt_errf(err, errlen, "args: missing argument '%s' (%s) of %s", p->name, p->type, kname);
             return MT_ERR_USAGE;
         }
         bool want_array = la->kind == MT_ARG_ARRAY;
         if (want_array != (a->kind != MT_SPEC_ARG_SCALAR)) {
             char t[40];
             if (want_array)
-                set_err(err, errlen, "args.%s: parameter %s (%s) takes an array ({\"npy\": ...} or {\"dtype\": ..., \"shape\": ...}), got %s",
+                mt_errf(err, errlen, "args.%s: parameter %s (%s) takes an array ({\"npy\": ...} or {\"dtype\": ..., \"shape\": ...}), got %s",
                         a->name, p->name, p->type, value_text(&a->value, t));
             else
-                set_err(err, errlen, "args.%s: parameter %s (%s) takes a scalar, got an array", a->name, p->name,
+                mt_errf(err, errlen, "args.%s: parameter %s (%s) takes a scalar, got an array", a->name, p->name,
                         p->type);
             return MT_ERR_USAGE;
         }
@@ -1064,11 +1056,11 @@ static MtStatus bind(const MtLaunchSpec *s, const MtKernelParam *params, size_t 
         char what[16], msg[512];
         snprintf(what, sizeof what, "grid[%d]", d);
         if (mt_grid_eval(s->grid[d], grid_lookup, &nm, &l->grid[d], msg, sizeof msg)) {
-            set_err(err, errlen, "%s: %s", what, msg);
+            mt_errf(err, errlen, "%s: %s", what, msg);
             return MT_ERR_USAGE;
         }
         if (l->grid[d] < 1 || l->grid[d] > limits[d]) {
-            set_err(err, errlen, "%s: %s is %" PRId64 "; it must be between 1 and %" PRId64, what, s->grid[d],
+            mt_errf(err, errlen, "%s: %s is %" PRId64 "; it must be between 1 and %" PRId64, what, s->grid[d],
                     l->grid[d], limits[d]);
             return MT_ERR_USAGE;
         }

@@ -18,6 +18,7 @@
  * rename() so a crash or a full disk never leaves half an array behind.
  */
 #include "npy.h"
+#include "errbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,15 +40,6 @@ static const char magic[6] = "\x93NUMPY";
 /* Longest header accepted. numpy's own headers are under 200 bytes; the
  * cap keeps a corrupt length field from asking for gigabytes. */
 #define MAX_HEADER (1u << 20)
-
-__attribute__((format(printf, 3, 4)))
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-    if (!err || !errlen) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* ---- arrays -------------------------------------------------------------- */
 
@@ -165,7 +157,7 @@ static MtStatus hdr_fail(Hdr *h, const char *what) {
     while (e > h->s && (e[-1] == ' ' || e[-1] == '\n' || e[-1] == '\r' || e[-1] == '\t')) e--;
     int len = (int)(e - h->s);
     bool cut = len > 100;
-    set_err(h->err, h->errlen, "%s: malformed header: %s at column %d: %.*s%s", h->path, what,
+    mt_errf(h->err, h->errlen, "%s: malformed header: %s at column %d: %.*s%s", h->path, what,
             (int)(h->p - h->s) + 1, cut ? 100 : len, h->s, cut ? "..." : "");
     return MT_ERR_USAGE;
 }
@@ -210,7 +202,7 @@ static MtStatus hdr_int(Hdr *h, int64_t *out) {
         const char *digits = ++h->p;
         while (h->p < h->end && *h->p >= '0' && *h->p <= '9') h->p++;
         if (h->p == digits) return hdr_fail(h, "expected an integer");
-        set_err(h->err, h->errlen, "%s: shape has a negative dimension -%.*s", h->path,
+        mt_errf(h->err, h->errlen, "%s: shape has a negative dimension -%.*s", h->path,
                 (int)(h->p - digits), digits);
         return MT_ERR_USAGE;
     }
@@ -223,7 +215,7 @@ static MtStatus hdr_int(Hdr *h, int64_t *out) {
         else v = v * 10 + d;
     }
     if (big) {
-        set_err(h->err, h->errlen, "%s: shape dimension %.*s is too large", h->path,
+        mt_errf(h->err, h->errlen, "%s: shape dimension %.*s is too large", h->path,
                 (int)(h->p - start), start);
         return MT_ERR_USAGE;
     }
@@ -241,7 +233,7 @@ static MtStatus hdr_shape(Hdr *h, int *ndim, int64_t *shape) {
         MtStatus st = hdr_int(h, &d);
         if (st) return st;
         if (n == MT_ARRAY_MAX_DIMS) {
-            set_err(h->err, h->errlen, "%s: shape has more than %d dimensions", h->path,
+            mt_errf(h->err, h->errlen, "%s: shape has more than %d dimensions", h->path,
                     MT_ARRAY_MAX_DIMS);
             return MT_ERR_USAGE;
         }
@@ -287,17 +279,17 @@ static MtStatus hdr_descr(Hdr *h, const char *descr, MtDtype *dt) {
     else {
         const char *name = numpy_type_name(code);
         if (name)
-            set_err(h->err, h->errlen,
+            mt_errf(h->err, h->errlen,
                     "%s: dtype '%s' (%s) is not supported; save float32, int32 or bool arrays",
                     h->path, descr, name);
         else
-            set_err(h->err, h->errlen,
+            mt_errf(h->err, h->errlen,
                     "%s: dtype '%s' is not supported; save float32, int32 or bool arrays", h->path,
                     descr);
         return MT_ERR_USAGE;
     }
     if (order == '>' && *dt != MT_DT_BOOL) {
-        set_err(h->err, h->errlen,
+        mt_errf(h->err, h->errlen,
                 "%s: dtype '%s' is big-endian; save it little-endian (a.astype('<%s'))", h->path,
                 descr, code);
         return MT_ERR_USAGE;
@@ -321,21 +313,21 @@ static MtStatus hdr_dict(Hdr *h, MtNpyInfo *info) {
                        : strcmp(key, "shape") == 0         ? SHAPE
                                                            : 0;
         if (!bit) {
-            set_err(h->err, h->errlen,
+            mt_errf(h->err, h->errlen,
                     "%s: unexpected header key '%s' (a .npy header holds exactly 'descr', "
                     "'fortran_order' and 'shape')",
                     h->path, key);
             return MT_ERR_USAGE;
         }
         if (seen & bit) {
-            set_err(h->err, h->errlen, "%s: header key '%s' appears twice", h->path, key);
+            mt_errf(h->err, h->errlen, "%s: header key '%s' appears twice", h->path, key);
             return MT_ERR_USAGE;
         }
         seen |= bit;
         hdr_space(h);
         if (bit == DESCR) {
             if (h->p < h->end && *h->p == '[') {
-                set_err(h->err, h->errlen,
+                mt_errf(h->err, h->errlen,
                         "%s: dtype is a structured (record) dtype; save float32, int32 or bool arrays",
                         h->path);
                 return MT_ERR_USAGE;
@@ -345,7 +337,7 @@ static MtStatus hdr_dict(Hdr *h, MtNpyInfo *info) {
                 return st;
         } else if (bit == FORTRAN) {
             if ((size_t)(h->end - h->p) >= 4 && memcmp(h->p, "True", 4) == 0) {
-                set_err(h->err, h->errlen,
+                mt_errf(h->err, h->errlen,
                         "%s: fortran_order is True; save a C-ordered array (np.ascontiguousarray(a))",
                         h->path);
                 return MT_ERR_USAGE;
@@ -366,7 +358,7 @@ static MtStatus hdr_dict(Hdr *h, MtNpyInfo *info) {
     static const char *const names[] = {"descr", "fortran_order", "shape"};
     for (unsigned i = 0; i < 3; i++)
         if (!(seen & (1u << i))) {
-            set_err(h->err, h->errlen, "%s: header lacks the '%s' key", h->path, names[i]);
+            mt_errf(h->err, h->errlen, "%s: header lacks the '%s' key", h->path, names[i]);
             return MT_ERR_USAGE;
         }
     return MT_OK;
@@ -375,7 +367,7 @@ static MtStatus hdr_dict(Hdr *h, MtNpyInfo *info) {
 /* ---- reading --------------------------------------------------------------- */
 
 static MtStatus read_fail_io(FILE *f, const char *path, char *err, size_t errlen) {
-    set_err(err, errlen, "%s: read error: %s", path, strerror(ferror(f) ? errno : EIO));
+    mt_errf(err, errlen, "%s: read error: %s", path, strerror(ferror(f) ? errno : EIO));
     return MT_ERR_IO;
 }
 
@@ -387,41 +379,41 @@ static MtStatus read_header(FILE *f, const char *path, MtNpyInfo *info, char *er
     size_t got = fread(pre, 1, 8, f);
     if (got < 8 && ferror(f)) return read_fail_io(f, path, err, errlen);
     if (got < 6 || memcmp(pre, magic, 6) != 0) {
-        set_err(err, errlen, "%s: not a .npy file (bad magic)", path);
+        mt_errf(err, errlen, "%s: not a .npy file (bad magic)", path);
         return MT_ERR_USAGE;
     }
     if (got < 8) {
-        set_err(err, errlen, "%s: truncated header", path);
+        mt_errf(err, errlen, "%s: truncated header", path);
         return MT_ERR_USAGE;
     }
     int major = pre[6], minor = pre[7];
     if (major < 1 || major > 3 || minor != 0) {
-        set_err(err, errlen, "%s: .npy format version %d.%d is not supported (1.0, 2.0 and 3.0 are)",
+        mt_errf(err, errlen, "%s: .npy format version %d.%d is not supported (1.0, 2.0 and 3.0 are)",
                 path, major, minor);
         return MT_ERR_USAGE;
     }
     size_t lensize = major == 1 ? 2 : 4;
     if (fread(pre + 8, 1, lensize, f) != lensize) {
         if (ferror(f)) return read_fail_io(f, path, err, errlen);
-        set_err(err, errlen, "%s: truncated header", path);
+        mt_errf(err, errlen, "%s: truncated header", path);
         return MT_ERR_USAGE;
     }
     uint32_t hlen = (uint32_t)pre[8] | (uint32_t)pre[9] << 8;
     if (lensize == 4) hlen |= (uint32_t)pre[10] << 16 | (uint32_t)pre[11] << 24;
     if (hlen > MAX_HEADER) {
-        set_err(err, errlen, "%s: header length %" PRIu32 " is implausible (corrupt file?)", path, hlen);
+        mt_errf(err, errlen, "%s: header length %" PRIu32 " is implausible (corrupt file?)", path, hlen);
         return MT_ERR_USAGE;
     }
     char *text = malloc(hlen + 1);
     if (!text) {
-        set_err(err, errlen, "%s: out of memory reading the header", path);
+        mt_errf(err, errlen, "%s: out of memory reading the header", path);
         return MT_ERR_NOMEM;
     }
     got = fread(text, 1, hlen, f);
     if (got != hlen) {
         free(text);
         if (ferror(f)) return read_fail_io(f, path, err, errlen);
-        set_err(err, errlen, "%s: truncated header (%zu of %" PRIu32 " bytes)", path, got, hlen);
+        mt_errf(err, errlen, "%s: truncated header (%zu of %" PRIu32 " bytes)", path, got, hlen);
         return MT_ERR_USAGE;
     }
     text[hlen] = 0;
@@ -434,7 +426,7 @@ static MtStatus read_header(FILE *f, const char *path, MtNpyInfo *info, char *er
     if (!mt_array_size(info->dtype, info->ndim, info->shape, NULL, &nbytes)) {
         char shp[256];
         shape_repr(shp, sizeof shp, info->ndim, info->shape);
-        set_err(err, errlen, "%s: shape %s is too large (its size overflows)", path, shp);
+        mt_errf(err, errlen, "%s: shape %s is too large (its size overflows)", path, shp);
         return MT_ERR_USAGE;
     }
     info->version = major;
@@ -448,7 +440,7 @@ static MtStatus read_header(FILE *f, const char *path, MtNpyInfo *info, char *er
         if (have < nbytes) {
             char shp[256];
             shape_repr(shp, sizeof shp, info->ndim, info->shape);
-            set_err(err, errlen,
+            mt_errf(err, errlen,
                     "%s: truncated data: shape %s %s needs %zu bytes, the file holds %" PRIu64, path,
                     shp, mt_dtype_name(info->dtype), nbytes, have);
             return MT_ERR_USAGE;
@@ -461,7 +453,7 @@ MtStatus mt_npy_read_header(const char *path, MtNpyInfo *info, char *err, size_t
     FILE *f = fopen(path, "rb");
     if (!f) {
         memset(info, 0, sizeof *info);
-        set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        mt_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return MT_ERR_IO;
     }
     MtStatus st = read_header(f, path, info, err, errlen);
@@ -473,7 +465,7 @@ MtStatus mt_npy_read(const char *path, MtArray **out, char *err, size_t errlen) 
     *out = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) {
-        set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        mt_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return MT_ERR_IO;
     }
     MtNpyInfo info;
@@ -485,7 +477,7 @@ MtStatus mt_npy_read(const char *path, MtArray **out, char *err, size_t errlen) 
     MtArray *a = mt_array_new(info.dtype, info.ndim, info.shape);
     if (!a) {
         fclose(f);
-        set_err(err, errlen, "%s: out of memory for the array's data", path);
+        mt_errf(err, errlen, "%s: out of memory for the array's data", path);
         return MT_ERR_NOMEM;
     }
     size_t got = fread(a->data, 1, a->nbytes, f);
@@ -495,7 +487,7 @@ MtStatus mt_npy_read(const char *path, MtArray **out, char *err, size_t errlen) 
         else {
             char shp[256];
             shape_repr(shp, sizeof shp, a->ndim, a->shape);
-            set_err(err, errlen, "%s: truncated data: shape %s %s needs %zu bytes, the file holds %zu",
+            mt_errf(err, errlen, "%s: truncated data: shape %s %s needs %zu bytes, the file holds %zu",
                     path, shp, mt_dtype_name(a->dtype), a->nbytes, got);
             st = MT_ERR_USAGE;
         }
@@ -565,7 +557,7 @@ MtStatus mt_npy_write(const char *path, const MtArray *a, char *err, size_t errl
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 32);
     if (!tmp) {
-        set_err(err, errlen, "%s: out of memory", path);
+        mt_errf(err, errlen, "%s: out of memory", path);
         return MT_ERR_NOMEM;
     }
     /* A name in the same folder, so rename() stays within one file system.
@@ -578,7 +570,7 @@ MtStatus mt_npy_write(const char *path, const MtArray *a, char *err, size_t errl
         if (fd < 0 && errno != EEXIST) break;
     }
     if (fd < 0) {
-        set_err(err, errlen, "%s: cannot create a temporary file next to it: %s", path, strerror(errno));
+        mt_errf(err, errlen, "%s: cannot create a temporary file next to it: %s", path, strerror(errno));
         free(tmp);
         return MT_ERR_IO;
     }
@@ -598,7 +590,7 @@ MtStatus mt_npy_write(const char *path, const MtArray *a, char *err, size_t errl
     }
     if (!ok) {
         unlink(tmp);
-        set_err(err, errlen, "%s: %s failed: %s", path, what, strerror(saved));
+        mt_errf(err, errlen, "%s: %s failed: %s", path, what, strerror(saved));
     }
     free(tmp);
     return ok ? MT_OK : MT_ERR_IO;

@@ -10,6 +10,7 @@
  * Nothing here is global except the constant default options.
  */
 #include "nvrtc_compile.h"
+#include "errbuf.h"
 
 #include <nvrtc.h>
 
@@ -20,16 +21,6 @@
 
 const char *const mt_nvrtc_default_opts[] = {"-default-device", "--std=c++17", "-lineinfo"};
 const size_t mt_nvrtc_ndefault_opts = sizeof mt_nvrtc_default_opts / sizeof mt_nvrtc_default_opts[0];
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* Options that choose the target. Refused in extra_opts: the architecture
  * is the `sm` argument, so that the cache key and MtNvrtcOutput.sm agree
@@ -74,20 +65,20 @@ static MtStatus copy_log(nvrtcProgram prog, const char *name, MtNvrtcOutput *out
     size_t n = 0;
     nvrtcResult r = nvrtcGetProgramLogSize(prog, &n);
     if (r != NVRTC_SUCCESS) {
-        set_err(err, errlen, "nvrtcGetProgramLogSize(%s): %s", name, nvrtcGetErrorString(r));
+        mt_errf(err, errlen, "nvrtcGetProgramLogSize(%s): %s", name, nvrtcGetErrorString(r));
         return MT_ERR_CUDA;
     }
     /* n counts the terminating NUL; an empty log is reported as 1. */
     out->log = malloc(n ? n : 1);
     if (!out->log) {
-        set_err(err, errlen, "nvrtc(%s): out of memory for a %zu-byte log", name, n);
+        mt_errf(err, errlen, "nvrtc(%s): out of memory for a %zu-byte log", name, n);
         return MT_ERR_NOMEM;
     }
     out->log[0] = '\0';
     if (n > 1) {
         r = nvrtcGetProgramLog(prog, out->log);
         if (r != NVRTC_SUCCESS) {
-            set_err(err, errlen, "nvrtcGetProgramLog(%s): %s", name, nvrtcGetErrorString(r));
+            mt_errf(err, errlen, "nvrtcGetProgramLog(%s): %s", name, nvrtcGetErrorString(r));
             return MT_ERR_CUDA;
         }
     }
@@ -101,21 +92,21 @@ static MtStatus copy_ptx(nvrtcProgram prog, const char *name, int sm, MtNvrtcOut
     size_t n = 0;
     nvrtcResult r = nvrtcGetPTXSize(prog, &n);
     if (r != NVRTC_SUCCESS) {
-        set_err(err, errlen, "nvrtcGetPTXSize(%s): %s", name, nvrtcGetErrorString(r));
+        mt_errf(err, errlen, "nvrtcGetPTXSize(%s): %s", name, nvrtcGetErrorString(r));
         return MT_ERR_CUDA;
     }
     if (n <= 1) {
-        set_err(err, errlen, "nvrtcGetPTX(%s): NVRTC returned no PTX for sm_%d", name, sm);
+        mt_errf(err, errlen, "nvrtcGetPTX(%s): NVRTC returned no PTX for sm_%d", name, sm);
         return MT_ERR_CUDA;
     }
     out->ptx = malloc(n);
     if (!out->ptx) {
-        set_err(err, errlen, "nvrtcGetPTX(%s): out of memory for %zu bytes", name, n);
+        mt_errf(err, errlen, "nvrtcGetPTX(%s): out of memory for %zu bytes", name, n);
         return MT_ERR_NOMEM;
     }
     r = nvrtcGetPTX(prog, out->ptx);
     if (r != NVRTC_SUCCESS) {
-        set_err(err, errlen, "nvrtcGetPTX(%s): %s", name, nvrtcGetErrorString(r));
+        mt_errf(err, errlen, "nvrtcGetPTX(%s): %s", name, nvrtcGetErrorString(r));
         return MT_ERR_CUDA;
     }
     out->ptx[n - 1] = '\0';
@@ -129,21 +120,21 @@ static MtStatus copy_cubin(nvrtcProgram prog, const char *name, int sm, MtNvrtcO
     size_t n = 0;
     nvrtcResult r = nvrtcGetCUBINSize(prog, &n);
     if (r != NVRTC_SUCCESS) {
-        set_err(err, errlen, "nvrtcGetCUBINSize(%s): %s", name, nvrtcGetErrorString(r));
+        mt_errf(err, errlen, "nvrtcGetCUBINSize(%s): %s", name, nvrtcGetErrorString(r));
         return MT_ERR_CUDA;
     }
     if (n == 0) {
-        set_err(err, errlen, "nvrtcGetCUBIN(%s): NVRTC returned no cubin for sm_%d", name, sm);
+        mt_errf(err, errlen, "nvrtcGetCUBIN(%s): NVRTC returned no cubin for sm_%d", name, sm);
         return MT_ERR_CUDA;
     }
     out->cubin = malloc(n);
     if (!out->cubin) {
-        set_err(err, errlen, "nvrtcGetCUBIN(%s): out of memory for %zu bytes", name, n);
+        mt_errf(err, errlen, "nvrtcGetCUBIN(%s): out of memory for %zu bytes", name, n);
         return MT_ERR_NOMEM;
     }
     r = nvrtcGetCUBIN(prog, out->cubin);
     if (r != NVRTC_SUCCESS) {
-        set_err(err, errlen, "nvrtcGetCUBIN(%s): %s", name, nvrtcGetErrorString(r));
+        mt_errf(err, errlen, "nvrtcGetCUBIN(%s): %s", name, nvrtcGetErrorString(r));
         return MT_ERR_CUDA;
     }
     out->cubin_len = n;
@@ -156,25 +147,25 @@ MtStatus mt_nvrtc_compile(const char *src, const char *program_name, int sm,
 {
     const char *name = program_name && *program_name ? program_name : "kernel.cu";
     if (!out) {
-        set_err(err, errlen, "mt_nvrtc_compile(%s): no output structure", name);
+        mt_errf(err, errlen, "mt_nvrtc_compile(%s): no output structure", name);
         return MT_ERR_USAGE;
     }
     memset(out, 0, sizeof *out);
     if (!src) {
-        set_err(err, errlen, "mt_nvrtc_compile(%s): no source", name);
+        mt_errf(err, errlen, "mt_nvrtc_compile(%s): no source", name);
         return MT_ERR_USAGE;
     }
     if (nopts && !extra_opts) {
-        set_err(err, errlen, "mt_nvrtc_compile(%s): %zu options but no option array", name, nopts);
+        mt_errf(err, errlen, "mt_nvrtc_compile(%s): %zu options but no option array", name, nopts);
         return MT_ERR_USAGE;
     }
     for (size_t i = 0; i < nopts; i++) {
         if (!extra_opts[i]) {
-            set_err(err, errlen, "mt_nvrtc_compile(%s): option %zu is NULL", name, i);
+            mt_errf(err, errlen, "mt_nvrtc_compile(%s): option %zu is NULL", name, i);
             return MT_ERR_USAGE;
         }
         if (is_arch_option(extra_opts[i])) {
-            set_err(err, errlen,
+            mt_errf(err, errlen,
                     "mt_nvrtc_compile(%s): option '%s' sets the architecture; pass it as sm instead",
                     name, extra_opts[i]);
             return MT_ERR_USAGE;
@@ -184,7 +175,7 @@ MtStatus mt_nvrtc_compile(const char *src, const char *program_name, int sm,
     size_t nall = mt_nvrtc_ndefault_opts + 1 + nopts;
     const char **opts = malloc(nall * sizeof *opts);
     if (!opts) {
-        set_err(err, errlen, "mt_nvrtc_compile(%s): out of memory", name);
+        mt_errf(err, errlen, "mt_nvrtc_compile(%s): out of memory", name);
         return MT_ERR_NOMEM;
     }
     char arch[48];
@@ -200,7 +191,7 @@ MtStatus mt_nvrtc_compile(const char *src, const char *program_name, int sm,
     nvrtcResult r = nvrtcCreateProgram(&prog, src, name, 0, NULL, NULL);
     if (r != NVRTC_SUCCESS) {
         free(opts);
-        set_err(err, errlen, "nvrtcCreateProgram(%s): %s", name, nvrtcGetErrorString(r));
+        mt_errf(err, errlen, "nvrtcCreateProgram(%s): %s", name, nvrtcGetErrorString(r));
         return r == NVRTC_ERROR_OUT_OF_MEMORY ? MT_ERR_NOMEM : MT_ERR_CUDA;
     }
     nvrtcResult cr = nvrtcCompileProgram(prog, (int)nall, opts);
@@ -210,7 +201,7 @@ MtStatus mt_nvrtc_compile(const char *src, const char *program_name, int sm,
     if (st == MT_OK && cr != NVRTC_SUCCESS) {
         /* The log is the message: the caller maps its first
          * "name(line): error:" back to the kernel source. */
-        set_err(err, errlen, "nvrtcCompileProgram(%s): %s\n%s", name, nvrtcGetErrorString(cr),
+        mt_errf(err, errlen, "nvrtcCompileProgram(%s): %s\n%s", name, nvrtcGetErrorString(cr),
                 out->log);
         /* An invalid option is the caller's mistake, not the source's. */
         st = cr == NVRTC_ERROR_COMPILATION ? MT_ERR_SOURCE

@@ -22,6 +22,7 @@
  * measurement is repeated with events rather than guessed at.
  */
 #include "profiler.h"
+#include "errbuf.h"
 
 #include <cupti.h>
 #include <dlfcn.h>
@@ -32,17 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-__attribute__((format(printf, 3, 4)))
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* Only start and end of kernel records are read. Their offsets have been
  * the same in every CUpti_ActivityKernel version from 4 to 10, so a
@@ -155,7 +145,7 @@ static void load_cupti(void)
             snprintf(first, sizeof first, "%s", e ? e : names[i]);
     }
     if (!h) {
-        set_err(cupti.why, sizeof cupti.why,
+        mt_errf(cupti.why, sizeof cupti.why,
                 "libcupti could not be loaded (%s; also tried libcupti.so and the CUDA folders)",
                 first);
         return;
@@ -164,7 +154,7 @@ static void load_cupti(void)
     {                                                                                 \
         void *p = dlsym(h, #sym);                                                     \
         if (!p) {                                                                     \
-            set_err(cupti.why, sizeof cupti.why, "libcupti lacks %s", #sym);          \
+            mt_errf(cupti.why, sizeof cupti.why, "libcupti lacks %s", #sym);          \
             return;                                                                   \
         }                                                                             \
         memcpy(&cupti.fn.field, &p, sizeof p);                                        \
@@ -173,7 +163,7 @@ static void load_cupti(void)
 #undef RESOLVE
     CUptiResult r = cupti.fn.RegisterCallbacks(buffer_requested, buffer_completed);
     if (r != CUPTI_SUCCESS) {
-        set_err(cupti.why, sizeof cupti.why, "cuptiActivityRegisterCallbacks: %s", cupti_result(r));
+        mt_errf(cupti.why, sizeof cupti.why, "cuptiActivityRegisterCallbacks: %s", cupti_result(r));
         return;
     }
     cupti.ok = true;
@@ -183,7 +173,7 @@ bool mt_profile_cupti_available(char *why, size_t whylen)
 {
     pthread_once(&cupti.once, load_cupti);
     if (!cupti.ok)
-        set_err(why, whylen, "%s", cupti.why);
+        mt_errf(why, whylen, "%s", cupti.why);
     return cupti.ok;
 }
 
@@ -233,7 +223,7 @@ static MtStatus run_cupti(MtCuda *cu, MtStatus (*launch)(void *, char *, size_t)
     MtStatus st = MT_OK;
     CUptiResult r = cupti.fn.Enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     if (r != CUPTI_SUCCESS) {
-        set_err(why, whylen, "cuptiActivityEnable(CONCURRENT_KERNEL): %s", cupti_result(r));
+        mt_errf(why, whylen, "cuptiActivityEnable(CONCURRENT_KERNEL): %s", cupti_result(r));
         *unusable = true;
         goto detach;
     }
@@ -250,7 +240,7 @@ static MtStatus run_cupti(MtCuda *cu, MtStatus (*launch)(void *, char *, size_t)
         goto disable;
     r = cupti.fn.FlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     if (r != CUPTI_SUCCESS) {
-        set_err(why, whylen, "cuptiActivityFlushAll: %s", cupti_result(r));
+        mt_errf(why, whylen, "cuptiActivityFlushAll: %s", cupti_result(r));
         *unusable = true;
     }
 disable:
@@ -267,10 +257,10 @@ detach:
 
     if (st == MT_OK && !*unusable) {
         if (c.oom) {
-            set_err(err, errlen, "mt_profile: out of memory collecting CUPTI records");
+            mt_errf(err, errlen, "mt_profile: out of memory collecting CUPTI records");
             st = MT_ERR_NOMEM;
         } else if (c.n == 0 || c.n % (size_t)iters != 0) {
-            set_err(why, whylen, "CUPTI returned %zu kernel records for %d calls", c.n, iters);
+            mt_errf(why, whylen, "CUPTI returned %zu kernel records for %d calls", c.n, iters);
             *unusable = true;
         } else {
             qsort(c.v, c.n, sizeof *c.v, by_start);
@@ -296,7 +286,7 @@ static MtStatus run_events(MtCuda *cu, MtStatus (*launch)(void *, char *, size_t
 {
     MtCudaEvent **ev = calloc(2 * (size_t)iters, sizeof *ev);
     if (!ev) {
-        set_err(err, errlen, "mt_profile: out of memory for %d event pairs", iters);
+        mt_errf(err, errlen, "mt_profile: out of memory for %d event pairs", iters);
         return MT_ERR_NOMEM;
     }
     MtStatus st = MT_OK;
@@ -337,7 +327,7 @@ static MtStatus summarise(MtProfile *p, char *err, size_t errlen)
 {
     uint64_t *sorted = malloc(p->n * sizeof *sorted);
     if (!sorted) {
-        set_err(err, errlen, "mt_profile: out of memory");
+        mt_errf(err, errlen, "mt_profile: out of memory");
         return MT_ERR_NOMEM;
     }
     memcpy(sorted, p->ns, p->n * sizeof *sorted);
@@ -357,12 +347,12 @@ MtStatus mt_profile(MtCuda *cu, MtStatus (*launch)(void *ud, char *err, size_t e
                     int warmup, int iters, MtProfile *out, char *err, size_t errlen)
 {
     if (!out) {
-        set_err(err, errlen, "mt_profile: no output");
+        mt_errf(err, errlen, "mt_profile: no output");
         return MT_ERR_USAGE;
     }
     memset(out, 0, sizeof *out);
     if (!cu || !launch || warmup < 0 || iters < 1) {
-        set_err(err, errlen, "mt_profile: needs a CUDA handle, a launch function, warmup >= 0 and "
+        mt_errf(err, errlen, "mt_profile: needs a CUDA handle, a launch function, warmup >= 0 and "
                 "iters >= 1 (got warmup %d, iters %d)", warmup, iters);
         return MT_ERR_USAGE;
     }
@@ -372,29 +362,29 @@ MtStatus mt_profile(MtCuda *cu, MtStatus (*launch)(void *ud, char *err, size_t e
     bool events = strcmp(mode, "events") == 0 || strcmp(mode, "cuda-events") == 0;
     bool cupti_only = strcmp(mode, "cupti") == 0;
     if (!events && !cupti_only && strcmp(mode, "auto") != 0) {
-        set_err(err, errlen, "MYTRITON_PROFILER='%s': expected auto, cupti or events", mode);
+        mt_errf(err, errlen, "MYTRITON_PROFILER='%s': expected auto, cupti or events", mode);
         return MT_ERR_USAGE;
     }
     out->ns = calloc((size_t)iters, sizeof *out->ns);
     if (!out->ns) {
-        set_err(err, errlen, "mt_profile: out of memory for %d samples", iters);
+        mt_errf(err, errlen, "mt_profile: out of memory for %d samples", iters);
         return MT_ERR_NOMEM;
     }
     out->n = (size_t)iters;
 
     MtStatus st = MT_OK;
     if (events) {
-        set_err(out->note, sizeof out->note, "MYTRITON_PROFILER=%s", mode);
+        mt_errf(out->note, sizeof out->note, "MYTRITON_PROFILER=%s", mode);
     } else {
         bool unusable = false;
         char why[224] = "";
         st = run_cupti(cu, launch, ud, warmup, iters, out, &unusable, why, sizeof why, err, errlen);
         if (st == MT_OK && unusable) {
             if (cupti_only) {
-                set_err(err, errlen, "mt_profile: MYTRITON_PROFILER=cupti, but %s", why);
+                mt_errf(err, errlen, "mt_profile: MYTRITON_PROFILER=cupti, but %s", why);
                 st = MT_ERR_CUDA;
             } else {
-                set_err(out->note, sizeof out->note, "CUPTI unavailable: %s; timed with CUDA events",
+                mt_errf(out->note, sizeof out->note, "CUPTI unavailable: %s; timed with CUDA events",
                         why);
                 events = true;
             }
