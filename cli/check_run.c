@@ -14,15 +14,11 @@
  * and the error limit is per context. Diagnostics are copied out of the
  * arena into the report before the next reset.
  *
- * Kernel or helper: the rule of compiler/api/compile.c's find_kernel — a
- * jit function that another jit function of the file calls is a helper
- * (and a file with a single jit function has no helpers). The public API
- * has no call graph, so the calls are found lexically in the other
- * functions' text: the helper's name, not after a '.', followed by '(',
- * outside comments and string literals. That is what the parser's call
- * nodes are, minus calls hidden in f-string fields, which kernels cannot
- * contain. A file whose jit functions all call one another (recursion,
- * an error) has every function checked. */
+ * Kernel or helper: the rule of `mytriton compile` (mt_query_is_helper) —
+ * a jit function that another jit function of the file calls is a helper
+ * (and a file with a single jit function has no helpers). A file whose jit
+ * functions all call one another (recursion, an error) has every function
+ * checked. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,95 +32,6 @@ typedef struct Kernel {
     MtDefine *defines;       /* the -D values naming one of its parameters */
     size_t ndefines;
 } Kernel;
-
-/* ---- kernel or helper ---------------------------------------------------- */
-
-static bool ident_char(unsigned char ch)
-{
-    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch >= 0x80;
-}
-
-static bool string_prefix(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!strchr("rRbBuUfF", s[i]))
-            return false;
-    return n <= 2;
-}
-
-/* The offset just past the string literal whose opening quote is at t[i]. */
-static size_t skip_string(const char *t, size_t i, size_t end)
-{
-    char q = t[i];
-    bool triple = i + 2 < end && t[i + 1] == q && t[i + 2] == q;
-    i += triple ? 3 : 1;
-    while (i < end) {
-        if (t[i] == '\\') {
-            i += 2;
-        } else if (t[i] == q && (!triple || (i + 2 < end && t[i + 1] == q && t[i + 2] == q))) {
-            return i + (triple ? 3 : 1);
-        } else if (t[i] == '\n' && !triple) {
-            return i;
-        } else {
-            i++;
-        }
-    }
-    return end;
-}
-
-static bool calls(const char *t, size_t start, size_t end, const char *name)
-{
-    size_t n = strlen(name);
-    for (size_t i = start; i < end;) {
-        unsigned char ch = (unsigned char)t[i];
-        if (ch == '#') {
-            while (i < end && t[i] != '\n')
-                i++;
-        } else if (ch == '\'' || ch == '"') {
-            i = skip_string(t, i, end);
-        } else if (ch >= '0' && ch <= '9') {
-            while (i < end && (ident_char((unsigned char)t[i]) || t[i] == '.'))
-                i++;
-        } else if (ident_char(ch)) {
-            size_t j = i;
-            while (j < end && ident_char((unsigned char)t[j]))
-                j++;
-            if (j < end && (t[j] == '\'' || t[j] == '"') && string_prefix(t + i, j - i)) {
-                i = skip_string(t, j, end);
-                continue;
-            }
-            size_t b = i;
-            while (b > start && (t[b - 1] == ' ' || t[b - 1] == '\t'))
-                b--;
-            bool attr = b > start && t[b - 1] == '.';
-            if (j - i == n && !memcmp(t + i, name, n) && !attr) {
-                size_t k = j;
-                while (k < end && strchr(" \t\r\n\\", t[k]))
-                    k++;
-                if (k < end && t[k] == '(')
-                    return true;
-            }
-            i = j;
-        } else {
-            i++;
-        }
-    }
-    return false;
-}
-
-static bool is_helper(const MtModule *m, const char *text, size_t len, size_t which)
-{
-    const MtKernelInfo *f = mt_module_kernel(m, which);
-    for (size_t i = 0; i < mt_module_kernel_count(m); i++) {
-        const MtKernelInfo *g = mt_module_kernel(m, i);
-        if (i == which || !strcmp(g->name, f->name))
-            continue;
-        size_t start = g->name_span.end, end = g->span.end < len ? g->span.end : len;
-        if (start < end && calls(text, start, end, f->name))
-            return true;
-    }
-    return false;
-}
 
 /* ---- copying diagnostics out ---------------------------------------------- */
 
@@ -304,7 +211,7 @@ static void check_file(CkReport *r, const CkOptions *o, MtCtx *c, MtKcache *cach
             bool seen = false;
             for (size_t j = 0; j < nk; j++)
                 seen |= !strcmp(ks[j].name, info->name);
-            if (seen || (!all && n > 1 && is_helper(m, text, len, i)))
+            if (seen || (!all && n > 1 && mt_query_is_helper(m, i)))
                 continue;
             ks[nk].name = ck_strdup(r, info->name);
             ks[nk].line = info->name_span.line;

@@ -68,29 +68,6 @@ static void on_pass(const char *pass, const MtFunc *f, void *ud)
     mt_vec_push(&d->c->arena, &d->k->dumps, pd);
 }
 
-typedef struct CallSearch {
-    const char *name;
-    bool found;
-} CallSearch;
-
-static bool find_call(const MtNode *n, void *ud)
-{
-    CallSearch *s = ud;
-    if (n->kind == ND_CALL && n->u.call.fn->kind == ND_NAME && !strcmp(n->u.call.fn->u.name, s->name))
-        s->found = true;
-    return !s->found;
-}
-
-/* A jit function that another jit function of the file calls is a helper. */
-static bool is_helper(const MtModule *m, const MtFuncDef *f)
-{
-    CallSearch s = {f->name, false};
-    for (uint32_t i = 0; i < m->nfuncs && !s.found; i++)
-        if (m->funcs[i] != f)
-            mt_ast_walk_body(m->funcs[i], find_call, &s);
-    return s.found;
-}
-
 static const char *kernel_list(MtCtx *c, const MtModule *m)
 {
     MtBuf b;
@@ -120,7 +97,7 @@ static const MtFuncDef *find_kernel(MtCtx *c, const MtModule *m, const char *nam
     const MtFuncDef *only = NULL;
     uint32_t entries = 0;
     for (uint32_t i = 0; i < m->nfuncs; i++)
-        if (m->nfuncs == 1 || !is_helper(m, m->funcs[i])) {
+        if (m->nfuncs == 1 || !mt_query_is_helper(m, i)) {
             only = m->funcs[i];
             entries++;
         }
