@@ -104,7 +104,7 @@ static void summary_md(CkReport *r, const CkOptions *o, FILE *out, const size_t 
     for (size_t i = 0; i < n; i++) {
         const CkFinding *f = &r->findings[idx[i]];
         const char *kernel = f->result >= 0 ? r->results[f->result].kernel : NULL;
-        fprintf(out, "| %s | ", ck_sev_name(f->sev));
+        fprintf(out, "| %s | ", mt_severity_name(f->sev));
         if (f->code && o->docs_url)
             fprintf(out, "[%s](%srules/%s.md)", f->code, o->docs_url, f->code);
         else if (f->code)

@@ -33,7 +33,7 @@ static cJSON *range_json(const CkLoc *l)
 static cJSON *finding_json(const CkReport *r, const CkFinding *f)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "severity", ck_sev_name(f->sev));
+    cJSON_AddStringToObject(o, "severity", mt_severity_name(f->sev));
     if (f->code)
         cJSON_AddStringToObject(o, "code", f->code);
     cJSON_AddStringToObject(o, "message", f->msg);

@@ -232,17 +232,6 @@ char *ck_summary_line(CkReport *r)
     return ck_strdup(r, buf);
 }
 
-const char *ck_sev_name(MtSeverity s)
-{
-    switch (s) {
-    case MT_SEV_ERROR: return "error";
-    case MT_SEV_WARNING: return "warning";
-    case MT_SEV_INFO: return "info";
-    case MT_SEV_NOTE: return "note";
-    }
-    return "error";
-}
-
 size_t ck_visible(CkReport *r, bool errors_first, size_t **out)
 {
     size_t *idx = ck_alloc(r, (r->nfindings + 1) * sizeof *idx);

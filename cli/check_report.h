@@ -128,7 +128,6 @@ CkStatus ck_status(const CkReport *r, size_t result);
 /* "3 files, 12 kernels checked, 2 skipped: 1 error, 0 warnings" and, with
  * a baseline, " (4 suppressed by the baseline)". Heap string. */
 char *ck_summary_line(CkReport *r);
-const char *ck_sev_name(MtSeverity s);
 /* Findings in output order, without suppressed ones: a heap array of
  * indexes (errors first when errors_first). Returns the count. */
 size_t ck_visible(CkReport *r, bool errors_first, size_t **out);

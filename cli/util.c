@@ -77,16 +77,11 @@ void cli_print_diags(MtCtx *c, bool color)
         fputs(mt_diag_render(c, mt_diag_at(c, i), color), stderr);
 }
 
-static const char *sev_word(MtSeverity s)
-{
-    return s == MT_SEV_ERROR ? "error" : s == MT_SEV_WARNING ? "warning" : s == MT_SEV_INFO ? "info" : "note";
-}
-
 void cli_print_diags_short(MtCtx *c)
 {
     for (size_t i = 0; i < mt_diag_count(c); i++) {
         const MtDiag *d = mt_diag_at(c, i);
-        fprintf(stderr, "%s %s %u:%u-%u:%u: %s\n", sev_word(d->sev), d->code ? d->code : "-", d->span.line, d->span.col,
+        fprintf(stderr, "%s %s %u:%u-%u:%u: %s\n", mt_severity_name(d->sev), d->code ? d->code : "-", d->span.line, d->span.col,
                 d->span.end_line, d->span.end_col, d->msg);
         for (uint32_t k = 0; k < d->nnotes; k++) {
             const MtSpan *s = &d->notes[k].span;

@@ -158,7 +158,7 @@ void mt_diag_truncate(MtCtx *c, uint32_t ndiags, uint32_t nerrors)
 
 /* ---- rendering -------------------------------------------------------------- */
 
-static const char *sev_name(MtSeverity s)
+const char *mt_severity_name(MtSeverity s)
 {
     switch (s) {
     case MT_SEV_ERROR: return "error";
@@ -190,9 +190,9 @@ static void render_one(MtCtx *c, MtBuf *b, MtSeverity sev, MtSpan sp, const char
     else if (f)
         mt_buf_printf(b, "%s: ", f->path);
     if (color)
-        mt_buf_printf(b, "%s%s:\033[0m\033[1m ", sev_color(sev), sev_name(sev));
+        mt_buf_printf(b, "%s%s:\033[0m\033[1m ", sev_color(sev), mt_severity_name(sev));
     else
-        mt_buf_printf(b, "%s: ", sev_name(sev));
+        mt_buf_printf(b, "%s: ", mt_severity_name(sev));
     mt_buf_puts(b, msg);
     if (code)
         mt_buf_printf(b, " [%s]", code);

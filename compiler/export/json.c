@@ -8,17 +8,6 @@
 
 #include "api/compiled.h"
 
-static const char *sev_name(MtSeverity s)
-{
-    switch (s) {
-    case MT_SEV_ERROR: return "error";
-    case MT_SEV_WARNING: return "warning";
-    case MT_SEV_INFO: return "info";
-    case MT_SEV_NOTE: return "note";
-    }
-    return "error";
-}
-
 static cJSON *range_json(MtSpan sp)
 {
     cJSON *r = cJSON_CreateObject();
@@ -34,7 +23,7 @@ static cJSON *range_json(MtSpan sp)
 static cJSON *diag_json(const MtCtx *c, const MtDiag *d)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "severity", sev_name(d->sev));
+    cJSON_AddStringToObject(o, "severity", mt_severity_name(d->sev));
     if (d->code)
         cJSON_AddStringToObject(o, "code", d->code);
     cJSON_AddStringToObject(o, "message", d->msg);

@@ -105,6 +105,9 @@ typedef struct MtDiag {
     uint32_t nnotes;
 } MtDiag;
 
+/* "error", "warning", "info", "note". */
+const char *mt_severity_name(MtSeverity s);
+
 size_t mt_diag_count(const MtCtx *c);
 const MtDiag *mt_diag_at(const MtCtx *c, size_t i);
 size_t mt_error_count(const MtCtx *c);
