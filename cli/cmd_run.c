@@ -427,11 +427,18 @@ static void index_text(const MtCompareResult *cr, char *buf, size_t n)
         snprintf(buf + at, n - at, "]");
 }
 
-static int expect(const Run *r, const char *dir)
+/* --rtol/--atol, else the spec's tolerance, else 1e-5 and 1e-6. */
+static void tolerances(const Run *r, double *rtol, double *atol)
 {
     const Options *o = r->o;
-    double rtol = o->has_rtol ? o->rtol : r->spec.has_tolerance ? r->spec.rtol : 1e-5;
-    double atol = o->has_atol ? o->atol : r->spec.has_tolerance ? r->spec.atol : 1e-6;
+    *rtol = o->has_rtol ? o->rtol : r->spec.has_tolerance ? r->spec.rtol : 1e-5;
+    *atol = o->has_atol ? o->atol : r->spec.has_tolerance ? r->spec.atol : 1e-6;
+}
+
+static int expect(const Run *r, const char *dir)
+{
+    double rtol, atol;
+    tolerances(r, &rtol, &atol);
     int rc = EXIT_OK, checked = 0, w, sw;
     widths(&r->launch, &w, &sw);
     for (size_t i = 0; i < r->launch.nargs; i++) {
@@ -528,8 +535,8 @@ static int interpret_copy(Run *r, MtArray **copies)
 
 static int compare_with(const Run *r, MtArray **ref)
 {
-    double rtol = r->o->has_rtol ? r->o->rtol : r->spec.has_tolerance ? r->spec.rtol : 1e-5;
-    double atol = r->o->has_atol ? r->o->atol : r->spec.has_tolerance ? r->spec.atol : 1e-6;
+    double rtol, atol;
+    tolerances(r, &rtol, &atol);
     int rc = EXIT_OK, w, sw;
     widths(&r->launch, &w, &sw);
     for (size_t i = 0; i < r->launch.nargs; i++) {
