@@ -108,7 +108,7 @@ static MtStatus check_value(MtDtype dt, const char *what, double v, bool allow_n
         mt_errf(err, errlen, "%s %s is not an int32 value", what, t);
         return MT_ERR_USAGE;
     }
-    if (dt == MT_DT_BOOL && v != 0 && v != 1) {
+    if (dt == MT_DT_I1 && v != 0 && v != 1) {
         mt_errf(err, errlen, "%s %s is not a bool (0 or 1)", what, t);
         return MT_ERR_USAGE;
     }
@@ -155,7 +155,7 @@ MtStatus mt_array_gen_check(const MtArrayGen *g, char *err, size_t errlen) {
     case MT_INIT_CONSTANT:
         return check_value(g->dtype, "value", g->a, true, err, errlen);
     case MT_INIT_UNIFORM: {
-        if (g->dtype == MT_DT_BOOL) return MT_OK;
+        if (g->dtype == MT_DT_I1) return MT_OK;
         MtStatus st;
         if ((st = check_value(g->dtype, "low", g->a, false, err, errlen)) ||
             (st = check_value(g->dtype, "high", g->b, false, err, errlen)))

@@ -13,14 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double element(const MtArray *a, int64_t k) {
-    switch (a->dtype) {
-    case MT_DT_F32: return ((const float *)a->data)[k];
-    case MT_DT_I32: return ((const int32_t *)a->data)[k];
-    case MT_DT_BOOL: return ((const unsigned char *)a->data)[k] != 0;
-    }
-    return 0;
-}
+static double element(const MtArray *a, int64_t k) { return mt_dtype_get(a->dtype, a->data, (size_t)k); }
 
 /* Python-style tuple for messages: "(10,)", "(2, 3)". */
 static void shape_text(char *out, size_t n, const MtArray *a) {
@@ -97,7 +90,7 @@ MtChecksum mt_array_checksum(const MtArray *a) {
 /* One element as numpy prints it: "1.0", "0.1", "nan", "-inf", 7, "True". */
 static void element_text(const MtArray *a, int64_t k, char out[40]) {
     double v = element(a, k);
-    if (a->dtype == MT_DT_BOOL) {
+    if (a->dtype == MT_DT_I1) {
         snprintf(out, 40, "%s", v != 0 ? "True" : "False");
     } else if (a->dtype == MT_DT_I32) {
         snprintf(out, 40, "%d", (int)v);

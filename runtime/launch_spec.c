@@ -381,7 +381,7 @@ static MtStatus generated_arg(Ctx *c, const char *path, const cJSON *v, MtSpecAr
 
     /* Each parameter belongs to one generator; a stray one is a mistake
      * (a "low" on a normal array would otherwise be silently ignored). */
-    bool uniform_range = g->init == MT_INIT_UNIFORM && g->dtype != MT_DT_BOOL;
+    bool uniform_range = g->init == MT_INIT_UNIFORM && g->dtype != MT_DT_I1;
     g->b = g->init == MT_INIT_NORMAL || g->init == MT_INIT_UNIFORM ? 1 : 0;
     bool have_value = false, have_low = false, have_high = false;
     for (const cJSON *k = v->child; k; k = k->next) {
@@ -862,8 +862,8 @@ static bool literal_value(const char *t, MtScalar *v) { return t && parse_value_
 
 static bool param_type(const char *t, MtArgKind *kind, MtDtype *dt) {
     static const struct { const char *name; MtArgKind kind; MtDtype dt; } types[] = {
-        {"*fp32", MT_ARG_ARRAY, MT_DT_F32}, {"*i32", MT_ARG_ARRAY, MT_DT_I32}, {"*i1", MT_ARG_ARRAY, MT_DT_BOOL},
-        {"i32", MT_ARG_I32, MT_DT_I32},     {"fp32", MT_ARG_F32, MT_DT_F32},   {"i1", MT_ARG_I1, MT_DT_BOOL},
+        {"*fp32", MT_ARG_ARRAY, MT_DT_F32}, {"*i32", MT_ARG_ARRAY, MT_DT_I32}, {"*i1", MT_ARG_ARRAY, MT_DT_I1},
+        {"i32", MT_ARG_I32, MT_DT_I32},     {"fp32", MT_ARG_F32, MT_DT_F32},   {"i1", MT_ARG_I1, MT_DT_I1},
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (!strcmp(t, types[i].name)) {

@@ -44,22 +44,18 @@ static const char magic[6] = "\x93NUMPY";
 /* ---- arrays -------------------------------------------------------------- */
 
 const char *mt_dtype_name(MtDtype dt) {
-    switch (dt) {
-    case MT_DT_F32: return "float32";
-    case MT_DT_I32: return "int32";
-    case MT_DT_BOOL: return "bool";
-    }
-    return "?";
+    const MtDtypeInfo *d = mt_dtype_info(dt);
+    return d ? d->numpy : "?";
 }
 
 int mt_dtype_from_name(const char *name) {
-    static const MtDtype all[] = {MT_DT_F32, MT_DT_I32, MT_DT_BOOL};
+    static const MtDtype all[] = {MT_DT_F32, MT_DT_I32, MT_DT_I1};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (name && strcmp(name, mt_dtype_name(all[i])) == 0) return (int)all[i];
     return -1;
 }
 
-size_t mt_dtype_size(MtDtype dt) { return dt == MT_DT_BOOL ? 1 : 4; }
+size_t mt_dtype_size(MtDtype dt) { return mt_dtype_info(dt)->size; }
 
 char *mt_format_float(char out[32], double v, bool f32) {
     if (isnan(v)) return strcpy(out, "nan");
@@ -275,7 +271,7 @@ static MtStatus hdr_descr(Hdr *h, const char *descr, MtDtype *dt) {
     if (*code && strchr("<>|=", *code)) order = *code++;
     if (strcmp(code, "f4") == 0) *dt = MT_DT_F32;
     else if (strcmp(code, "i4") == 0) *dt = MT_DT_I32;
-    else if (strcmp(code, "b1") == 0) *dt = MT_DT_BOOL;
+    else if (strcmp(code, "b1") == 0) *dt = MT_DT_I1;
     else {
         const char *name = numpy_type_name(code);
         if (name)
@@ -288,7 +284,7 @@ static MtStatus hdr_descr(Hdr *h, const char *descr, MtDtype *dt) {
                     descr);
         return MT_ERR_USAGE;
     }
-    if (order == '>' && *dt != MT_DT_BOOL) {
+    if (order == '>' && *dt != MT_DT_I1) {
         mt_errf(h->err, h->errlen,
                 "%s: dtype '%s' is big-endian; save it little-endian (a.astype('<%s'))", h->path,
                 descr, code);
@@ -496,7 +492,7 @@ MtStatus mt_npy_read(const char *path, MtArray **out, char *err, size_t errlen) 
         return st;
     }
     fclose(f);
-    if (a->dtype == MT_DT_BOOL) {
+    if (a->dtype == MT_DT_I1) {
         unsigned char *b = a->data;
         for (int64_t i = 0; i < a->numel; i++) b[i] = b[i] != 0;
     }
@@ -509,12 +505,11 @@ MtStatus mt_npy_read(const char *path, MtArray **out, char *err, size_t errlen) 
 /* The header np.save writes for `a`, preamble included; returns its length
  * (under 400 + 10 + 64 bytes, as the dict is cut at 400). */
 static size_t build_header(const MtArray *a, char buf[512]) {
-    static const char *const descr[] = {[MT_DT_F32] = "<f4", [MT_DT_I32] = "<i4", [MT_DT_BOOL] = "|b1"};
     char shp[256];
     shape_repr(shp, sizeof shp, a->ndim, a->shape);
     char dict[400];
     int len = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
-                       descr[a->dtype], shp);
+                       mt_dtype_info(a->dtype)->npy, shp);
     /* format.py _wrap_header: pad with spaces so that magic + version +
      * length + dict + '\n' is a multiple of 64; an exact fit still gets 64.
      * numpy >= 1.23 first appends 21 - len(str(shape[0])) spaces of room to

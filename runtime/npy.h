@@ -26,11 +26,9 @@
 #define MT_ARRAY_MAX_DIMS 8
 #define MT_ARRAY_ALIGN 64     /* data alignment: one cache line, any vector load */
 
-typedef enum MtDtype {
-    MT_DT_F32,                /* "float32", .npy '<f4', kernel type *fp32 */
-    MT_DT_I32,                /* "int32",   .npy '<i4', kernel type *i32 */
-    MT_DT_BOOL,               /* "bool",    .npy '|b1', kernel type *i1; one byte, 0 or 1 */
-} MtDtype;
+/* Element types are the compiler's MtDtype (dtypes.def). The runtime
+ * supports float32 (.npy '<f4', kernel type *fp32), int32 ('<i4', *i32) and
+ * bool ('|b1', *i1; one byte, 0 or 1). */
 
 typedef struct MtArray {
     MtDtype dtype;
@@ -41,11 +39,11 @@ typedef struct MtArray {
     void *data;               /* owned; MT_ARRAY_ALIGN-aligned, never NULL, even when numel == 0 */
 } MtArray;
 
-/* "float32", "int32", "bool". */
+/* numpy's name of a dtype: "float32", "int32", "bool". */
 const char *mt_dtype_name(MtDtype dt);
-/* The dtype called `name` (one of the names above), or -1. */
+/* The supported dtype called `name` (one of the names above), or -1. */
 int mt_dtype_from_name(const char *name);
-/* Bytes per element: 4, 4, 1. */
+/* Bytes per element. */
 size_t mt_dtype_size(MtDtype dt);
 
 /* Python's repr() of v: the fewest significant digits that read back as v,

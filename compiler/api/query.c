@@ -998,7 +998,7 @@ static const char *zero_of(const MtType *ptr)
 {
     const MtType *e = mt_ty_elem(ptr);
     const MtType *pointee = e->kind == TY_PTR ? e->elem : e;
-    return pointee->kind == TY_F32 ? "0.0" : pointee->kind == TY_BOOL ? "False" : "0";
+    return pointee == &mt_ty_f32 ? "0.0" : pointee == &mt_ty_bool ? "False" : "0";
 }
 
 /* Where to insert a keyword argument: before the call's closing
@@ -1031,7 +1031,7 @@ static uint32_t mask_names(MtCtx *c, MtCompiled *k, const MtFuncDef *f, const Mt
         const MtExpr *e = value_node(c, k, b->value, 0);
         int rank;
         int32_t shape[MT_MAX_RANK];
-        if (!e || mt_ty_elem(e->ty)->kind != TY_BOOL || !mt_ty_is_block(e->ty) || !mt_broadcast(e->ty, ptr, &rank, shape))
+        if (!e || mt_ty_elem(e->ty) != &mt_ty_bool || !mt_ty_is_block(e->ty) || !mt_broadcast(e->ty, ptr, &rank, shape))
             continue;
         if (rank != mt_ty_rank(ptr) || memcmp(shape, ptr->shape, (size_t)rank * sizeof *shape))
             continue;

@@ -11,12 +11,9 @@
 
 const char *cu_type(const MtType *t)
 {
-    switch (mt_ty_elem(t)->kind) {
-    case TY_BOOL: return "bool";
-    case TY_I32: return "int";
-    case TY_PTR: return "int"; /* a pointer value is lowered as its element index */
-    default: return "float";
-    }
+    const MtType *e = mt_ty_elem(t);
+    /* a pointer value is lowered as its element index */
+    return e->kind == TY_PTR ? "int" : mt_ty_info(e)->cuda;
 }
 
 /* Shortest digits that read back as the same float, in Python's style
@@ -34,13 +31,13 @@ static void float_spelling(char out[40], float v)
 
 void cu_literal(MtBuf *b, MtConst k, const MtType *as)
 {
-    int kind = mt_ty_elem(as)->kind;
+    const MtType *e = mt_ty_elem(as);
     double f = k.kind == CST_FLOAT ? k.f : (double)k.i;
-    if (kind == TY_BOOL) {
+    if (e == &mt_ty_bool) {
         mt_buf_puts(b, f != 0 ? "true" : "false");
         return;
     }
-    if (kind == TY_I32) {
+    if (e == &mt_ty_i32) {
         mt_buf_printf(b, "%lld", (long long)(k.kind == CST_FLOAT ? (int64_t)k.f : k.i));
         return;
     }

@@ -86,13 +86,13 @@ const char *em_subst(Em *e, const char *tmpl, const char *coord)
     return mt_buf_str(&b);
 }
 
-static bool is_float(Em *e, MtVal v) { return mt_ty_elem(e->f->vals[v].ty)->kind == TY_F32; }
+static bool is_float(Em *e, MtVal v) { return mt_ty_elem(e->f->vals[v].ty) == &mt_ty_f32; }
 
 const char *em_elementwise(Em *e, const MtInst *in, const char *const *o)
 {
     MtCtx *c = e->c;
-    bool result_bool = in->ty && mt_ty_elem(in->ty)->kind == TY_BOOL;
-    bool result_float = in->ty && mt_ty_elem(in->ty)->kind == TY_F32;
+    bool result_bool = in->ty && mt_ty_elem(in->ty) == &mt_ty_bool;
+    bool result_float = in->ty && mt_ty_elem(in->ty) == &mt_ty_f32;
     switch (in->op) {
     case OP_ADD: return mt_sprintf(c, "(%s + %s)", o[0], o[1]);
     case OP_SUB: return mt_sprintf(c, "(%s - %s)", o[0], o[1]);
@@ -498,10 +498,10 @@ static void emit_region(Em *e, const MtRegion *r)
         emit_inst(e, r->v[i]);
 }
 
-static const char *param_type(const MtType *t)
+static const char *param_type(MtCtx *c, const MtType *t)
 {
     if (t->kind == TY_PTR)
-        return t->elem->kind == TY_F32 ? "float*" : t->elem->kind == TY_I32 ? "int*" : "bool*";
+        return mt_sprintf(c, "%s*", mt_ty_info(t->elem)->cuda);
     return cu_type(t);
 }
 
@@ -530,7 +530,7 @@ MtCudaSource *mt_cuda_emit(MtCtx *c, const MtFunc *f, const MtLayoutInfo *li)
     mt_buf_printf(&out, "extern \"C\" __global__\nvoid %s(", f->name);
     mt_vec_push(&c->arena, &lines, none);
     for (uint32_t i = 0; i < f->nparams; i++)
-        mt_buf_printf(&out, "%s%s %s", i ? ", " : "", param_type(f->vals[f->params[i]].ty), e.names[f->params[i]]);
+        mt_buf_printf(&out, "%s%s %s", i ? ", " : "", param_type(c, f->vals[f->params[i]].ty), e.names[f->params[i]]);
     mt_buf_puts(&out, ") {\n");
     mt_vec_push(&c->arena, &lines, none);
     if (e.shared.n) {

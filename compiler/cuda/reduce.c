@@ -37,7 +37,7 @@ void em_reduce(Em *e, const MtInst *in)
     e->indent++;
     const char *lhs = mt_sprintf(e->c, "%s[threadIdx.x]", s);
     const char *rhs = mt_sprintf(e->c, "%s[threadIdx.x + stride_%u]", s, id);
-    bool flt = mt_ty_elem(in->ty)->kind == TY_F32;
+    bool flt = mt_ty_elem(in->ty) == &mt_ty_f32;
     if (in->op == OP_SUM)
         em_line(e, "%s += %s;", lhs, rhs);
     else

@@ -291,9 +291,9 @@ static FValue factory(Fe *fe, MtFactoryKind kind, const Bound *b, MtSpan sp, con
              * tl.full does: full(shape, 2, tl.float32) fills 2.0. */
             double f;
             py_as_double(v, &f);
-            if (dtype->kind == TY_F32)
+            if (dtype == &mt_ty_f32)
                 v = fv_float(f);
-            else if (dtype->kind == TY_I32)
+            else if (dtype == &mt_ty_i32)
                 v = fv_int(v.kind == FV_FLOAT ? (int64_t)f : v.u.i);
             else
                 v = fv_bool(f != 0);

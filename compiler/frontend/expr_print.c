@@ -218,8 +218,8 @@ static void node(Pr *p, const MtExpr *e, int indent)
             mt_buf_puts(b, ", ");
             ref(p, e->args[0]);
         }
-        mt_buf_printf(b, ", %s)", e->u.factory.dtype->kind == TY_BOOL  ? "tl.int1"
-                                  : e->u.factory.dtype->kind == TY_I32 ? "tl.int32"
+        mt_buf_printf(b, ", %s)", e->u.factory.dtype == &mt_ty_bool  ? "tl.int1"
+                                  : e->u.factory.dtype == &mt_ty_i32 ? "tl.int32"
                                                                        : "tl.float32");
         break;
     case EX_DOT:

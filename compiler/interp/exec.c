@@ -352,18 +352,18 @@ static bool check_launch(MtCtx *c, const Job *j, int64_t *total)
         const MtType *t = f->vals[f->params[i]].ty;
         const MtKernelArg *a = &j->args[i];
         const char *name = param_name(f, j->args, i);
-        switch (t->kind) {
-        case TY_PTR:
+        switch (t->kind == TY_PTR ? -1 : (int)t->dtype) {
+        case -1:
             if (!a->data && a->numel)
                 launch_error(c, j, "argument %s: no buffer for its %zu elements", name, a->numel);
             else if (a->numel > (size_t)INT64_MAX)
                 launch_error(c, j, "argument %s: %zu elements is too many", name, a->numel);
             break;
-        case TY_I32:
+        case MT_DT_I32:
             if (a->i < INT32_MIN || a->i > INT32_MAX)
                 launch_error(c, j, "argument %s: %" PRId64 " does not fit in i32", name, a->i);
             break;
-        case TY_BOOL:
+        case MT_DT_I1:
             if (a->i != 0 && a->i != 1)
                 launch_error(c, j, "argument %s: i1 takes 0 or 1, got %" PRId64, name, a->i);
             break;

@@ -52,12 +52,8 @@ typedef struct Builder {
 
 static ElemKind kind_of(const MtType *t)
 {
-    switch (mt_ty_elem(t)->kind) {
-    case TY_BOOL: return EK_BOOL;
-    case TY_I32: return EK_I32;
-    case TY_F32: return EK_F32;
-    default: return EK_PTR;
-    }
+    const MtType *e = mt_ty_elem(t);
+    return e == &mt_ty_bool ? EK_BOOL : e == &mt_ty_i32 ? EK_I32 : e == &mt_ty_f32 ? EK_F32 : EK_PTR;
 }
 
 /* A new place for numel elements of kind ek, 64-byte aligned; a pointer
@@ -336,7 +332,7 @@ static void plan_select(Builder *b, const MtInst *in, bool inv)
 /* The broadcast shape of an instruction's present operands. */
 static void broadcast_shape(Builder *b, const MtInst *in, int *rank, int32_t shape[MT_MAX_RANK])
 {
-    MtType acc = {.kind = TY_I32};
+    MtType acc = mt_ty_i32;
     for (uint32_t i = 0; i < in->nargs; i++) {
         if (!in->args[i])
             continue;
@@ -344,7 +340,7 @@ static void broadcast_shape(Builder *b, const MtInst *in, int *rank, int32_t sha
         int32_t sh[MT_MAX_RANK];
         if (!mt_broadcast(&acc, mt_val_ty(b->f, in->args[i]), &r, sh))
             mt_ice(b->c, in->span, "interpreter: operands do not broadcast");
-        acc.kind = r ? TY_BLOCK : TY_I32;
+        acc.kind = r ? TY_BLOCK : TY_SCALAR;
         acc.rank = (uint8_t)r;
         for (int d = 0; d < r; d++)
             acc.shape[d] = sh[d];

@@ -44,11 +44,6 @@ static MtVal resolve(const Folder *F, MtVal v)
     return v;
 }
 
-static const MtType *scalar_of(int kind)
-{
-    return kind == TY_BOOL ? &mt_ty_bool : kind == TY_I32 ? &mt_ty_i32 : &mt_ty_f32;
-}
-
 static int64_t ival(const MtValue *v) { return v->cst.kind == CST_FLOAT ? 0 : v->cst.i; }
 static float fval(const MtValue *v) { return v->cst.kind == CST_FLOAT ? (float)v->cst.f : (float)v->cst.i; }
 
@@ -101,7 +96,7 @@ static bool fold_float(int op, float x, float y, float *out)
 static bool fold_cmp(int op, const MtValue *a, const MtValue *b, bool *out)
 {
     int c;
-    if (a->ty->kind == TY_F32 || b->ty->kind == TY_F32) {
+    if (a->ty == &mt_ty_f32 || b->ty == &mt_ty_f32) {
         float x = fval(a), y = fval(b);
         switch (op) {
         case OP_CMP_LT: *out = x < y; return true;
@@ -129,7 +124,7 @@ static MtVal fold_const(Folder *F, const MtInst *in)
 {
     const MtValue *a = mt_val(F->f, in->args[0]);
     const MtValue *b = in->nargs > 1 ? mt_val(F->f, in->args[1]) : a;
-    int rk = in->ty->kind;
+    const MtType *rk = in->ty;
     MtConst k = {0};
     switch (in->op) {
     case OP_CMP_LT:
@@ -139,7 +134,7 @@ static MtVal fold_const(Folder *F, const MtInst *in)
     case OP_CMP_EQ:
     case OP_CMP_NE: {
         bool r;
-        if (rk != TY_BOOL || !fold_cmp(in->op, a, b, &r))
+        if (rk != &mt_ty_bool || !fold_cmp(in->op, a, b, &r))
             return 0;
         k.kind = CST_BOOL;
         k.i = r;
@@ -149,13 +144,13 @@ static MtVal fold_const(Folder *F, const MtInst *in)
     case OP_OR:
     case OP_XOR:
     case OP_NOT:
-        if (rk == TY_BOOL) {
+        if (rk == &mt_ty_bool) {
             int64_t x = ival(a) != 0, y = ival(b) != 0;
             k.kind = CST_BOOL;
             k.i = in->op == OP_AND ? x & y : in->op == OP_OR ? x | y : in->op == OP_XOR ? x ^ y : !x;
             break;
         }
-        if (rk != TY_I32)
+        if (rk != &mt_ty_i32)
             return 0;
         int32_t bits;
         if (!fold_int(in->op, (int32_t)ival(a), (int32_t)ival(b), &bits))
@@ -164,13 +159,13 @@ static MtVal fold_const(Folder *F, const MtInst *in)
         k.i = bits;
         break;
     default:
-        if (rk == TY_I32) {
+        if (rk == &mt_ty_i32) {
             int32_t r;
             if (!fold_int(in->op, (int32_t)ival(a), (int32_t)ival(b), &r))
                 return 0;
             k.kind = CST_INT;
             k.i = r;
-        } else if (rk == TY_F32) {
+        } else if (rk == &mt_ty_f32) {
             float r;
             if (!fold_float(in->op, fval(a), fval(b), &r))
                 return 0;
@@ -181,7 +176,7 @@ static MtVal fold_const(Folder *F, const MtInst *in)
         }
         break;
     }
-    return mt_func_const(F->c, F->f, k, scalar_of(rk));
+    return mt_func_const(F->c, F->f, k, rk);
 }
 
 static bool is_int_const(const MtFunc *f, MtVal v, int64_t want)
@@ -205,8 +200,8 @@ static MtVal simplify(Folder *F, const MtInst *in)
     for (uint32_t i = 0; i < in->nargs; i++)
         all_const &= mt_val_is_const(f, in->args[i]);
     if (all_const)
-        return in->ty->kind <= TY_F32 ? fold_const(F, in) : 0;
-    if (mt_ty_elem(in->ty)->kind != TY_I32 || mt_val_ty(f, in->args[0]) != in->ty)
+        return mt_ty_is_scalar(in->ty) ? fold_const(F, in) : 0;
+    if (mt_ty_elem(in->ty) != &mt_ty_i32 || mt_val_ty(f, in->args[0]) != in->ty)
         return 0;
     if ((in->op == OP_ADD || in->op == OP_SUB) && is_int_const(f, in->args[1], 0))
         return in->args[0];

@@ -180,7 +180,7 @@ static int64_t number(Reader *r)
 
 /* ---- types ------------------------------------------------------------------ */
 
-static bool scalar(const MtType *t) { return t->kind <= TY_F32; }
+static bool scalar(const MtType *t) { return t->kind == TY_SCALAR; }
 
 /* type = "bool" | "i32" | "f32" | "ptr<" type ">"
  *      | "vector<" N " x " type ">" | "block<" M "x" N " x " type ">" */

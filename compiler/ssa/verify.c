@@ -64,7 +64,11 @@ static void verr(Verifier *v, MtSpan sp, const char *code, const char *fmt, ...)
 
 /* ---- types ------------------------------------------------------------------ */
 
-static bool is_scalar(const MtType *t) { return t && t->kind <= TY_F32; }
+/* The element types the SSA computes with today. */
+static bool is_scalar(const MtType *t)
+{
+    return t == &mt_ty_bool || t == &mt_ty_i32 || t == &mt_ty_f32;
+}
 
 static bool is_ptr(const MtType *t) { return t && t->kind == TY_PTR && is_scalar(t->elem); }
 
@@ -72,11 +76,9 @@ static bool ty_valid(const MtType *t)
 {
     if (!t)
         return false;
-    switch (t->kind) {
-    case TY_BOOL:
-    case TY_I32:
-    case TY_F32:
-        return true;
+    switch ((MtTypeKind)t->kind) {
+    case TY_SCALAR:
+        return is_scalar(t);
     case TY_PTR:
         return is_scalar(t->elem);
     case TY_BLOCK:
@@ -91,12 +93,6 @@ static bool ty_valid(const MtType *t)
     }
 }
 
-/* The interned scalar of a scalar kind. */
-static const MtType *scalar_of(int kind)
-{
-    return kind == TY_BOOL ? &mt_ty_bool : kind == TY_I32 ? &mt_ty_i32 : &mt_ty_f32;
-}
-
 static const char *tystr(Verifier *v, const MtType *t)
 {
     if (!t)
@@ -106,8 +102,8 @@ static const char *tystr(Verifier *v, const MtType *t)
     return mt_ty_str(v->c, t);
 }
 
-static bool is_num(const MtType *e) { return e->kind <= TY_F32; }
-static bool is_int(const MtType *e) { return e->kind == TY_BOOL || e->kind == TY_I32; }
+static bool is_num(const MtType *e) { return is_scalar(e); }
+static bool is_int(const MtType *e) { return e == &mt_ty_bool || e == &mt_ty_i32; }
 
 /* ---- values ----------------------------------------------------------------- */
 
@@ -285,7 +281,7 @@ static const MtType *arg_elem(Verifier *v, const MtInst *in, uint32_t i) { retur
 /* Broadcast shape of the present operands into rank/shape. */
 static bool broadcast(Verifier *v, const MtInst *in, const char *code, int *rank, int32_t shape[MT_MAX_RANK])
 {
-    MtType acc = {.kind = TY_I32};
+    MtType acc = mt_ty_i32;
     for (uint32_t i = 0; i < in->nargs; i++) {
         if (!in->args[i])
             continue;
@@ -300,7 +296,7 @@ static bool broadcast(Verifier *v, const MtInst *in, const char *code, int *rank
             verr(v, in->span, code, "%s operands do not broadcast: %s", opname(in), mt_buf_str(&b));
             return false;
         }
-        acc.kind = r ? TY_BLOCK : TY_I32;
+        acc.kind = r ? TY_BLOCK : TY_SCALAR;
         acc.rank = (uint8_t)r;
         for (int d = 0; d < r; d++)
             acc.shape[d] = s[d];
@@ -363,8 +359,8 @@ static void check_elementwise(Verifier *v, const MtInst *in)
     case OP_MINIMUM:
         if (!operands(v, in, is_num, numeric_operands))
             return;
-        res = scalar_of(a->kind > b->kind ? a->kind : b->kind);
-        if (res->kind == TY_BOOL)
+        res = mt_ty_promote(a, b);
+        if (res == &mt_ty_bool)
             res = &mt_ty_i32;
         break;
     case OP_DIV:
@@ -383,7 +379,7 @@ static void check_elementwise(Verifier *v, const MtInst *in)
     case OP_XOR:
         if (!operands(v, in, is_int, "bool or i32 operands"))
             return;
-        res = a->kind == TY_BOOL && b->kind == TY_BOOL ? &mt_ty_bool : &mt_ty_i32;
+        res = a == &mt_ty_bool && b == &mt_ty_bool ? &mt_ty_bool : &mt_ty_i32;
         break;
     case OP_CMP_LT:
     case OP_CMP_LE:
@@ -396,27 +392,27 @@ static void check_elementwise(Verifier *v, const MtInst *in)
         res = &mt_ty_bool;
         break;
     case OP_NEG:
-        if (!require(v, in, code, a->kind == TY_I32 || a->kind == TY_F32, "i32 or f32", 0))
+        if (!require(v, in, code, a == &mt_ty_i32 || a == &mt_ty_f32, "i32 or f32", 0))
             return;
-        res = scalar_of(a->kind);
+        res = a;
         break;
     case OP_NOT:
         if (!require(v, in, code, is_int(a), "bool or i32", 0))
             return;
-        res = scalar_of(a->kind);
+        res = a;
         break;
     case OP_EXP:
-        if (!require(v, in, code, a->kind == TY_F32, "f32", 0))
+        if (!require(v, in, code, a == &mt_ty_f32, "f32", 0))
             return;
         res = &mt_ty_f32;
         break;
     case OP_SELECT: {
         const MtType *e = arg_elem(v, in, 2);
-        if (!require(v, in, code, a->kind == TY_BOOL, "a bool condition", 0) ||
+        if (!require(v, in, code, a == &mt_ty_bool, "a bool condition", 0) ||
             !require(v, in, code, is_num(b), "bool, i32 or f32 values", 1) ||
             !require(v, in, code, is_num(e), "bool, i32 or f32 values", 2))
             return;
-        res = scalar_of(b->kind > e->kind ? b->kind : e->kind);
+        res = mt_ty_promote(b, e);
         break;
     }
     case OP_ADDPTR:
@@ -440,14 +436,14 @@ static void check_load(Verifier *v, const MtInst *in)
 {
     if (!require(v, in, "E0505", is_ptr(arg_elem(v, in, 0)), "a pointer", 0))
         return;
-    if (in->args[1] && !require(v, in, "E0505", arg_elem(v, in, 1)->kind == TY_BOOL, "a bool mask", 1))
+    if (in->args[1] && !require(v, in, "E0505", arg_elem(v, in, 1) == &mt_ty_bool, "a bool mask", 1))
         return;
     if (in->args[2] && !require(v, in, "E0505", is_num(arg_elem(v, in, 2)), "a bool, i32 or f32 other value", 2))
         return;
     int rank;
     int32_t shape[MT_MAX_RANK];
     if (broadcast(v, in, "E0505", &rank, shape))
-        check_result(v, in, "E0505", "E0505", scalar_of(arg_elem(v, in, 0)->elem->kind), rank, shape);
+        check_result(v, in, "E0505", "E0505", arg_elem(v, in, 0)->elem, rank, shape);
 }
 
 static void check_store(Verifier *v, const MtInst *in)
@@ -456,7 +452,7 @@ static void check_store(Verifier *v, const MtInst *in)
     int32_t shape[MT_MAX_RANK];
     if (require(v, in, "E0505", is_ptr(arg_elem(v, in, 0)), "a pointer", 0) &&
         require(v, in, "E0505", is_num(arg_elem(v, in, 1)), "a bool, i32 or f32 value", 1) &&
-        (!in->args[2] || require(v, in, "E0505", arg_elem(v, in, 2)->kind == TY_BOOL, "a bool mask", 2)))
+        (!in->args[2] || require(v, in, "E0505", arg_elem(v, in, 2) == &mt_ty_bool, "a bool mask", 2)))
         broadcast(v, in, "E0505", &rank, shape);
 }
 
@@ -465,9 +461,9 @@ static void check_reduce(Verifier *v, const MtInst *in)
     const MtType *t = arg_ty(v, in, 0);
     if (!require(v, in, "E0509", t->kind == TY_BLOCK && t->rank == 1, "a rank-1 block", 0) ||
         !require(v, in, "E0509", (t->shape[0] & (t->shape[0] - 1)) == 0, "a power-of-two width", 0) ||
-        !require(v, in, "E0509", t->elem->kind == TY_I32 || t->elem->kind == TY_F32, "i32 or f32 elements", 0))
+        !require(v, in, "E0509", t->elem == &mt_ty_i32 || t->elem == &mt_ty_f32, "i32 or f32 elements", 0))
         return;
-    check_exact(v, in, "E0509", scalar_of(t->elem->kind));
+    check_exact(v, in, "E0509", t->elem);
 }
 
 static void check_factory(Verifier *v, const MtInst *in)
@@ -494,7 +490,7 @@ static void check_factory(Verifier *v, const MtInst *in)
     if (in->op == OP_FULL && !require(v, in, "E0507", is_scalar(arg_ty(v, in, 0)),
                                       "a scalar bool, i32 or f32 fill value", 0))
         return;
-    check_exact(v, in, "E0507", mt_ty_block(v->c, scalar_of(a->dtype->kind), a->rank, a->shape));
+    check_exact(v, in, "E0507", mt_ty_block(v->c, a->dtype, a->rank, a->shape));
 }
 
 static void check_dot(Verifier *v, const MtInst *in)
@@ -502,7 +498,7 @@ static void check_dot(Verifier *v, const MtInst *in)
     const MtType *a = arg_ty(v, in, 0), *b = arg_ty(v, in, 1);
     for (uint32_t i = 0; i < 2; i++) {
         const MtType *t = i ? b : a;
-        if (!require(v, in, "E0508", t->kind == TY_BLOCK && t->rank == 2 && t->elem->kind == TY_F32,
+        if (!require(v, in, "E0508", t->kind == TY_BLOCK && t->rank == 2 && t->elem == &mt_ty_f32,
                      "a rank-2 f32 block", i))
             return;
     }

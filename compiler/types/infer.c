@@ -86,7 +86,7 @@ static void mark_pointers(Inf *in, MtExpr *e)
 static bool numeric(const MtType *t)
 {
     const MtType *e = mt_ty_elem(t);
-    return e->kind == TY_BOOL || e->kind == TY_I32 || e->kind == TY_F32;
+    return e == &mt_ty_bool || e == &mt_ty_i32 || e == &mt_ty_f32;
 }
 
 static const MtType *shaped(Inf *in, const MtExpr *e, const MtType *elem, const MtType *a, const MtType *b,
@@ -104,7 +104,7 @@ static const MtType *shaped(Inf *in, const MtExpr *e, const MtType *elem, const 
 static const MtType *arith_elem(const MtType *a, const MtType *b)
 {
     const MtType *p = mt_ty_promote(mt_ty_elem(a), mt_ty_elem(b));
-    return p && p->kind == TY_BOOL ? &mt_ty_i32 : p;
+    return p && p == &mt_ty_bool ? &mt_ty_i32 : p;
 }
 
 static const char *op_desc(Inf *in, MtBinOp op)
@@ -124,7 +124,7 @@ static const MtType *infer_binary(Inf *in, MtExpr *e, const MtType *a, const MtT
     if (pa || pb) {
         const MtType *ptr = pa ? a : b, *off = pa ? b : a;
         if ((op == BIN_ADD || (op == BIN_SUB && pa)) && !(pa && pb)) {
-            if (mt_ty_elem(off)->kind != TY_I32 && mt_ty_elem(off)->kind != TY_BOOL) {
+            if (mt_ty_elem(off) != &mt_ty_i32 && mt_ty_elem(off) != &mt_ty_bool) {
                 err(in, e, "E0403", "pointer offset must be i32, got %s in %s %s %s", ts(in, off), ts(in, a), od,
                     ts(in, b));
                 return NULL;
@@ -153,7 +153,7 @@ static const MtType *infer_binary(Inf *in, MtExpr *e, const MtType *a, const MtT
         break;
     case BIN_FLOORDIV:
     case BIN_MOD:
-        if (ea->kind == TY_F32 || eb->kind == TY_F32) {
+        if (ea == &mt_ty_f32 || eb == &mt_ty_f32) {
             err(in, e, "E0401", "%s needs integer operands, got %s and %s", od, ts(in, a), ts(in, b));
             return NULL;
         }
@@ -162,11 +162,11 @@ static const MtType *infer_binary(Inf *in, MtExpr *e, const MtType *a, const MtT
     case BIN_AND:
     case BIN_OR:
     case BIN_XOR:
-        if (ea->kind == TY_F32 || eb->kind == TY_F32) {
+        if (ea == &mt_ty_f32 || eb == &mt_ty_f32) {
             err(in, e, "E0401", "%s needs bool or integer operands, got %s and %s", od, ts(in, a), ts(in, b));
             return NULL;
         }
-        elem = ea->kind == TY_BOOL && eb->kind == TY_BOOL ? &mt_ty_bool : &mt_ty_i32;
+        elem = ea == &mt_ty_bool && eb == &mt_ty_bool ? &mt_ty_bool : &mt_ty_i32;
         break;
     default:
         elem = &mt_ty_bool;
@@ -180,19 +180,19 @@ static const MtType *infer_unary(Inf *in, MtExpr *e, const MtType *a)
     const MtType *el = mt_ty_elem(a);
     switch ((MtUnOp)e->op) {
     case UN_NEG:
-        if (el->kind == TY_I32 || el->kind == TY_F32)
+        if (el == &mt_ty_i32 || el == &mt_ty_f32)
             return a;
-        if (el->kind == TY_BOOL)
+        if (el == &mt_ty_bool)
             return mt_ty_with_shape(in->c, &mt_ty_i32, a);
         err(in, e, "E0401", "unary '-' cannot apply to %s", ts(in, a));
         return NULL;
     case UN_NOT:
-        if (el->kind == TY_I32 || el->kind == TY_BOOL)
+        if (el == &mt_ty_i32 || el == &mt_ty_bool)
             return a;
         err(in, e, "E0401", "'~' needs a bool or integer operand, got %s", ts(in, a));
         return NULL;
     case UN_EXP:
-        if (el->kind == TY_F32)
+        if (el == &mt_ty_f32)
             return a;
         err(in, e, "E0405", "tl.exp needs f32, got %s; convert integers first (x * 1.0)", ts(in, a));
         return NULL;
@@ -227,7 +227,7 @@ static const MtType *infer_loop(Inf *in, MtExpr *e, const MtType **tys)
     MtExprLoop *l = e->u.loop;
     bool ok = true;
     for (int i = 0; i < 2; i++)
-        if (tys[i]->kind != TY_I32 && tys[i]->kind != TY_BOOL) {
+        if (tys[i] != &mt_ty_i32 && tys[i] != &mt_ty_bool) {
             err(in, e, "E0411", "runtime range bounds must be i32 scalars, got %s for the %s", ts(in, tys[i]),
                 i ? "stop" : "start");
             ok = false;
@@ -297,7 +297,7 @@ static const MtType *infer_node(Inf *in, MtExpr *e)
         t = infer_unary(in, e, ta[0]);
         break;
     case EX_WHERE:
-        if (mt_ty_elem(ta[0])->kind != TY_BOOL) {
+        if (mt_ty_elem(ta[0]) != &mt_ty_bool) {
             err(in, e, "E0404", "tl.where condition must be bool, got %s", ts(in, ta[0]));
             return NULL;
         }
@@ -312,7 +312,7 @@ static const MtType *infer_node(Inf *in, MtExpr *e)
             err(in, e, "E0406", "tl.load needs a pointer, got %s", ts(in, ta[0]));
             return NULL;
         }
-        if (ta[1] && mt_ty_elem(ta[1])->kind != TY_BOOL) {
+        if (ta[1] && mt_ty_elem(ta[1]) != &mt_ty_bool) {
             err(in, e, "E0404", "tl.load mask must be bool, got %s", ts(in, ta[1]));
             return NULL;
         }
@@ -331,7 +331,7 @@ static const MtType *infer_node(Inf *in, MtExpr *e)
             err(in, e, "E0406", "tl.store value must be a number or a block of numbers, got %s", ts(in, ta[1]));
             return NULL;
         }
-        if (ta[2] && mt_ty_elem(ta[2])->kind != TY_BOOL) {
+        if (ta[2] && mt_ty_elem(ta[2]) != &mt_ty_bool) {
             err(in, e, "E0404", "tl.store mask must be bool, got %s", ts(in, ta[2]));
             return NULL;
         }
@@ -357,7 +357,7 @@ static const MtType *infer_node(Inf *in, MtExpr *e)
             err(in, e, "E0408", "%s needs a power-of-two width, got %s", name, ts(in, ta[0]));
             return NULL;
         }
-        if (ta[0]->elem->kind != TY_I32 && ta[0]->elem->kind != TY_F32) {
+        if (ta[0]->elem != &mt_ty_i32 && ta[0]->elem != &mt_ty_f32) {
             err(in, e, "E0408", "%s needs i32 or f32 elements, got %s", name, ts(in, ta[0]));
             return NULL;
         }
@@ -389,7 +389,7 @@ static const MtType *infer_node(Inf *in, MtExpr *e)
         break;
     case EX_DOT:
         if (!mt_ty_is_block(ta[0]) || !mt_ty_is_block(ta[1]) || ta[0]->rank != 2 || ta[1]->rank != 2 ||
-            ta[0]->elem->kind != TY_F32 || ta[1]->elem->kind != TY_F32) {
+            ta[0]->elem != &mt_ty_f32 || ta[1]->elem != &mt_ty_f32) {
             err(in, e, "E0410", "tl.dot needs two rank-2 f32 blocks, got %s and %s", ts(in, ta[0]), ts(in, ta[1]));
             return NULL;
         }

@@ -3,9 +3,6 @@
 
 #include "base/strbuf.h"
 
-const MtType mt_ty_bool = {.kind = TY_BOOL};
-const MtType mt_ty_i32 = {.kind = TY_I32};
-const MtType mt_ty_f32 = {.kind = TY_F32};
 const MtType mt_ty_void = {.kind = TY_VOID};
 
 /* The intern list lives in the arena; the context holds its head record,
@@ -25,7 +22,7 @@ static const MtType *intern(MtCtx *c, const MtType *proto)
 {
     Interner *in = interner(c);
     for (const MtType *t = in->head; t; t = t->next) {
-        if (t->kind == proto->kind && t->rank == proto->rank && t->elem == proto->elem &&
+        if (t->kind == proto->kind && t->rank == proto->rank && t->dtype == proto->dtype && t->elem == proto->elem &&
             t->shape[0] == proto->shape[0] && t->shape[1] == proto->shape[1])
             return t;
     }
@@ -86,22 +83,43 @@ bool mt_broadcast(const MtType *a, const MtType *b, int *rank, int32_t shape[MT_
     return true;
 }
 
+/* Triton's computation type of two element types (its
+ * computation_type_impl without the Python-scalar rule, which belongs to
+ * the caller): f64 > f32 > f16 > bf16 among floats (f16 with bf16 gives
+ * f32), any float over any integer, and integers by C's usual arithmetic
+ * conversions (the wider wins; at equal width unsigned wins). */
 const MtType *mt_ty_promote(const MtType *a, const MtType *b)
 {
-    if (a->kind > TY_F32 || b->kind > TY_F32)
+    if (!mt_ty_is_scalar(a) || !mt_ty_is_scalar(b))
         return NULL;
-    return a->kind >= b->kind ? a : b;
+    if (a == b)
+        return a;
+    const MtDtypeInfo *x = mt_ty_info(a), *y = mt_ty_info(b);
+    bool fa = x->cls == MT_DC_FLOAT, fb = y->cls == MT_DC_FLOAT;
+    if (fa || fb) {
+        if (a->dtype == MT_DT_F64 || b->dtype == MT_DT_F64)
+            return mt_ty_scalar(MT_DT_F64);
+        if (a->dtype == MT_DT_F32 || b->dtype == MT_DT_F32)
+            return mt_ty_scalar(MT_DT_F32);
+        if (fa && fb)             /* f16 with bf16 */
+            return mt_ty_scalar(MT_DT_F32);
+        return fa ? a : b;
+    }
+    bool ua = x->cls == MT_DC_UINT, ub = y->cls == MT_DC_UINT;
+    if (ua == ub || ua)
+        return x->bits >= y->bits ? a : b;
+    return y->bits >= x->bits ? b : a;
 }
 
 static const char *scalar_name(const MtType *t)
 {
-    switch (t->kind) {
-    case TY_BOOL: return "bool";
-    case TY_I32: return "i32";
-    case TY_F32: return "f32";
+    switch ((MtTypeKind)t->kind) {
+    case TY_SCALAR: return mt_ty_info(t)->ir;
     case TY_VOID: return "void";
-    default: return "?";
+    case TY_PTR:
+    case TY_BLOCK: break;
     }
+    return "?";
 }
 
 void mt_ty_print(MtBuf *b, const MtType *t)
@@ -137,20 +155,19 @@ const char *mt_ty_str(MtCtx *c, const MtType *t)
     return mt_buf_str(&b);
 }
 
+static const char *const ptr_sig[MT_DTYPE_COUNT] = {
+#define DTYPE(id, ir, sig, ...) [MT_DT_##id] = "*" sig,
+#include "mytriton/dtypes.def"
+#undef DTYPE
+};
+
 const char *mt_ty_sig(const MtType *t)
 {
-    switch (t->kind) {
-    case TY_BOOL: return "i1";
-    case TY_I32: return "i32";
-    case TY_F32: return "fp32";
-    case TY_PTR:
-        switch (t->elem->kind) {
-        case TY_BOOL: return "*i1";
-        case TY_I32: return "*i32";
-        default: return "*fp32";
-        }
-    default: return "?";
-    }
+    if (mt_ty_is_scalar(t))
+        return mt_ty_info(t)->sig;
+    if (t->kind == TY_PTR && mt_ty_is_scalar(t->elem))
+        return ptr_sig[t->elem->dtype];
+    return "?";
 }
 
 void mt_shape_print(MtBuf *b, int rank, const int32_t *shape)

@@ -1,11 +1,13 @@
 /* type.h: the types of expression nodes and SSA values.
  *
- *   scalars   bool (printed "bool"; tl.int1), i32, f32
- *   pointers  ptr<f32>, ptr<i32>, ptr<bool>
+ *   scalars   one per element type of dtypes.def: bool (tl.int1), i8 ... u64,
+ *             f16, bf16, f32, f64
+ *   pointers  ptr<f32>, ptr<i64>, ptr<bool>, ...
  *   blocks    vector<N x T> (rank 1) and block<MxN x T> (rank 2), T a scalar or pointer
  *
  * Types are interned per context, so equal types are equal pointers. The
- * scalar types are static constants (immutable, so reentrancy holds).
+ * scalar types are a static table derived from dtypes.def (immutable, so
+ * reentrancy holds): the scalar of a dtype is mt_ty_scalar(d).
  */
 #ifndef MT_TYPE_H
 #define MT_TYPE_H
@@ -17,9 +19,7 @@
 #include "base/strbuf.h"
 
 typedef enum MtTypeKind {
-    TY_BOOL,
-    TY_I32,
-    TY_F32,
+    TY_SCALAR,                /* dtype */
     TY_PTR,
     TY_BLOCK,
     TY_VOID,                  /* stores and loops: typed, but without a value */
@@ -31,12 +31,18 @@ typedef struct MtType MtType;
 struct MtType {
     uint8_t kind;             /* MtTypeKind */
     uint8_t rank;             /* TY_BLOCK: 1 or 2 */
+    uint8_t dtype;            /* TY_SCALAR: MtDtype */
     const MtType *elem;       /* TY_PTR: pointee scalar; TY_BLOCK: element (scalar or pointer) */
     int32_t shape[MT_MAX_RANK];
     const MtType *next;       /* intern list link */
 };
 
-extern const MtType mt_ty_bool, mt_ty_i32, mt_ty_f32, mt_ty_void;
+extern const MtType mt_ty_scalars[MT_DTYPE_COUNT], mt_ty_void;
+#define mt_ty_bool (mt_ty_scalars[MT_DT_I1])
+#define mt_ty_i32 (mt_ty_scalars[MT_DT_I32])
+#define mt_ty_f32 (mt_ty_scalars[MT_DT_F32])
+
+static inline const MtType *mt_ty_scalar(MtDtype d) { return &mt_ty_scalars[d]; }
 
 /* Interned constructors (arena of c). */
 const MtType *mt_ty_ptr(MtCtx *c, const MtType *pointee);
@@ -49,6 +55,19 @@ static inline const MtType *mt_ty_elem(const MtType *t) { return t->kind == TY_B
 static inline bool mt_ty_is_ptr(const MtType *t) { return mt_ty_elem(t)->kind == TY_PTR; }
 static inline int mt_ty_rank(const MtType *t) { return t->kind == TY_BLOCK ? t->rank : 0; }
 int64_t mt_ty_numel(const MtType *t);  /* 1 for scalars */
+
+/* The element-type class of a scalar (after mt_ty_elem); pointers and void
+ * are none of them. */
+static inline bool mt_ty_is_scalar(const MtType *t) { return t && t->kind == TY_SCALAR; }
+static inline const MtDtypeInfo *mt_ty_info(const MtType *t) { return mt_dtype_info((MtDtype)t->dtype); }
+static inline bool mt_ty_is_class(const MtType *t, MtDtypeClass cls)
+{
+    return mt_ty_is_scalar(t) && mt_ty_info(t)->cls == cls;
+}
+static inline bool mt_ty_is_bool(const MtType *t) { return mt_ty_is_class(t, MT_DC_BOOL); }
+static inline bool mt_ty_is_float(const MtType *t) { return mt_ty_is_class(t, MT_DC_FLOAT); }
+/* bool or an integer */
+static inline bool mt_ty_is_intlike(const MtType *t) { return mt_ty_is_scalar(t) && !mt_ty_is_float(t); }
 
 /* Broadcast two shapes (rank-aligned on the right, size 1 stretches).
  * Scalars broadcast to anything. Returns false if incompatible; on success

@@ -51,6 +51,48 @@ typedef enum MtStatus {
 
 const char *mt_status_name(MtStatus s);
 
+/* ---- element types (dtypes.def) ----------------------------------------- */
+
+typedef enum MtDtype {
+#define DTYPE(id, ir, sig, tl, numpy, npy, cuda, mlir, cls, bits, size, mant) MT_DT_##id,
+#include "dtypes.def"
+#undef DTYPE
+    MT_DTYPE_COUNT
+} MtDtype;
+
+typedef enum MtDtypeClass {
+    MT_DC_BOOL,               /* i1 */
+    MT_DC_SINT,               /* two's complement, signed */
+    MT_DC_UINT,               /* unsigned */
+    MT_DC_FLOAT,              /* IEEE binary floating point (bf16: the top half of an f32) */
+} MtDtypeClass;
+
+/* One row of dtypes.def; the column comments there say what each is. */
+typedef struct MtDtypeInfo {
+    const char *ir, *sig, *tl, *numpy, *npy, *cuda, *mlir;
+    MtDtypeClass cls;
+    uint8_t bits, size, mant;
+} MtDtypeInfo;
+
+/* The row of d; NULL when d is out of range. */
+const MtDtypeInfo *mt_dtype_info(MtDtype d);
+/* A dtype from any of its spellings: the SSA ("f16"), signature ("fp16"),
+ * triton.language ("float16", "tl.float16"), numpy ("float16") and .npy
+ * ("<f2") names. false when none matches. */
+bool mt_dtype_parse(const char *name, MtDtype *out);
+/* Element i of an array of dtype d as a double (64-bit integers rounded
+ * beyond 2^53), and a double stored into element i with the rules of a
+ * cast: floats round to nearest even, integers truncate toward zero and
+ * saturate at the type's range (a GPU's cvt.rzi.sat), NaN becomes 0, bool
+ * is v != 0. */
+double mt_dtype_get(MtDtype d, const void *base, size_t i);
+void mt_dtype_set(MtDtype d, void *base, size_t i, double v);
+/* IEEE half and bfloat16 bits to and from float, rounding to nearest even. */
+float mt_f16_to_f32(uint16_t h);
+uint16_t mt_f32_to_f16(float f);
+float mt_bf16_to_f32(uint16_t h);
+uint16_t mt_f32_to_bf16(float f);
+
 /* ---- context ----------------------------------------------------------- */
 
 /* Caller-supplied allocator (Lua style). realloc(ud, NULL, 0, n) allocates,

@@ -1,0 +1,194 @@
+/* dtype.c: the element-type table (dtypes.def) as data: its rows, the
+ * interned scalar type of each, and the lookup of a dtype by any of its
+ * spellings. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "type.h"
+
+static const MtDtypeInfo rows[MT_DTYPE_COUNT] = {
+#define DTYPE(id, ir, sig, tl, numpy, npy, cuda, mlir, cls, bits, size, mant) \
+    [MT_DT_##id] = {ir, sig, tl, numpy, npy, cuda, mlir, MT_DC_##cls, bits, size, mant},
+#include "mytriton/dtypes.def"
+#undef DTYPE
+};
+
+const MtType mt_ty_scalars[MT_DTYPE_COUNT] = {
+#define DTYPE(id, ...) [MT_DT_##id] = {.kind = TY_SCALAR, .dtype = MT_DT_##id},
+#include "mytriton/dtypes.def"
+#undef DTYPE
+};
+
+const MtDtypeInfo *mt_dtype_info(MtDtype d)
+{
+    return (unsigned)d < MT_DTYPE_COUNT ? &rows[d] : NULL;
+}
+
+bool mt_dtype_parse(const char *name, MtDtype *out)
+{
+    if (!name)
+        return false;
+    if (!strncmp(name, "tl.", 3))
+        name += 3;
+    for (int d = 0; d < MT_DTYPE_COUNT; d++) {
+        const MtDtypeInfo *r = &rows[d];
+        const char *names[] = {r->ir, r->sig, r->tl, r->numpy, r->npy};
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+            if (names[k] && !strcmp(names[k], name)) {
+                *out = (MtDtype)d;
+                return true;
+            }
+    }
+    return false;
+}
+
+/* ---- half precision ---------------------------------------------------------- */
+
+float mt_f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu, bits;
+    if (exp == 0x1f) {
+        bits = sign | 0x7f800000u | (man << 13);
+    } else if (exp) {
+        bits = sign | ((exp + 112) << 23) | (man << 13);
+    } else if (man) {
+        /* subnormal: normalise */
+        int e = -1;
+        do {
+            e++;
+            man <<= 1;
+        } while (!(man & 0x400u));
+        bits = sign | ((uint32_t)(112 - e) << 23) | ((man & 0x3ffu) << 13);
+    } else {
+        bits = sign;
+    }
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+uint16_t mt_f32_to_f16(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u, exp = (x >> 23) & 0xffu, man = x & 0x7fffffu;
+    if (exp == 0xff)              /* inf, NaN (kept quiet) */
+        return (uint16_t)(sign | 0x7c00u | (man ? 0x200u | (man >> 13) : 0));
+    int e = (int)exp - 127 + 15;
+    if (e >= 0x1f)
+        return (uint16_t)(sign | 0x7c00u);
+    uint32_t m, shift;
+    if (e <= 0) {                 /* subnormal or zero */
+        if (e < -10)
+            return (uint16_t)sign;
+        man |= 0x800000u;
+        shift = (uint32_t)(14 - e);
+        m = man >> shift;
+        uint32_t rest = man & ((1u << shift) - 1), half = 1u << (shift - 1);
+        if (rest > half || (rest == half && (m & 1)))
+            m++;
+        return (uint16_t)(sign | m);
+    }
+    m = man >> 13;
+    uint32_t rest = man & 0x1fffu;
+    uint32_t r = ((uint32_t)e << 10) | m;
+    if (rest > 0x1000u || (rest == 0x1000u && (m & 1)))
+        r++;                      /* a carry into the exponent is still right (up to inf) */
+    return (uint16_t)(sign | r);
+}
+
+float mt_bf16_to_f32(uint16_t h)
+{
+    uint32_t bits = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+uint16_t mt_f32_to_bf16(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)((x >> 16) | 0x40u); /* quiet NaN */
+    x += 0x7fffu + ((x >> 16) & 1u);
+    return (uint16_t)(x >> 16);
+}
+
+/* ---- elements as doubles ------------------------------------------------------- */
+
+double mt_dtype_get(MtDtype d, const void *base, size_t i)
+{
+    const MtDtypeInfo *r = mt_dtype_info(d);
+    const unsigned char *p = (const unsigned char *)base + i * (r ? r->size : 0);
+    union { int8_t i8; int16_t i16; int32_t i32; int64_t i64; uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64;
+            float f; double g; } u;
+    memcpy(&u, p, r ? r->size : 0);
+    switch (d) {
+    case MT_DT_I1: return u.u8 != 0;
+    case MT_DT_I8: return u.i8;
+    case MT_DT_I16: return u.i16;
+    case MT_DT_I32: return u.i32;
+    case MT_DT_I64: return (double)u.i64;
+    case MT_DT_U8: return u.u8;
+    case MT_DT_U16: return u.u16;
+    case MT_DT_U32: return u.u32;
+    case MT_DT_U64: return (double)u.u64;
+    case MT_DT_F16: return mt_f16_to_f32(u.u16);
+    case MT_DT_BF16: return mt_bf16_to_f32(u.u16);
+    case MT_DT_F32: return u.f;
+    case MT_DT_F64: return u.g;
+    case MT_DTYPE_COUNT: break;
+    }
+    return 0;
+}
+
+/* Integer conversion as a GPU's cvt.rzi.sat: toward zero, saturating at
+ * the type's range, NaN to 0. */
+static int64_t sat_int(double v, double lo, double hi)
+{
+    if (isnan(v))
+        return 0;
+    if (v <= lo)
+        return (int64_t)lo;
+    if (v >= hi)
+        return (int64_t)hi;
+    return (int64_t)v;
+}
+
+static uint64_t sat_uint(double v, double hi)
+{
+    if (isnan(v) || v <= 0)
+        return 0;
+    if (v >= hi)
+        return v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)hi;
+    return (uint64_t)v;
+}
+
+void mt_dtype_set(MtDtype d, void *base, size_t i, double v)
+{
+    const MtDtypeInfo *r = mt_dtype_info(d);
+    if (!r)
+        return;
+    unsigned char *p = (unsigned char *)base + i * r->size;
+    union { int8_t i8; int16_t i16; int32_t i32; int64_t i64; uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64;
+            float f; double g; } u;
+    switch (d) {
+    case MT_DT_I1: u.u8 = v != 0; break;
+    case MT_DT_I8: u.i8 = (int8_t)sat_int(v, INT8_MIN, INT8_MAX); break;
+    case MT_DT_I16: u.i16 = (int16_t)sat_int(v, INT16_MIN, INT16_MAX); break;
+    case MT_DT_I32: u.i32 = (int32_t)sat_int(v, INT32_MIN, INT32_MAX); break;
+    case MT_DT_I64: u.i64 = v >= 9223372036854775807.0 ? INT64_MAX : sat_int(v, -9223372036854775808.0, 0x1p63); break;
+    case MT_DT_U8: u.u8 = (uint8_t)sat_uint(v, UINT8_MAX); break;
+    case MT_DT_U16: u.u16 = (uint16_t)sat_uint(v, UINT16_MAX); break;
+    case MT_DT_U32: u.u32 = (uint32_t)sat_uint(v, UINT32_MAX); break;
+    case MT_DT_U64: u.u64 = sat_uint(v, 0x1p64); break;
+    case MT_DT_F16: u.u16 = mt_f32_to_f16((float)v); break;
+    case MT_DT_BF16: u.u16 = mt_f32_to_bf16((float)v); break;
+    case MT_DT_F32: u.f = (float)v; break;
+    case MT_DT_F64: u.g = v; break;
+    case MT_DTYPE_COUNT: return;
+    }
+    memcpy(p, &u, r->size);
+}
