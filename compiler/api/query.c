@@ -338,29 +338,41 @@ static void node_ssa(MtCtx *c, MtCompiled *k, const MtExpr *e, MtQueryValue *out
     out->layout = value_layout(c, k, v);
 }
 
+/* How hover names what computed a node: an operator or math function by
+ * its SSA name ("add", "exp"), a tl function by its call. */
+static const char *op_what(MtCtx *c, const MtExpr *e)
+{
+    switch (e->op) {
+    case OP_PROGRAM_ID: return mt_sprintf(c, "tl.program_id(%d)", e->attr.axis);
+    case OP_ARANGE: return mt_sprintf(c, "tl.arange(%lld, %lld)", (long long)e->attr.start, (long long)e->attr.end);
+    case OP_EXPAND_DIMS: return "expand_dims";
+    default: break;
+    }
+    switch (mt_op_class(e->op)) {
+    case OC_ARITH:
+    case OC_BITWISE:
+    case OC_COMPARE:
+    case OC_UNARY:
+    case OC_MATH:
+        return mt_op_info[e->op].text;
+    default:
+        return mt_op_info[e->op].py;
+    }
+}
+
 static const char *node_what(MtCtx *c, const MtExpr *e)
 {
     switch ((MtExprKind)e->kind) {
     case EX_PARAM: return "parameter";
     case EX_CONST: return "constant";
-    case EX_PROGRAM_ID: return mt_sprintf(c, "tl.program_id(%d)", e->u.axis);
-    case EX_ARANGE:
-        return mt_sprintf(c, "tl.arange(%lld, %lld)", (long long)e->u.range.start, (long long)e->u.range.end);
-    case EX_BINARY: return mt_binop_name((MtBinOp)e->op);
-    case EX_UNARY: return mt_unop_name((MtUnOp)e->op);
-    case EX_WHERE: return "tl.where";
-    case EX_LOAD: return "tl.load";
-    case EX_STORE: return "tl.store";
-    case EX_REDUCE: return mt_sprintf(c, "tl.%s", mt_reduce_name((MtReduceOp)e->op));
-    case EX_EXPAND_DIMS: return "expand_dims";
-    case EX_FACTORY: return e->op == FAC_ZEROS ? "tl.zeros" : e->op == FAC_FULL ? "tl.full" : "tl.empty";
-    case EX_DOT: return "tl.dot";
+    case EX_OP: return op_what(c, e);
     case EX_FOR: return "runtime loop";
     case EX_LOOP_IV: return "loop variable";
     case EX_LOOP_ARG: return "loop-carried value";
     case EX_LOOP_RESULT: return "loop result";
-    default: return "value";
+    case EX_KIND_COUNT_: break;
     }
+    return "value";
 }
 
 /* Nodes like e (same range, kind and operator): one per unrolled
@@ -1048,7 +1060,7 @@ typedef struct ActionJob {
 
 static void memory_actions(MtCtx *c, ActionJob *j, const MtExpr *e, const char *text)
 {
-    bool load = e->kind == EX_LOAD;
+    bool load = e->op == OP_LOAD;
     const MtNode *call = node_at(j->k->m, e->span, ND_CALL);
     int fi = func_at(j->k->m, e->span.off);
     if (!call || fi < 0)
@@ -1088,7 +1100,7 @@ static MtStatus action_job(MtCtx *c, void *ud)
     MtSpan seen = {0};
     for (uint32_t i = 0; i < j->k->prog->all.n; i++) {
         const MtExpr *e = j->k->prog->all.v[i];
-        if ((e->kind != EX_LOAD && e->kind != EX_STORE) || !e->ty || e->span.file != j->k->m->file ||
+        if (e->kind != EX_OP || (e->op != OP_LOAD && e->op != OP_STORE) || !e->ty || e->span.file != j->k->m->file ||
             e->span.end > f->len || e->span.off > j->end || e->span.end < j->off || same_range(e->span, seen))
             continue;
         if (!e->args[0] || !e->args[0]->ty)

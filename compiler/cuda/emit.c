@@ -93,6 +93,20 @@ const char *em_elementwise(Em *e, const MtInst *in, const char *const *o)
     MtCtx *c = e->c;
     bool result_bool = in->ty && mt_ty_elem(in->ty) == &mt_ty_bool;
     bool result_float = in->ty && mt_ty_elem(in->ty) == &mt_ty_f32;
+    if (mt_op_class(in->op) == OC_MATH) {
+        static const char *const fn[OPC_COUNT_] = {
+#define MATH(id, name, nargs, c32, c64, cuda32, cuda64, params, doc) [OP_##id] = cuda32,
+#include "ssa/math.def"
+#undef MATH
+        };
+        MtBuf b;
+        mt_buf_init(&b, &c->arena);
+        mt_buf_printf(&b, "%s(", fn[in->op]);
+        for (uint32_t i = 0; i < in->nargs; i++)
+            mt_buf_printf(&b, i ? ", %s" : "%s", o[i]);
+        mt_buf_putc(&b, ')');
+        return mt_buf_str(&b);
+    }
     switch (in->op) {
     case OP_ADD: return mt_sprintf(c, "(%s + %s)", o[0], o[1]);
     case OP_SUB: return mt_sprintf(c, "(%s - %s)", o[0], o[1]);
@@ -124,7 +138,6 @@ const char *em_elementwise(Em *e, const MtInst *in, const char *const *o)
     }
     case OP_NEG: return mt_sprintf(c, "(-%s)", o[0]);
     case OP_NOT: return mt_sprintf(c, result_bool ? "(!%s)" : "(~%s)", o[0]);
-    case OP_EXP: return mt_sprintf(c, "expf(%s)", o[0]);
     case OP_SELECT: return mt_sprintf(c, "(%s ? %s : %s)", o[0], o[1], o[2]);
     default: return "/*unsupported*/0";
     }

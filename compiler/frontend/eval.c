@@ -55,14 +55,18 @@ MtExpr *fe_to_expr(Fe *fe, FValue v, MtSpan sp)
     }
 }
 
-FValue fe_binary(Fe *fe, MtBinOp op, FValue a, FValue b, MtSpan sp)
+MtExpr *fe_op(Fe *fe, MtOpcode op, MtSpan sp, uint32_t nargs)
+{
+    return mt_expr_op(fe->c, fe->prog, op, sp, fe->frame ? fe->frame->inl : 0, nargs);
+}
+
+FValue fe_binary(Fe *fe, MtOpcode op, FValue a, FValue b, MtSpan sp)
 {
     MtExpr *x = fe_to_expr(fe, a, sp);
     MtExpr *y = fe_to_expr(fe, b, sp);
     if (!x || !y)
         return fv_undef();
-    MtExpr *e = fe_new(fe, EX_BINARY, sp, 2);
-    e->op = (uint16_t)op;
+    MtExpr *e = fe_op(fe, op, sp, 2);
     e->args[0] = x;
     e->args[1] = y;
     return fv_expr(e);
@@ -191,26 +195,20 @@ FValue fe_global(Fe *fe, const char *name, MtSpan sp, bool *found)
 
 /* ---- expressions ----------------------------------------------------------------- */
 
-static bool binop_of(MtOp op, MtBinOp *out)
+/* The operation of a Python operator token on runtime values: the op
+ * table's entry spelled like it. */
+static bool binop_of(MtOp tok, MtOpcode *out)
 {
-    switch (op) {
-    case OP_PLUS: *out = BIN_ADD; return true;
-    case OP_MINUS: *out = BIN_SUB; return true;
-    case OP_STAR: *out = BIN_MUL; return true;
-    case OP_SLASH: *out = BIN_DIV; return true;
-    case OP_DSLASH: *out = BIN_FLOORDIV; return true;
-    case OP_PERCENT: *out = BIN_MOD; return true;
-    case OP_AMP: *out = BIN_AND; return true;
-    case OP_VBAR: *out = BIN_OR; return true;
-    case OP_CARET: *out = BIN_XOR; return true;
-    case OP_LT: *out = BIN_LT; return true;
-    case OP_LE: *out = BIN_LE; return true;
-    case OP_GT: *out = BIN_GT; return true;
-    case OP_GE: *out = BIN_GE; return true;
-    case OP_EQ: *out = BIN_EQ; return true;
-    case OP_NE: *out = BIN_NE; return true;
-    default: return false;
+    const char *text = mt_op_text(tok);
+    for (int op = 0; op < OPC_COUNT_; op++) {
+        MtOpClass cls = mt_op_class(op);
+        if ((cls == OC_ARITH || cls == OC_BITWISE || cls == OC_COMPARE) && mt_op_is_symbol(op) &&
+            !strcmp(mt_op_info[op].py, text)) {
+            *out = (MtOpcode)op;
+            return true;
+        }
     }
+    return false;
 }
 
 static bool is_runtime(FValue v) { return v.kind == FV_EXPR; }
@@ -221,7 +219,7 @@ FValue fe_eval_binop(Fe *fe, MtOp op, FValue a, FValue b, MtSpan sp)
         return fv_undef();
     if (!is_runtime(a) && !is_runtime(b))
         return py_binop(fe, op, a, b, sp);
-    MtBinOp bop;
+    MtOpcode bop;
     if (!binop_of(op, &bop)) {
         if (op == OP_AT)
             fe_error(fe, sp, "E0401", "'@' is not supported on runtime values; use tl.dot(a, b)");
@@ -313,8 +311,7 @@ static FValue eval_unary(Fe *fe, const MtNode *n)
         return a;
     case OP_MINUS:
     case OP_TILDE: {
-        MtExpr *e = fe_new(fe, EX_UNARY, n->span, 1);
-        e->op = n->u.un.op == OP_MINUS ? UN_NEG : UN_NOT;
+        MtExpr *e = fe_op(fe, n->u.un.op == OP_MINUS ? OP_NEG : OP_NOT, n->span, 1);
         e->args[0] = a.u.e;
         return fv_expr(e);
     }
@@ -353,8 +350,8 @@ static FValue eval_subscript(Fe *fe, const MtNode *n)
                      "unsupported subscript of a block: only x[:, None] and x[None, :] are supported");
             return fv_undef();
         }
-        MtExpr *e = fe_new(fe, EX_EXPAND_DIMS, n->span, 1);
-        e->u.axis = axis;
+        MtExpr *e = fe_op(fe, OP_EXPAND_DIMS, n->span, 1);
+        e->attr.axis = axis;
         e->args[0] = v.u.e;
         return fv_expr(e);
     }

@@ -20,58 +20,21 @@
 
 #include "base/ctx.h"
 #include "base/strbuf.h"
+#include "ssa/ops.h"
 #include "types/type.h"
 
 typedef enum MtExprKind {
     EX_PARAM,                 /* runtime kernel parameter: u.param */
     EX_CONST,                 /* u.cst */
-    EX_PROGRAM_ID,            /* u.axis */
-    EX_ARANGE,                /* u.range */
-    EX_BINARY,                /* op (MtBinOp): args[0] op args[1] */
-    EX_UNARY,                 /* op (MtUnOp): op args[0] */
-    EX_WHERE,                 /* args: cond, a, b */
-    EX_LOAD,                  /* args: ptr, mask (NULL), other (NULL) */
-    EX_STORE,                 /* root; args: ptr, value, mask (NULL) */
-    EX_REDUCE,                /* op (MtReduceOp), u.axis, args[0] */
-    EX_EXPAND_DIMS,           /* u.axis, args[0] */
-    EX_FACTORY,               /* op (MtFactoryKind), u.factory; args[0] = fill value for full */
-    EX_DOT,                   /* args: a, b */
+    EX_OP,                    /* op (MtOpcode) with attr over args: every operation of ops.def that is
+                               * not a region (a STORE is a root; a LOAD's args are ptr, mask|NULL,
+                               * other|NULL; a STORE's ptr, value, mask|NULL) */
     EX_FOR,                   /* root; u.loop; args: start, stop, init... */
     EX_LOOP_IV,               /* induction variable of u.loop */
     EX_LOOP_ARG,              /* region argument u.slot.index of u.slot.loop */
     EX_LOOP_RESULT,           /* result u.slot.index of u.slot.loop (after the loop) */
     EX_KIND_COUNT_
 } MtExprKind;
-
-typedef enum MtBinOp {
-    BIN_ADD, BIN_SUB, BIN_MUL, BIN_DIV, BIN_FLOORDIV, BIN_MOD,
-    BIN_AND, BIN_OR, BIN_XOR,
-    BIN_LT, BIN_LE, BIN_GT, BIN_GE, BIN_EQ, BIN_NE,
-    BIN_MAXIMUM, BIN_MINIMUM,
-    BIN_COUNT_
-} MtBinOp;
-
-typedef enum MtUnOp {
-    UN_NEG,                   /* -x */
-    UN_NOT,                   /* ~x: bitwise / logical not */
-    UN_EXP,                   /* tl.exp */
-    UN_COUNT_
-} MtUnOp;
-
-typedef enum MtReduceOp { RED_SUM, RED_MAX, RED_MIN } MtReduceOp;
-
-enum { MT_AXIS_NONE = -100 };   /* EX_REDUCE without an axis argument */
-
-typedef enum MtFactoryKind { FAC_ZEROS, FAC_FULL, FAC_EMPTY } MtFactoryKind;
-
-typedef enum MtConstKind { CST_BOOL, CST_INT, CST_FLOAT } MtConstKind;
-
-/* A compile-time scalar as it appears in IR (Python int/float/bool). */
-typedef struct MtConst {
-    uint8_t kind;             /* MtConstKind */
-    int64_t i;                /* CST_BOOL (0/1), CST_INT */
-    double f;                 /* CST_FLOAT */
-} MtConst;
 
 typedef struct MtExpr MtExpr;
 typedef struct MtExprLoop MtExprLoop;
@@ -83,23 +46,17 @@ typedef struct MtExprList {
 
 struct MtExpr {
     uint16_t kind;            /* MtExprKind */
-    uint16_t op;              /* BINARY: MtBinOp, UNARY: MtUnOp, REDUCE: MtReduceOp, FACTORY: MtFactoryKind */
+    uint16_t op;              /* EX_OP: MtOpcode */
     uint32_t id;              /* creation order, for printing ("e12") */
     MtSpan span;              /* the source expression that made it */
     uint32_t inl;             /* inline site (ctx->inl) of the helper it was created in, 0 = kernel */
     const MtType *ty;         /* NULL until infer.c */
     MtExpr **args;
     uint32_t nargs;
+    MtAttrs attr;             /* EX_OP */
     union {
         struct { const char *name; uint32_t index; const MtType *ty; } param; /* ty NULL: infer from use */
         MtConst cst;
-        int axis;                                     /* PROGRAM_ID, EXPAND_DIMS, REDUCE (-1 = none given) */
-        struct { int64_t start, end; } range;         /* ARANGE */
-        struct {                                      /* FACTORY */
-            uint8_t rank;
-            int32_t shape[MT_MAX_RANK];
-            const MtType *dtype;                      /* scalar element type */
-        } factory;
         MtExprLoop *loop;                             /* FOR, LOOP_IV */
         struct { MtExprLoop *loop; uint32_t index; } slot; /* LOOP_ARG, LOOP_RESULT */
     } u;
@@ -138,15 +95,9 @@ typedef struct MtExprProgram {
 } MtExprProgram;
 
 MtExpr *mt_expr_new(MtCtx *c, MtExprProgram *p, MtExprKind kind, MtSpan span, uint32_t inl, uint32_t nargs);
+/* An EX_OP node of opcode op. */
+MtExpr *mt_expr_op(MtCtx *c, MtExprProgram *p, MtOpcode op, MtSpan span, uint32_t inl, uint32_t nargs);
 void mt_expr_list_push(MtCtx *c, MtExprList *l, MtExpr *e);
-
-/* A constant as IR prints it: 256, 0.0, -inf, 1e-05, true. */
-void mt_const_print(MtBuf *b, MtConst k);
-
-const char *mt_binop_name(MtBinOp op);   /* SSA spelling: "add", "cmp_lt", "maximum", ... */
-const char *mt_binop_symbol(MtBinOp op); /* Python spelling: "+", "<", "tl.maximum", ... */
-const char *mt_unop_name(MtUnOp op);     /* "neg", "not", "exp" */
-const char *mt_reduce_name(MtReduceOp op); /* "sum", "max", "min" */
 
 /* Print the typed tree (`--emit expr`): the nodes reachable from the roots
  * in depth-first lowering order, one per line, with their types. */

@@ -54,6 +54,70 @@ static void loc(Pr *p, const MtExpr *e)
     mt_buf_printf(p->b, "  @%u:%u\n", e->span.line, e->span.col);
 }
 
+/* An operation in the kernel language's own spelling: operators infix
+ * or prefix, functions as calls with their compile-time arguments. */
+static void op(Pr *p, const MtExpr *e)
+{
+    MtBuf *b = p->b;
+    const char *py = mt_op_info[e->op].py;
+    switch (e->op) {
+    case OP_PROGRAM_ID:
+        mt_buf_printf(b, "%s(%d)", py, e->attr.axis);
+        return;
+    case OP_ARANGE:
+        mt_buf_printf(b, "%s(%lld, %lld)", py, (long long)e->attr.start, (long long)e->attr.end);
+        return;
+    case OP_EXPAND_DIMS:
+        ref(p, e->args[0]);
+        mt_buf_puts(b, e->attr.axis == 0 ? "[None, :]" : "[:, None]");
+        return;
+    case OP_ZEROS:
+    case OP_FULL:
+    case OP_EMPTY:
+        mt_buf_printf(b, "%s(", py);
+        mt_shape_print(b, e->attr.rank, e->attr.shape);
+        if (e->op == OP_FULL) {
+            mt_buf_puts(b, ", ");
+            ref(p, e->args[0]);
+        }
+        mt_buf_printf(b, ", tl.%s)", mt_ty_info(e->attr.dtype)->tl);
+        return;
+    case OP_LOAD:
+    case OP_STORE: {
+        static const char *const load_kw[] = {"", ", mask=", ", other="}, *const store_kw[] = {"", ", ", ", mask="};
+        mt_buf_printf(b, "%s(", py);
+        for (uint32_t i = 0; i < e->nargs; i++)
+            if (e->args[i]) {
+                mt_buf_puts(b, (e->op == OP_LOAD ? load_kw : store_kw)[i]);
+                ref(p, e->args[i]);
+            }
+        mt_buf_putc(b, ')');
+        return;
+    }
+    default:
+        break;
+    }
+    if (mt_op_is_symbol(e->op)) {
+        if (e->nargs == 1)
+            mt_buf_puts(b, py);
+        ref(p, e->args[0]);
+        if (e->nargs == 2) {
+            mt_buf_printf(b, " %s ", py);
+            ref(p, e->args[1]);
+        }
+        return;
+    }
+    mt_buf_printf(b, "%s(", py);
+    for (uint32_t i = 0; i < e->nargs; i++) {
+        if (i)
+            mt_buf_puts(b, ", ");
+        ref(p, e->args[i]);
+    }
+    if (mt_op_class(e->op) == OC_REDUCE && e->attr.axis != MT_AXIS_NONE)
+        mt_buf_printf(b, ", axis=%d", e->attr.axis);
+    mt_buf_putc(b, ')');
+}
+
 static void node(Pr *p, const MtExpr *e, int indent);
 
 static void body_of(Pr *p, const MtExpr *e, int indent)
@@ -129,7 +193,8 @@ static void node(Pr *p, const MtExpr *e, int indent)
         node(p, e->u.slot.loop->node, indent);
         return;
     }
-    if (e->kind == EX_STORE) {
+    bool store = e->kind == EX_OP && e->op == OP_STORE;
+    if (store) {
         node(p, e->args[1], indent);
         node(p, e->args[0], indent);
         node(p, e->args[2], indent);
@@ -137,102 +202,13 @@ static void node(Pr *p, const MtExpr *e, int indent)
         for (uint32_t i = 0; i < e->nargs; i++)
             node(p, e->args[i], indent);
     }
-    MtBuf *b = p->b;
-    mt_buf_indent(b, indent);
-    if (e->kind != EX_STORE)
-        mt_buf_printf(b, "e%u = ", e->id);
-    switch ((MtExprKind)e->kind) {
-    case EX_PROGRAM_ID:
-        mt_buf_printf(b, "tl.program_id(%d)", e->u.axis);
-        break;
-    case EX_ARANGE:
-        mt_buf_printf(b, "tl.arange(%lld, %lld)", (long long)e->u.range.start, (long long)e->u.range.end);
-        break;
-    case EX_BINARY:
-        if (e->op == BIN_MAXIMUM || e->op == BIN_MINIMUM) {
-            mt_buf_printf(b, "%s(", mt_binop_symbol((MtBinOp)e->op));
-            ref(p, e->args[0]);
-            mt_buf_puts(b, ", ");
-            ref(p, e->args[1]);
-            mt_buf_putc(b, ')');
-        } else {
-            ref(p, e->args[0]);
-            mt_buf_printf(b, " %s ", mt_binop_symbol((MtBinOp)e->op));
-            ref(p, e->args[1]);
-        }
-        break;
-    case EX_UNARY:
-        mt_buf_puts(b, e->op == UN_NEG ? "-" : e->op == UN_NOT ? "~" : "tl.exp(");
-        ref(p, e->args[0]);
-        if (e->op == UN_EXP)
-            mt_buf_putc(b, ')');
-        break;
-    case EX_WHERE:
-        mt_buf_puts(b, "tl.where(");
-        ref(p, e->args[0]);
-        mt_buf_puts(b, ", ");
-        ref(p, e->args[1]);
-        mt_buf_puts(b, ", ");
-        ref(p, e->args[2]);
-        mt_buf_putc(b, ')');
-        break;
-    case EX_LOAD:
-        mt_buf_puts(b, "tl.load(");
-        ref(p, e->args[0]);
-        if (e->args[1]) {
-            mt_buf_puts(b, ", mask=");
-            ref(p, e->args[1]);
-        }
-        if (e->args[2]) {
-            mt_buf_puts(b, ", other=");
-            ref(p, e->args[2]);
-        }
-        mt_buf_putc(b, ')');
-        break;
-    case EX_STORE:
-        mt_buf_puts(b, "tl.store(");
-        ref(p, e->args[0]);
-        mt_buf_puts(b, ", ");
-        ref(p, e->args[1]);
-        if (e->args[2]) {
-            mt_buf_puts(b, ", mask=");
-            ref(p, e->args[2]);
-        }
-        mt_buf_putc(b, ')');
-        break;
-    case EX_REDUCE:
-        mt_buf_printf(b, "tl.%s(", mt_reduce_name((MtReduceOp)e->op));
-        ref(p, e->args[0]);
-        if (e->u.axis != MT_AXIS_NONE)
-            mt_buf_printf(b, ", axis=%d", e->u.axis);
-        mt_buf_putc(b, ')');
-        break;
-    case EX_EXPAND_DIMS:
-        ref(p, e->args[0]);
-        mt_buf_puts(b, e->u.axis == 0 ? "[None, :]" : "[:, None]");
-        break;
-    case EX_FACTORY:
-        mt_buf_printf(b, "tl.%s(", e->op == FAC_ZEROS ? "zeros" : e->op == FAC_FULL ? "full" : "empty");
-        mt_shape_print(b, e->u.factory.rank, e->u.factory.shape);
-        if (e->op == FAC_FULL) {
-            mt_buf_puts(b, ", ");
-            ref(p, e->args[0]);
-        }
-        mt_buf_printf(b, ", %s)", e->u.factory.dtype == &mt_ty_bool  ? "tl.int1"
-                                  : e->u.factory.dtype == &mt_ty_i32 ? "tl.int32"
-                                                                       : "tl.float32");
-        break;
-    case EX_DOT:
-        mt_buf_puts(b, "tl.dot(");
-        ref(p, e->args[0]);
-        mt_buf_puts(b, ", ");
-        ref(p, e->args[1]);
-        mt_buf_putc(b, ')');
-        break;
-    default:
-        mt_buf_puts(b, "?");
-        break;
-    }
+    mt_buf_indent(p->b, indent);
+    if (!store)
+        mt_buf_printf(p->b, "e%u = ", e->id);
+    if (e->kind == EX_OP)
+        op(p, e);
+    else
+        mt_buf_puts(p->b, "?");
     loc(p, e);
 }
 

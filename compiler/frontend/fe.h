@@ -31,7 +31,7 @@ typedef enum FvKind {
     FV_DTYPE,                 /* u.dtype: tl.int1 / tl.int32 / tl.float32 */
     FV_MODULE,                /* u.s: canonical dotted path ("triton.language", "math", "numpy") */
     FV_FUNC,                  /* u.fn: a jit function of this file */
-    FV_BUILTIN,               /* u.builtin: a tl / triton / Python / math function */
+    FV_BUILTIN,               /* u.builtin: a tl / triton / Python / math function (builtins.def) */
     FV_OPAQUE,                /* u.s: a name from host code (numpy.float32, a class, ...) */
     FV_RANGE,                 /* u.range: range() / tl.static_range() / tl.range() object */
     FV_SLICE,                 /* the `:` of x[:, None] */
@@ -41,6 +41,7 @@ typedef enum FvKind {
 typedef enum RangeKind { RANGE_PY, RANGE_STATIC, RANGE_TL } RangeKind;
 
 typedef struct FValue FValue;
+typedef struct FeBuiltin FeBuiltin;
 struct FValue {
     uint8_t kind;             /* FvKind */
     bool is_list;
@@ -51,7 +52,7 @@ struct FValue {
         struct { FValue *v; uint32_t n; } tup;
         const MtType *dtype;
         const MtFuncDef *fn;
-        int builtin;          /* Builtin */
+        const FeBuiltin *builtin;
         MtExpr *e;
         struct { FValue *bounds; uint8_t kind; MtSpan span; } range; /* bounds[3] = start, stop, step */
     } u;
@@ -145,7 +146,9 @@ FValue fe_eval(Fe *fe, const MtNode *n);
  * reports E0416 and returns NULL for non-numbers. */
 MtExpr *fe_to_expr(Fe *fe, FValue v, MtSpan sp);
 MtExpr *fe_new(Fe *fe, MtExprKind kind, MtSpan sp, uint32_t nargs);
-FValue fe_binary(Fe *fe, MtBinOp op, FValue a, FValue b, MtSpan sp);
+FValue fe_binary(Fe *fe, MtOpcode op, FValue a, FValue b, MtSpan sp);
+/* A new EX_OP node of op at sp in the current frame. */
+MtExpr *fe_op(Fe *fe, MtOpcode op, MtSpan sp, uint32_t nargs);
 /* `a op b` for a Python binary operator: folded when both are known at
  * compile time, a node otherwise. */
 FValue fe_eval_binop(Fe *fe, MtOp op, FValue a, FValue b, MtSpan sp);
@@ -169,11 +172,56 @@ typedef struct CallArgs {
     uint32_t nkw;
 } CallArgs;
 
+enum { FE_MAX_PARAMS = 12 };
+
+/* A call's arguments bound to a builtin's parameters (builtins.def):
+ * v[i] is parameter i's value, its default when not given. Raw handlers
+ * (params NULL) read `call` instead. */
+typedef struct FeArgs {
+    const CallArgs *call;
+    uint32_t n;
+    const char *names[FE_MAX_PARAMS];
+    FValue v[FE_MAX_PARAMS];
+    MtSpan sp[FE_MAX_PARAMS];
+    bool given[FE_MAX_PARAMS];
+} FeArgs;
+
+typedef FValue (*FeHandler)(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp);
+
+/* A function row of builtins.def. */
+struct FeBuiltin {
+    int id;                   /* BuiltinId */
+    const char *path;         /* canonical dotted path */
+    const char *params;       /* Triton's parameter list, NULL for raw handlers */
+    FeHandler handler;
+    int op;                   /* MtOpcode for the generic handlers */
+};
+
 /* Resolve a dotted path ("triton.language.load", "math.pi") to a value:
  * a builtin, a dtype, a constant or a (sub)module; FV_OPAQUE if unknown. */
 FValue fe_resolve_path(Fe *fe, const char *path);
-FValue fe_call_builtin(Fe *fe, int builtin, const CallArgs *a, MtSpan sp);
-const char *fe_builtin_name(int builtin);
+bool fe_is_module(const char *path);
+FValue fe_call_builtin(Fe *fe, const FeBuiltin *bi, const CallArgs *a, MtSpan sp);
+const char *fe_builtin_name(const FeBuiltin *bi);      /* its path */
+const char *fe_builtin_display(Fe *fe, const FeBuiltin *bi); /* "tl.load", "range" */
+
+/* ---- tl_builtins.c, py_builtins.c: helpers shared by the handlers ---------------- */
+
+/* The handlers of builtins.def's functions: bound ones get the arguments
+ * by parameter position, raw ones (params NULL) the call as written. */
+#define FN(id, mod, name, params, handler, op, ret, doc, pdoc) \
+    FValue b_##handler(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp);
+#define MODULE(mod)
+#define DTYPE(mod, name, dtype)
+#define CONST(mod, name, value)
+#include "builtins.def"
+#undef MODULE
+#undef FN
+#undef DTYPE
+#undef CONST
+
+/* A compile-time integer (or bool) argument; E0306 otherwise. */
+bool fe_static_int(Fe *fe, FValue v, MtSpan sp, const char *what, int64_t *out);
 
 /* ---- frontend.c ------------------------------------------------------------------ */
 

@@ -61,7 +61,7 @@ static void repr(MtBuf *b, FValue v)
         mt_buf_putc(b, v.is_list ? ']' : ')');
         return;
     case FV_DTYPE:
-        mt_buf_puts(b, v.u.dtype == &mt_ty_bool ? "tl.int1" : v.u.dtype == &mt_ty_i32 ? "tl.int32" : "tl.float32");
+        mt_buf_printf(b, "tl.%s", mt_ty_info(v.u.dtype)->tl);
         return;
     case FV_MODULE: mt_buf_printf(b, "<module '%s'>", v.u.s); return;
     case FV_FUNC: mt_buf_printf(b, "<jit function %s>", v.u.fn->name); return;

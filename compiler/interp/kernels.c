@@ -247,7 +247,9 @@ UNARY(neg_i32, int32_t, int32_t, 0u - (uint32_t)a)
 UNARY(neg_f32, float, float, -a)
 UNARY(not_b, uint8_t, uint8_t, a ^ 1u)
 UNARY(not_i32, int32_t, int32_t, ~a)
-UNARY(exp_f32, float, float, expf(a))
+#define MATH(id, name, nargs, c32, c64, cuda32, cuda64, params, doc) UNARY(math_##id##_f32, float, float, c32(a))
+#include "ssa/math.def"
+#undef MATH
 UNARY(b_to_i32, uint8_t, int32_t, a)
 UNARY(b_to_f32, uint8_t, float, a)
 UNARY(i32_to_f32, int32_t, float, a)
@@ -260,7 +262,10 @@ UnFn mt_interp_unary_fn(int op, ElemKind ek)
     switch (op) {
     case OP_NEG: return ek == EK_I32 ? neg_i32 : ek == EK_F32 ? neg_f32 : NULL;
     case OP_NOT: return ek == EK_BOOL ? not_b : ek == EK_I32 ? not_i32 : NULL;
-    case OP_EXP: return ek == EK_F32 ? exp_f32 : NULL;
+#define MATH(id, name, nargs, c32, c64, cuda32, cuda64, params, doc) \
+    case OP_##id: return ek == EK_F32 ? math_##id##_f32 : NULL;
+#include "ssa/math.def"
+#undef MATH
     default: return NULL;
     }
 }

@@ -538,8 +538,7 @@ static void plan_inst(Builder *b, const MtInst *in)
     }
     case OP_ADDPTR: plan_addptr(b, in, inv); return;
     case OP_NEG:
-    case OP_NOT:
-    case OP_EXP: plan_unary(b, in, inv); return;
+    case OP_NOT: plan_unary(b, in, inv); return;
     case OP_SELECT: plan_select(b, in, inv); return;
     case OP_LOAD: plan_load(b, in); return;
     case OP_STORE: plan_store(b, in); return;
@@ -559,6 +558,10 @@ static void plan_inst(Builder *b, const MtInst *in)
     case OP_EMPTY: plan_factory(b, in, inv); return;
     case OP_DOT: plan_dot(b, in, inv); return;
     default:
+        if (mt_op_class(in->op) == OC_MATH) {
+            plan_unary(b, in, inv);
+            return;
+        }
         if (mt_op_info[in->op].flags & F_ELEM) {
             plan_binary(b, in, inv);
             return;

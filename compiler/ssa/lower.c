@@ -42,32 +42,15 @@ static MtVal emit(Low *L, MtOpcode op, const MtExpr *e, const MtType *ty, const 
     return in->dst;
 }
 
-static MtInst *emit_inst(Low *L, MtOpcode op, const MtExpr *e, const MtVal *args, uint32_t n)
-{
-    return mt_inst_new(L->c, L->f, L->region, op, e->ty, args, n, e->span, e->inl);
-}
-
-static const MtOpcode binop_opcode[BIN_COUNT_] = {
-    [BIN_ADD] = OP_ADD, [BIN_SUB] = OP_SUB, [BIN_MUL] = OP_MUL, [BIN_DIV] = OP_DIV,
-    [BIN_FLOORDIV] = OP_FLOORDIV, [BIN_MOD] = OP_MOD, [BIN_AND] = OP_AND, [BIN_OR] = OP_OR,
-    [BIN_XOR] = OP_XOR, [BIN_LT] = OP_CMP_LT, [BIN_LE] = OP_CMP_LE, [BIN_GT] = OP_CMP_GT,
-    [BIN_GE] = OP_CMP_GE, [BIN_EQ] = OP_CMP_EQ, [BIN_NE] = OP_CMP_NE,
-    [BIN_MAXIMUM] = OP_MAXIMUM, [BIN_MINIMUM] = OP_MINIMUM,
-};
-
-static MtVal lower_binary(Low *L, MtExpr *e)
+/* Pointer arithmetic: addptr base, offset (base first whatever the source
+ * order); p - k becomes addptr p, -k. */
+static MtVal lower_addptr(Low *L, MtExpr *e)
 {
     MtVal a = lower(L, e->args[0]);
     MtVal b = lower(L, e->args[1]);
-    if (!mt_ty_is_ptr(e->ty)) {
-        MtVal args[2] = {a, b};
-        return emit(L, binop_opcode[e->op], e, e->ty, args, 2);
-    }
-    /* Pointer arithmetic: addptr base, offset (base first whatever the
-     * source order); p - k becomes addptr p, -k. */
     bool ptr_left = mt_ty_is_ptr(e->args[0]->ty);
     MtVal ptr = ptr_left ? a : b, off = ptr_left ? b : a;
-    if (e->op == BIN_SUB) {
+    if (e->op == OP_SUB) {
         MtVal na[1] = {off};
         off = emit(L, OP_NEG, e, mt_val_ty(L->f, off), na, 1);
     }
@@ -104,12 +87,34 @@ static void lower_loop(Low *L, MtExpr *e)
     L->memo[e->id] = LOWERED;
 }
 
+/* An EX_OP node: its operands left to right (a store's value first, as
+ * the seeds number it), then the instruction with the node's attributes. */
+static MtVal lower_op(Low *L, MtExpr *e)
+{
+    if (mt_op_class(e->op) == OC_ARITH && mt_ty_is_ptr(e->ty))
+        return lower_addptr(L, e);
+    MtVal a[3] = {0};
+    if (e->op == OP_STORE) {
+        a[1] = lower(L, e->args[1]);
+        a[0] = lower(L, e->args[0]);
+        a[2] = e->args[2] ? lower(L, e->args[2]) : 0;
+        mt_inst_new(L->c, L->f, L->region, OP_STORE, NULL, a, 3, e->span, e->inl);
+        return LOWERED;
+    }
+    for (uint32_t i = 0; i < e->nargs; i++)
+        a[i] = e->args[i] ? lower(L, e->args[i]) : 0;
+    MtInst *in = mt_inst_new(L->c, L->f, L->region, (MtOpcode)e->op, e->ty, a, e->nargs, e->span, e->inl);
+    in->attr = e->attr;
+    if (mt_op_class(e->op) == OC_REDUCE)
+        in->attr.axis = 0;    /* a rank-1 block reduces whole: the SSA has no axis */
+    return in->dst;
+}
+
 static MtVal lower(Low *L, MtExpr *e)
 {
     if (L->memo[e->id])
         return L->memo[e->id];
     MtVal v = 0;
-    MtVal a[3] = {0};
     switch ((MtExprKind)e->kind) {
     case EX_PARAM:
     case EX_LOOP_IV:
@@ -120,70 +125,8 @@ static MtVal lower(Low *L, MtExpr *e)
     case EX_CONST:
         v = mt_func_const(L->c, L->f, e->u.cst, e->ty);
         break;
-    case EX_PROGRAM_ID: {
-        MtInst *in = emit_inst(L, OP_PROGRAM_ID, e, NULL, 0);
-        in->attr.axis = e->u.axis;
-        v = in->dst;
-        break;
-    }
-    case EX_ARANGE: {
-        MtInst *in = emit_inst(L, OP_ARANGE, e, NULL, 0);
-        in->attr.start = e->u.range.start;
-        in->attr.end = e->u.range.end;
-        v = in->dst;
-        break;
-    }
-    case EX_BINARY:
-        v = lower_binary(L, e);
-        break;
-    case EX_UNARY:
-        a[0] = lower(L, e->args[0]);
-        v = emit(L, e->op == UN_NEG ? OP_NEG : e->op == UN_NOT ? OP_NOT : OP_EXP, e, e->ty, a, 1);
-        break;
-    case EX_WHERE:
-        for (int i = 0; i < 3; i++)
-            a[i] = lower(L, e->args[i]);
-        v = emit(L, OP_SELECT, e, e->ty, a, 3);
-        break;
-    case EX_LOAD:
-        for (int i = 0; i < 3; i++)
-            a[i] = e->args[i] ? lower(L, e->args[i]) : 0;
-        v = emit(L, OP_LOAD, e, e->ty, a, 3);
-        break;
-    case EX_STORE:
-        a[1] = lower(L, e->args[1]);
-        a[0] = lower(L, e->args[0]);
-        a[2] = e->args[2] ? lower(L, e->args[2]) : 0;
-        mt_inst_new(L->c, L->f, L->region, OP_STORE, NULL, a, 3, e->span, e->inl);
-        v = LOWERED;
-        break;
-    case EX_REDUCE:
-        a[0] = lower(L, e->args[0]);
-        v = emit(L, e->op == RED_SUM ? OP_SUM : e->op == RED_MAX ? OP_MAX : OP_MIN, e, e->ty, a, 1);
-        break;
-    case EX_EXPAND_DIMS: {
-        a[0] = lower(L, e->args[0]);
-        MtInst *in = emit_inst(L, OP_EXPAND_DIMS, e, a, 1);
-        in->attr.axis = e->u.axis;
-        v = in->dst;
-        break;
-    }
-    case EX_FACTORY: {
-        uint32_t n = e->op == FAC_FULL ? 1 : 0;
-        if (n)
-            a[0] = lower(L, e->args[0]);
-        MtInst *in = emit_inst(L, e->op == FAC_ZEROS ? OP_ZEROS : e->op == FAC_FULL ? OP_FULL : OP_EMPTY, e, a, n);
-        in->attr.rank = e->u.factory.rank;
-        for (int i = 0; i < e->u.factory.rank; i++)
-            in->attr.shape[i] = e->u.factory.shape[i];
-        in->attr.dtype = e->u.factory.dtype;
-        v = in->dst;
-        break;
-    }
-    case EX_DOT:
-        a[0] = lower(L, e->args[0]);
-        a[1] = lower(L, e->args[1]);
-        v = emit(L, OP_DOT, e, e->ty, a, 2);
+    case EX_OP:
+        v = lower_op(L, e);
         break;
     case EX_FOR:
         lower_loop(L, e);
@@ -219,7 +162,7 @@ static void collect_loads(Low *L, MtExpr *e, uint32_t stamp, uint32_t skip, uint
     if (!e || L->memo[e->id] || L->mark[e->id] == stamp || L->mark[e->id] == skip)
         return;
     L->mark[e->id] = stamp;
-    if (e->kind == EX_LOAD && e->id < before)
+    if (e->kind == EX_OP && e->op == OP_LOAD && e->id < before)
         mt_expr_list_push(L->c, out, e);
     for (uint32_t i = 0; i < e->nargs; i++)
         collect_loads(L, e->args[i], stamp, skip, before, out);

@@ -2,6 +2,7 @@
 #ifndef MT_LOWER_H
 #define MT_LOWER_H
 
+#include "frontend/expr.h"
 #include "ssa.h"
 
 /* Lower a typed program (mt_infer succeeded) to SSA. */

@@ -4,7 +4,7 @@
 #include <string.h>
 
 const MtOpInfo mt_op_info[OPC_COUNT_] = {
-#define OP(id, text, nargs, flags) [OP_##id] = {text, nargs, flags},
+#define OP(id, text, nargs, flags, cls, py) [OP_##id] = {text, nargs, flags, OC_##cls, py},
 #include "ops.def"
 #undef OP
 };

@@ -27,30 +27,8 @@
 #include <stdint.h>
 
 #include "base/ctx.h"
-#include "frontend/expr.h"
+#include "ssa/ops.h"
 #include "types/type.h"
-
-enum {
-    F_PURE = 1,
-    F_COMMUTE = 2,
-    F_ELEM = 4,
-    F_DROP = 8,
-};
-
-typedef enum MtOpcode {
-#define OP(id, text, nargs, flags) OP_##id,
-#include "ops.def"
-#undef OP
-    OPC_COUNT_
-} MtOpcode;
-
-typedef struct MtOpInfo {
-    const char *text;
-    int nargs;
-    unsigned flags;
-} MtOpInfo;
-
-extern const MtOpInfo mt_op_info[OPC_COUNT_];
 
 typedef uint32_t MtVal;       /* index into fn->vals; 0 = none */
 
@@ -89,14 +67,6 @@ typedef struct MtForData {
     uint32_t ncarried;
     MtRegion body;            /* ends with a yield of ncarried values */
 } MtForData;
-
-typedef struct MtAttrs {
-    int axis;                 /* PROGRAM_ID, EXPAND_DIMS */
-    int64_t start, end;       /* ARANGE */
-    int rank;                 /* ZEROS, FULL, EMPTY: normalised shape */
-    int32_t shape[MT_MAX_RANK];
-    const MtType *dtype;      /* ZEROS, FULL, EMPTY: scalar dtype */
-} MtAttrs;
 
 struct MtInst {
     uint16_t op;              /* MtOpcode */

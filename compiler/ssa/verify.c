@@ -351,6 +351,12 @@ static void check_elementwise(Verifier *v, const MtInst *in)
     const MtType *res = NULL;
     const MtType *a = arg_elem(v, in, 0);
     const MtType *b = in->nargs > 1 ? arg_elem(v, in, 1) : NULL;
+    if (mt_op_class(in->op) == OC_MATH) {
+        for (uint32_t i = 0; i < in->nargs; i++)
+            if (!require(v, in, code, arg_elem(v, in, i) == &mt_ty_f32, "f32", i))
+                return;
+        res = &mt_ty_f32;
+    }
     switch (in->op) {
     case OP_ADD:
     case OP_SUB:
@@ -400,11 +406,6 @@ static void check_elementwise(Verifier *v, const MtInst *in)
         if (!require(v, in, code, is_int(a), "bool or i32", 0))
             return;
         res = a;
-        break;
-    case OP_EXP:
-        if (!require(v, in, code, a == &mt_ty_f32, "f32", 0))
-            return;
-        res = &mt_ty_f32;
         break;
     case OP_SELECT: {
         const MtType *e = arg_elem(v, in, 2);

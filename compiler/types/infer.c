@@ -46,11 +46,11 @@ static MtExpr *base_param(MtExpr *e)
     for (int depth = 0; e && depth < 1000; depth++) {
         if (e->kind == EX_PARAM)
             return e;
-        if (e->kind == EX_BINARY && (e->op == BIN_ADD || e->op == BIN_SUB)) {
+        if (e->kind == EX_OP && (e->op == OP_ADD || e->op == OP_SUB)) {
             MtExpr *l = base_param(e->args[0]);
             if (l)
                 return l;
-            if (e->op == BIN_SUB)
+            if (e->op == OP_SUB)
                 return NULL;
             e = e->args[1];
             continue;
@@ -65,7 +65,7 @@ static void mark_pointers(Inf *in, MtExpr *e)
     if (!e || in->seen[e->id])
         return;
     in->seen[e->id] = 1;
-    if (e->kind == EX_LOAD || e->kind == EX_STORE) {
+    if (e->kind == EX_OP && (e->op == OP_LOAD || e->op == OP_STORE)) {
         MtExpr *bp = base_param(e->args[0]);
         if (bp && !bp->u.param.ty)
             bp->u.param.ty = mt_ty_ptr(in->c, &mt_ty_f32);
@@ -107,23 +107,20 @@ static const MtType *arith_elem(const MtType *a, const MtType *b)
     return p && p == &mt_ty_bool ? &mt_ty_i32 : p;
 }
 
-static const char *op_desc(Inf *in, MtBinOp op)
+/* How messages name an operation: '+' for an operator, tl.maximum for a function. */
+static const char *op_desc(Inf *in, int op)
 {
-    switch (op) {
-    case BIN_MAXIMUM:
-    case BIN_MINIMUM: return mt_binop_symbol(op);
-    default: return mt_sprintf(in->c, "'%s'", mt_binop_symbol(op));
-    }
+    return mt_op_is_symbol(op) ? mt_sprintf(in->c, "'%s'", mt_op_info[op].py) : mt_op_info[op].py;
 }
 
 static const MtType *infer_binary(Inf *in, MtExpr *e, const MtType *a, const MtType *b)
 {
-    MtBinOp op = (MtBinOp)e->op;
+    int op = e->op;
     const char *od = op_desc(in, op);
     bool pa = mt_ty_is_ptr(a), pb = mt_ty_is_ptr(b);
     if (pa || pb) {
         const MtType *ptr = pa ? a : b, *off = pa ? b : a;
-        if ((op == BIN_ADD || (op == BIN_SUB && pa)) && !(pa && pb)) {
+        if ((op == OP_ADD || (op == OP_SUB && pa)) && !(pa && pb)) {
             if (mt_ty_elem(off) != &mt_ty_i32 && mt_ty_elem(off) != &mt_ty_bool) {
                 err(in, e, "E0403", "pointer offset must be i32, got %s in %s %s %s", ts(in, off), ts(in, a), od,
                     ts(in, b));
@@ -141,27 +138,27 @@ static const MtType *infer_binary(Inf *in, MtExpr *e, const MtType *a, const MtT
     }
     const MtType *ea = mt_ty_elem(a), *eb = mt_ty_elem(b), *elem;
     switch (op) {
-    case BIN_ADD:
-    case BIN_SUB:
-    case BIN_MUL:
-    case BIN_MAXIMUM:
-    case BIN_MINIMUM:
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_MAXIMUM:
+    case OP_MINIMUM:
         elem = arith_elem(a, b);
         break;
-    case BIN_DIV:
+    case OP_DIV:
         elem = &mt_ty_f32;
         break;
-    case BIN_FLOORDIV:
-    case BIN_MOD:
+    case OP_FLOORDIV:
+    case OP_MOD:
         if (ea == &mt_ty_f32 || eb == &mt_ty_f32) {
             err(in, e, "E0401", "%s needs integer operands, got %s and %s", od, ts(in, a), ts(in, b));
             return NULL;
         }
         elem = &mt_ty_i32;
         break;
-    case BIN_AND:
-    case BIN_OR:
-    case BIN_XOR:
+    case OP_AND:
+    case OP_OR:
+    case OP_XOR:
         if (ea == &mt_ty_f32 || eb == &mt_ty_f32) {
             err(in, e, "E0401", "%s needs bool or integer operands, got %s and %s", od, ts(in, a), ts(in, b));
             return NULL;
@@ -178,27 +175,38 @@ static const MtType *infer_binary(Inf *in, MtExpr *e, const MtType *a, const MtT
 static const MtType *infer_unary(Inf *in, MtExpr *e, const MtType *a)
 {
     const MtType *el = mt_ty_elem(a);
-    switch ((MtUnOp)e->op) {
-    case UN_NEG:
+    switch (e->op) {
+    case OP_NEG:
         if (el == &mt_ty_i32 || el == &mt_ty_f32)
             return a;
         if (el == &mt_ty_bool)
             return mt_ty_with_shape(in->c, &mt_ty_i32, a);
         err(in, e, "E0401", "unary '-' cannot apply to %s", ts(in, a));
         return NULL;
-    case UN_NOT:
+    case OP_NOT:
         if (el == &mt_ty_i32 || el == &mt_ty_bool)
             return a;
         err(in, e, "E0401", "'~' needs a bool or integer operand, got %s", ts(in, a));
         return NULL;
-    case UN_EXP:
-        if (el == &mt_ty_f32)
-            return a;
-        err(in, e, "E0405", "tl.exp needs f32, got %s; convert integers first (x * 1.0)", ts(in, a));
-        return NULL;
     default:
-        return NULL;
+        break;
     }
+    return NULL;
+}
+
+/* math.def functions: f32 operands. */
+static const MtType *infer_math(Inf *in, MtExpr *e, const MtType **ta)
+{
+    for (uint32_t i = 0; i < e->nargs; i++)
+        if (mt_ty_elem(ta[i]) != &mt_ty_f32) {
+            err(in, e, "E0405", "%s needs f32, got %s; convert integers first (x * 1.0)", mt_op_info[e->op].py,
+                ts(in, ta[i]));
+            return NULL;
+        }
+    const MtType *t = ta[0];
+    for (uint32_t i = 1; t && i < e->nargs; i++)
+        t = shaped(in, e, &mt_ty_f32, t, ta[i], mt_op_info[e->op].py);
+    return t;
 }
 
 static const MtType *broadcast3(Inf *in, const MtExpr *e, const MtType *elem, const MtType *a, const MtType *b,
@@ -256,6 +264,149 @@ static const MtType *infer_loop(Inf *in, MtExpr *e, const MtType **tys)
     return ok ? &mt_ty_void : NULL;
 }
 
+static const MtType *infer_select(Inf *in, MtExpr *e, const MtType **ta)
+{
+    if (mt_ty_elem(ta[0]) != &mt_ty_bool) {
+        err(in, e, "E0404", "tl.where condition must be bool, got %s", ts(in, ta[0]));
+        return NULL;
+    }
+    if (!numeric(ta[1]) || !numeric(ta[2])) {
+        err(in, e, "E0401", "tl.where cannot select between %s and %s", ts(in, ta[1]), ts(in, ta[2]));
+        return NULL;
+    }
+    return broadcast3(in, e, mt_ty_promote(mt_ty_elem(ta[1]), mt_ty_elem(ta[2])), ta[0], ta[1], ta[2], "tl.where");
+}
+
+static const MtType *infer_load(Inf *in, MtExpr *e, const MtType **ta)
+{
+    if (!mt_ty_is_ptr(ta[0])) {
+        err(in, e, "E0406", "tl.load needs a pointer, got %s", ts(in, ta[0]));
+        return NULL;
+    }
+    if (ta[1] && mt_ty_elem(ta[1]) != &mt_ty_bool) {
+        err(in, e, "E0404", "tl.load mask must be bool, got %s", ts(in, ta[1]));
+        return NULL;
+    }
+    if (ta[2] && !numeric(ta[2])) {
+        err(in, e, "E0406", "tl.load other must be a number, got %s", ts(in, ta[2]));
+        return NULL;
+    }
+    return broadcast3(in, e, mt_ty_elem(ta[0])->elem, ta[0], ta[1] ? ta[1] : ta[0], ta[2], "tl.load");
+}
+
+static const MtType *infer_store(Inf *in, MtExpr *e, const MtType **ta)
+{
+    if (!mt_ty_is_ptr(ta[0])) {
+        err(in, e, "E0406", "tl.store needs a pointer, got %s", ts(in, ta[0]));
+        return NULL;
+    }
+    if (!numeric(ta[1])) {
+        err(in, e, "E0406", "tl.store value must be a number or a block of numbers, got %s", ts(in, ta[1]));
+        return NULL;
+    }
+    if (ta[2] && mt_ty_elem(ta[2]) != &mt_ty_bool) {
+        err(in, e, "E0404", "tl.store mask must be bool, got %s", ts(in, ta[2]));
+        return NULL;
+    }
+    return broadcast3(in, e, &mt_ty_i32, ta[0], ta[1], ta[2], "tl.store") ? &mt_ty_void : NULL;
+}
+
+static const MtType *infer_reduce(Inf *in, MtExpr *e, const MtType **ta)
+{
+    const char *name = mt_op_info[e->op].py;
+    if (!mt_ty_is_block(ta[0])) {
+        err(in, e, "E0408", "%s needs a block, got %s", name, ts(in, ta[0]));
+        return NULL;
+    }
+    if (ta[0]->rank != 1) {
+        err(in, e, "E0408", "%s over a rank-%d block (%s) is not supported yet; reduce rank-1 blocks", name,
+            ta[0]->rank, ts(in, ta[0]));
+        return NULL;
+    }
+    if (e->attr.axis != MT_AXIS_NONE && e->attr.axis != 0 && e->attr.axis != -1) {
+        err(in, e, "E0408", "%s axis %d is out of range for the rank-1 block %s", name, e->attr.axis, ts(in, ta[0]));
+        return NULL;
+    }
+    int32_t w = ta[0]->shape[0];
+    if (w & (w - 1)) {
+        err(in, e, "E0408", "%s needs a power-of-two width, got %s", name, ts(in, ta[0]));
+        return NULL;
+    }
+    if (ta[0]->elem != &mt_ty_i32 && ta[0]->elem != &mt_ty_f32) {
+        err(in, e, "E0408", "%s needs i32 or f32 elements, got %s", name, ts(in, ta[0]));
+        return NULL;
+    }
+    return ta[0]->elem;
+}
+
+static const MtType *infer_expand_dims(Inf *in, MtExpr *e, const MtType **ta)
+{
+    if (!mt_ty_is_block(ta[0]) || ta[0]->rank != 1) {
+        err(in, e, "E0407", "expanding a dimension needs a rank-1 block (blocks have at most 2 dimensions), got %s",
+            ts(in, ta[0]));
+        return NULL;
+    }
+    int axis = e->attr.axis < 0 ? e->attr.axis + 2 : e->attr.axis;
+    if (axis != 0 && axis != 1) {
+        err(in, e, "E0407", "expand_dims axis %d is out of range for %s", e->attr.axis, ts(in, ta[0]));
+        return NULL;
+    }
+    e->attr.axis = axis;
+    int32_t shape[2] = {axis == 0 ? 1 : ta[0]->shape[0], axis == 0 ? ta[0]->shape[0] : 1};
+    return mt_ty_block(in->c, ta[0]->elem, 2, shape);
+}
+
+static const MtType *infer_factory(Inf *in, MtExpr *e, const MtType **ta)
+{
+    if (e->op == OP_ARANGE) {
+        int32_t n = (int32_t)(e->attr.end - e->attr.start);
+        return mt_ty_block(in->c, &mt_ty_i32, 1, &n);
+    }
+    if (e->op == OP_FULL && (mt_ty_is_block(ta[0]) || !numeric(ta[0]))) {
+        err(in, e, "E0409", "tl.full fill value must be a scalar number, got %s", ts(in, ta[0]));
+        return NULL;
+    }
+    return mt_ty_block(in->c, e->attr.dtype, e->attr.rank, e->attr.shape);
+}
+
+static const MtType *infer_dot(Inf *in, MtExpr *e, const MtType **ta)
+{
+    if (!mt_ty_is_block(ta[0]) || !mt_ty_is_block(ta[1]) || ta[0]->rank != 2 || ta[1]->rank != 2 ||
+        ta[0]->elem != &mt_ty_f32 || ta[1]->elem != &mt_ty_f32) {
+        err(in, e, "E0410", "tl.dot needs two rank-2 f32 blocks, got %s and %s", ts(in, ta[0]), ts(in, ta[1]));
+        return NULL;
+    }
+    if (ta[0]->shape[1] != ta[1]->shape[0]) {
+        err(in, e, "E0410", "tl.dot inner dimensions differ: %s x %s ([M, K] x [K, N] needs equal K)", ts(in, ta[0]),
+            ts(in, ta[1]));
+        return NULL;
+    }
+    int32_t shape[2] = {ta[0]->shape[0], ta[1]->shape[1]};
+    return mt_ty_block(in->c, &mt_ty_f32, 2, shape);
+}
+
+/* EX_OP nodes, by the class of their operation (ops.def). */
+static const MtType *infer_op(Inf *in, MtExpr *e, const MtType **ta)
+{
+    switch (mt_op_class(e->op)) {
+    case OC_INDEX: return &mt_ty_i32;
+    case OC_ARITH:
+    case OC_BITWISE:
+    case OC_COMPARE: return infer_binary(in, e, ta[0], ta[1]);
+    case OC_UNARY: return infer_unary(in, e, ta[0]);
+    case OC_MATH: return infer_math(in, e, ta);
+    case OC_SELECT: return infer_select(in, e, ta);
+    case OC_MEMORY: return e->op == OP_LOAD ? infer_load(in, e, ta) : infer_store(in, e, ta);
+    case OC_REDUCE: return infer_reduce(in, e, ta);
+    case OC_SHAPE: return infer_expand_dims(in, e, ta);
+    case OC_FACTORY: return infer_factory(in, e, ta);
+    case OC_DOT: return infer_dot(in, e, ta);
+    case OC_PTR:
+    case OC_CONTROL: break;
+    }
+    mt_ice(in->c, e->span, "type inference met an operation the frontend does not build");
+}
+
 static const MtType *infer_node(Inf *in, MtExpr *e)
 {
     if (e->ty)
@@ -281,127 +432,11 @@ static const MtType *infer_node(Inf *in, MtExpr *e)
             t = e->u.cst.kind == CST_BOOL ? &mt_ty_bool : &mt_ty_f32;
         }
         break;
-    case EX_PROGRAM_ID:
     case EX_LOOP_IV:
         t = &mt_ty_i32;
         break;
-    case EX_ARANGE: {
-        int32_t n = (int32_t)(e->u.range.end - e->u.range.start);
-        t = mt_ty_block(in->c, &mt_ty_i32, 1, &n);
-        break;
-    }
-    case EX_BINARY:
-        t = infer_binary(in, e, ta[0], ta[1]);
-        break;
-    case EX_UNARY:
-        t = infer_unary(in, e, ta[0]);
-        break;
-    case EX_WHERE:
-        if (mt_ty_elem(ta[0]) != &mt_ty_bool) {
-            err(in, e, "E0404", "tl.where condition must be bool, got %s", ts(in, ta[0]));
-            return NULL;
-        }
-        if (!numeric(ta[1]) || !numeric(ta[2])) {
-            err(in, e, "E0401", "tl.where cannot select between %s and %s", ts(in, ta[1]), ts(in, ta[2]));
-            return NULL;
-        }
-        t = broadcast3(in, e, mt_ty_promote(mt_ty_elem(ta[1]), mt_ty_elem(ta[2])), ta[0], ta[1], ta[2], "tl.where");
-        break;
-    case EX_LOAD:
-        if (!mt_ty_is_ptr(ta[0])) {
-            err(in, e, "E0406", "tl.load needs a pointer, got %s", ts(in, ta[0]));
-            return NULL;
-        }
-        if (ta[1] && mt_ty_elem(ta[1]) != &mt_ty_bool) {
-            err(in, e, "E0404", "tl.load mask must be bool, got %s", ts(in, ta[1]));
-            return NULL;
-        }
-        if (ta[2] && !numeric(ta[2])) {
-            err(in, e, "E0406", "tl.load other must be a number, got %s", ts(in, ta[2]));
-            return NULL;
-        }
-        t = broadcast3(in, e, mt_ty_elem(ta[0])->elem, ta[0], ta[1] ? ta[1] : ta[0], ta[2], "tl.load");
-        break;
-    case EX_STORE:
-        if (!mt_ty_is_ptr(ta[0])) {
-            err(in, e, "E0406", "tl.store needs a pointer, got %s", ts(in, ta[0]));
-            return NULL;
-        }
-        if (!numeric(ta[1])) {
-            err(in, e, "E0406", "tl.store value must be a number or a block of numbers, got %s", ts(in, ta[1]));
-            return NULL;
-        }
-        if (ta[2] && mt_ty_elem(ta[2]) != &mt_ty_bool) {
-            err(in, e, "E0404", "tl.store mask must be bool, got %s", ts(in, ta[2]));
-            return NULL;
-        }
-        t = broadcast3(in, e, &mt_ty_i32, ta[0], ta[1], ta[2], "tl.store") ? &mt_ty_void : NULL;
-        break;
-    case EX_REDUCE: {
-        const char *name = mt_sprintf(in->c, "tl.%s", mt_reduce_name((MtReduceOp)e->op));
-        if (!mt_ty_is_block(ta[0])) {
-            err(in, e, "E0408", "%s needs a block, got %s", name, ts(in, ta[0]));
-            return NULL;
-        }
-        if (ta[0]->rank != 1) {
-            err(in, e, "E0408", "%s over a rank-%d block (%s) is not supported yet; reduce rank-1 blocks", name,
-                ta[0]->rank, ts(in, ta[0]));
-            return NULL;
-        }
-        if (e->u.axis != MT_AXIS_NONE && e->u.axis != 0 && e->u.axis != -1) {
-            err(in, e, "E0408", "%s axis %d is out of range for the rank-1 block %s", name, e->u.axis, ts(in, ta[0]));
-            return NULL;
-        }
-        int32_t w = ta[0]->shape[0];
-        if (w & (w - 1)) {
-            err(in, e, "E0408", "%s needs a power-of-two width, got %s", name, ts(in, ta[0]));
-            return NULL;
-        }
-        if (ta[0]->elem != &mt_ty_i32 && ta[0]->elem != &mt_ty_f32) {
-            err(in, e, "E0408", "%s needs i32 or f32 elements, got %s", name, ts(in, ta[0]));
-            return NULL;
-        }
-        t = ta[0]->elem;
-        break;
-    }
-    case EX_EXPAND_DIMS: {
-        if (!mt_ty_is_block(ta[0]) || ta[0]->rank != 1) {
-            err(in, e, "E0407", "expanding a dimension needs a rank-1 block (blocks have at most 2 dimensions), got %s",
-                ts(in, ta[0]));
-            return NULL;
-        }
-        int axis = e->u.axis < 0 ? e->u.axis + 2 : e->u.axis;
-        if (axis != 0 && axis != 1) {
-            err(in, e, "E0407", "expand_dims axis %d is out of range for %s", e->u.axis, ts(in, ta[0]));
-            return NULL;
-        }
-        e->u.axis = axis;
-        int32_t shape[2] = {axis == 0 ? 1 : ta[0]->shape[0], axis == 0 ? ta[0]->shape[0] : 1};
-        t = mt_ty_block(in->c, ta[0]->elem, 2, shape);
-        break;
-    }
-    case EX_FACTORY:
-        if (e->op == FAC_FULL && (mt_ty_is_block(ta[0]) || !numeric(ta[0]))) {
-            err(in, e, "E0409", "tl.full fill value must be a scalar number, got %s", ts(in, ta[0]));
-            return NULL;
-        }
-        t = mt_ty_block(in->c, e->u.factory.dtype, e->u.factory.rank, e->u.factory.shape);
-        break;
-    case EX_DOT:
-        if (!mt_ty_is_block(ta[0]) || !mt_ty_is_block(ta[1]) || ta[0]->rank != 2 || ta[1]->rank != 2 ||
-            ta[0]->elem != &mt_ty_f32 || ta[1]->elem != &mt_ty_f32) {
-            err(in, e, "E0410", "tl.dot needs two rank-2 f32 blocks, got %s and %s", ts(in, ta[0]), ts(in, ta[1]));
-            return NULL;
-        }
-        if (ta[0]->shape[1] != ta[1]->shape[0]) {
-            err(in, e, "E0410", "tl.dot inner dimensions differ: %s x %s ([M, K] x [K, N] needs equal K)",
-                ts(in, ta[0]), ts(in, ta[1]));
-            return NULL;
-        }
-        {
-            int32_t shape[2] = {ta[0]->shape[0], ta[1]->shape[1]};
-            t = mt_ty_block(in->c, &mt_ty_f32, 2, shape);
-        }
+    case EX_OP:
+        t = infer_op(in, e, ta);
         break;
     case EX_FOR:
         if (!infer_args(in, e, ta))
@@ -463,7 +498,7 @@ static void warn_empty_reads(Inf *in)
         MtExpr *e = p->all.v[i];
         for (uint32_t k = 0; k < e->nargs; k++) {
             MtExpr *a = e->args[k];
-            if (!a || a->kind != EX_FACTORY || a->op != FAC_EMPTY)
+            if (!a || a->kind != EX_OP || a->op != OP_EMPTY)
                 continue;
             MtDiagRec *d = mt_diag(in->c, MT_SEV_WARNING, e->span, "W0801",
                                    "this reads a tl.empty block, whose contents are undefined; use tl.zeros or "

@@ -315,6 +315,34 @@ const char *mt_compiled_ops_for_line(MtCtx *c, MtCompiled *k, uint32_t line);
  * document then carries what is known. Arena-owned. */
 const char *mt_compile_json(MtCtx *c, const MtModule *m, MtCompiled *k, unsigned stage_mask);
 
+/* ---- the kernel language's builtins ------------------------------------------ */
+
+/* The names a kernel can use besides its own (the triton.language API,
+ * triton.cdiv, Python's builtins, the math module), as the compiler binds
+ * them: for completion, signature help and hover docs. */
+typedef enum MtApiKind {
+    MT_API_MODULE,
+    MT_API_FUNCTION,
+    MT_API_DTYPE,             /* tl.float16, ... */
+    MT_API_CONSTANT,          /* math.pi, ... */
+} MtApiKind;
+
+typedef struct MtApiEntry {
+    const char *path;         /* canonical dotted path: "triton.language.load" */
+    const char *name;         /* as kernels usually spell it: "tl.load", "range", "math.pi" */
+    MtApiKind kind;
+    const char *params;       /* functions: Triton's parameter list "pointer, mask=None, ..."; NULL: varargs */
+    const char *returns;      /* what it gives, in words */
+    const char *doc;          /* one paragraph */
+    const char *param_docs;   /* "name: what it takes" lines, newline-separated; "" when none */
+} MtApiEntry;
+
+size_t mt_api_count(void);
+const MtApiEntry *mt_api_at(size_t i);
+/* By path or by name ("tl.exp"; tl.math and libdevice paths find the math
+ * functions); NULL when unknown. */
+const MtApiEntry *mt_api_find(const char *path_or_name);
+
 /* ---- queries for editors ------------------------------------------------- */
 
 /* What the language server asks of a parsed module and a compiled kernel:

@@ -1,0 +1,372 @@
+/* tl_builtins.c: the handlers of the triton.language functions (rows of
+ * builtins.def). Each gets its arguments bound to Triton's parameter
+ * names, checks what must be known at compile time (shapes, axes, dtypes)
+ * and builds expression nodes for the rest; type rules are type
+ * inference's job (types/infer.c), not theirs. */
+#include <string.h>
+
+#include "fe.h"
+
+bool fe_static_int(Fe *fe, FValue v, MtSpan sp, const char *what, int64_t *out)
+{
+    if (v.kind == FV_INT || v.kind == FV_BOOL) {
+        *out = v.u.i;
+        return true;
+    }
+    if (v.kind == FV_EXPR)
+        fe_error(fe, sp, "E0306", "%s must be a compile-time integer (a literal, a tl.constexpr parameter or a "
+                 "module constant), got a runtime value", what);
+    else if (v.kind != FV_UNDEF)
+        fe_error(fe, sp, "E0306", "%s must be a compile-time integer, got %s %s", what, fv_kind_name(v),
+                 fv_repr(fe->c, v));
+    return false;
+}
+
+static bool is_pow2(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
+
+static MtExpr *opt_expr(Fe *fe, FValue v, MtSpan sp)
+{
+    return v.kind == FV_NONE ? NULL : fe_to_expr(fe, v, sp);
+}
+
+/* A node of op over the bound arguments 0..n-1, all runtime values or numbers. */
+static FValue op_node(Fe *fe, MtOpcode op, const FeArgs *a, uint32_t n, MtSpan sp)
+{
+    MtExpr *args[3];
+    for (uint32_t i = 0; i < n; i++)
+        if (!(args[i] = fe_to_expr(fe, a->v[i], a->sp[i])))
+            return fv_undef();
+    MtExpr *e = fe_op(fe, op, sp, n);
+    for (uint32_t i = 0; i < n; i++)
+        e->args[i] = args[i];
+    return fv_expr(e);
+}
+
+/* A shape: a positive int or a non-empty tuple/list of positive ints. */
+static bool shape_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, int *rank, int32_t *shape)
+{
+    FValue one[1];
+    FValue *items = one;
+    uint32_t n = 1;
+    if (v.kind == FV_TUPLE) {
+        items = v.u.tup.v;
+        n = v.u.tup.n;
+    } else {
+        one[0] = v;
+    }
+    if (n == 0) {
+        fe_error(fe, sp, "E0409", "%s shape must not be empty", fname);
+        return false;
+    }
+    if (n > MT_MAX_RANK) {
+        fe_error(fe, sp, "E0415", "%s shape %s has rank %u; blocks have rank 1 or 2", fname, fv_repr(fe->c, v), n);
+        return false;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        int64_t d;
+        if (!fe_static_int(fe, items[i], sp, "a block dimension", &d))
+            return false;
+        if (d <= 0 || d > (1 << 24)) {
+            fe_error(fe, sp, "E0409", "%s shape %s: dimensions must be positive (and at most 2^24)", fname,
+                     fv_repr(fe->c, v));
+            return false;
+        }
+        shape[i] = (int32_t)d;
+    }
+    *rank = (int)n;
+    return true;
+}
+
+static bool dtype_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, const MtType **out)
+{
+    if (v.kind == FV_DTYPE) {
+        *out = v.u.dtype;
+        return true;
+    }
+    fe_error(fe, sp, "E0409", "%s dtype must be tl.int1, tl.int32 or tl.float32, got %s", fname, fv_repr(fe->c, v));
+    return false;
+}
+
+FValue b_program_id(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    int64_t i;
+    if (!fe_static_int(fe, a->v[0], a->sp[0], "tl.program_id axis", &i))
+        return fv_undef();
+    if (i < 0 || i > 2) {
+        fe_error(fe, a->sp[0], "E0305", "tl.program_id axis must be 0, 1 or 2, got %lld", (long long)i);
+        return fv_undef();
+    }
+    MtExpr *e = fe_op(fe, OP_PROGRAM_ID, sp, 0);
+    e->attr.axis = (int)i;
+    return fv_expr(e);
+}
+
+FValue b_arange(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    int64_t start, end;
+    if (!fe_static_int(fe, a->v[0], a->sp[0], "tl.arange start", &start) ||
+        !fe_static_int(fe, a->v[1], a->sp[1], "tl.arange end", &end))
+        return fv_undef();
+    if (end <= start) {
+        fe_error(fe, sp, "E0413", "tl.arange(%lld, %lld) is empty: end must be greater than start", (long long)start,
+                 (long long)end);
+        return fv_undef();
+    }
+    int64_t len = end - start, p2 = 1;
+    while (p2 < len && p2 < ((int64_t)1 << 40))
+        p2 <<= 1;
+    if (!is_pow2(len)) {
+        fe_error(fe, sp, "E0413",
+                 "tl.arange(%lld, %lld) has length %lld, which is not a power of two; use tl.arange(%lld, %lld) "
+                 "and mask the tail",
+                 (long long)start, (long long)end, (long long)len, (long long)start, (long long)(start + p2));
+        return fv_undef();
+    }
+    if (len > (1 << 24) || start < INT32_MIN || end > INT32_MAX) {
+        fe_error(fe, sp, "E0413", "tl.arange(%lld, %lld) is too large", (long long)start, (long long)end);
+        return fv_undef();
+    }
+    MtExpr *e = fe_op(fe, OP_ARANGE, sp, 0);
+    e->attr.start = start;
+    e->attr.end = end;
+    return fv_expr(e);
+}
+
+FValue b_load(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    if (a->given[3] && !(a->v[3].kind == FV_TUPLE && a->v[3].u.tup.n == 0)) {
+        fe_error(fe, a->sp[3], "E0406", "tl.load(boundary_check=...) needs block pointers, which mytriton does not "
+                 "support; use a mask");
+        return fv_undef();
+    }
+    MtExpr *ptr = fe_to_expr(fe, a->v[0], a->sp[0]);
+    MtExpr *mask = opt_expr(fe, a->v[1], a->sp[1]);
+    MtExpr *other = opt_expr(fe, a->v[2], a->sp[2]);
+    if (!ptr || (a->v[1].kind != FV_NONE && !mask) || (a->v[2].kind != FV_NONE && !other))
+        return fv_undef();
+    MtExpr *e = fe_op(fe, OP_LOAD, sp, 3);
+    e->args[0] = ptr;
+    e->args[1] = mask;
+    e->args[2] = other;
+    return fv_expr(e);
+}
+
+FValue b_store(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    if (a->given[3] && !(a->v[3].kind == FV_TUPLE && a->v[3].u.tup.n == 0)) {
+        fe_error(fe, a->sp[3], "E0406", "tl.store(boundary_check=...) needs block pointers, which mytriton does not "
+                 "support; use a mask");
+        return fv_undef();
+    }
+    MtExpr *ptr = fe_to_expr(fe, a->v[0], a->sp[0]);
+    MtExpr *val = fe_to_expr(fe, a->v[1], a->sp[1]);
+    MtExpr *mask = opt_expr(fe, a->v[2], a->sp[2]);
+    if (!ptr || !val || (a->v[2].kind != FV_NONE && !mask))
+        return fv_undef();
+    MtExpr *e = fe_op(fe, OP_STORE, sp, 3);
+    e->args[0] = ptr;
+    e->args[1] = val;
+    e->args[2] = mask;
+    fe_add_root(fe, e);
+    return fv_none();
+}
+
+/* tl.zeros(shape, dtype), tl.full(shape, value, dtype), tl.empty(shape, dtype) */
+FValue b_factory(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    const char *fname = fe_builtin_display(fe, bi);
+    int rank;
+    int32_t shape[MT_MAX_RANK];
+    const MtType *dtype;
+    uint32_t dt = bi->op == OP_FULL ? 2 : 1;
+    if (!shape_arg(fe, a->v[0], a->sp[0], fname, &rank, shape) || !dtype_arg(fe, a->v[dt], a->sp[dt], fname, &dtype))
+        return fv_undef();
+    MtExpr *fill = NULL;
+    if (bi->op == OP_FULL) {
+        FValue v = a->v[1];
+        if (fv_is_number(v)) {
+            /* Convert a compile-time fill value to the dtype now, as
+             * tl.full does: full(shape, 2, tl.float32) fills 2.0. */
+            double f;
+            py_as_double(v, &f);
+            if (mt_ty_is_float(dtype))
+                v = fv_float(f);
+            else if (mt_ty_is_bool(dtype))
+                v = fv_bool(f != 0);
+            else
+                v = fv_int(v.kind == FV_FLOAT ? (int64_t)f : v.u.i);
+        } else if (v.kind != FV_EXPR) {
+            fe_error(fe, a->sp[1], "E0409", "tl.full fill value must be a number or a runtime scalar, got %s",
+                     fv_kind_name(v));
+            return fv_undef();
+        }
+        fill = fe_to_expr(fe, v, a->sp[1]);
+        if (!fill)
+            return fv_undef();
+    }
+    MtExpr *e = fe_op(fe, (MtOpcode)bi->op, sp, fill ? 1 : 0);
+    e->attr.rank = rank;
+    memcpy(e->attr.shape, shape, sizeof shape);
+    e->attr.dtype = dtype;
+    if (fill)
+        e->args[0] = fill;
+    return fv_expr(e);
+}
+
+FValue b_where(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp) { return op_node(fe, OP_SELECT, a, 3, sp); }
+
+/* tl.maximum, tl.minimum */
+FValue b_minmax(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    return fe_binary(fe, (MtOpcode)bi->op, a->v[0], a->v[1], sp);
+}
+
+/* The math.def functions. */
+FValue b_math(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    return op_node(fe, (MtOpcode)bi->op, a, (uint32_t)mt_op_info[bi->op].nargs, sp);
+}
+
+/* tl.sum, tl.max, tl.min */
+FValue b_reduce(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    const char *fname = fe_builtin_display(fe, bi);
+    if (a->v[0].kind != FV_EXPR) {
+        fe_error(fe, a->sp[0], "E0408", "%s needs a block, got %s %s", fname, fv_kind_name(a->v[0]),
+                 fv_repr(fe->c, a->v[0]));
+        return fv_undef();
+    }
+    int64_t axis = MT_AXIS_NONE;
+    if (a->v[1].kind != FV_NONE && !fe_static_int(fe, a->v[1], a->sp[1], "the reduction axis", &axis))
+        return fv_undef();
+    uint32_t keep = bi->op == OP_SUM ? 2 : 4;
+    bool ok;
+    if (a->given[keep] && py_truth(fe, a->v[keep], a->sp[keep], &ok) && ok) {
+        fe_error(fe, a->sp[keep], "E0408", "%s(keep_dims=True) is not supported", fname);
+        return fv_undef();
+    }
+    if (bi->op != OP_SUM && a->given[2] && py_truth(fe, a->v[2], a->sp[2], &ok) && ok) {
+        fe_error(fe, a->sp[2], "E0408", "%s(return_indices=True) is not supported", fname);
+        return fv_undef();
+    }
+    MtExpr *e = fe_op(fe, (MtOpcode)bi->op, sp, 1);
+    e->attr.axis = (int)axis;
+    e->args[0] = a->v[0].u.e;
+    return fv_expr(e);
+}
+
+FValue b_dot(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    bool ok;
+    if ((a->v[3].kind == FV_STR && strcmp(a->v[3].u.s, "ieee") != 0) ||
+        (a->given[4] && py_truth(fe, a->v[4], a->sp[4], &ok) && ok))
+        mt_diag(fe->c, MT_SEV_WARNING, a->given[3] ? a->sp[3] : a->sp[4], "W0802",
+                "mytriton computes tl.dot in full fp32 on CUDA cores; the TF32 precision option is ignored");
+    if (a->given[6] && !(a->v[6].kind == FV_DTYPE && a->v[6].u.dtype == &mt_ty_f32)) {
+        fe_error(fe, a->sp[6], "E0410", "tl.dot out_dtype must be tl.float32");
+        return fv_undef();
+    }
+    FValue d = op_node(fe, OP_DOT, a, 2, sp);
+    if (d.kind == FV_UNDEF || a->v[2].kind == FV_NONE)
+        return d;
+    /* tl.dot(a, b, acc) accumulates: acc + a @ b. */
+    return fe_binary(fe, OP_ADD, a->v[2], d, sp);
+}
+
+FValue b_expand_dims(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    int64_t i;
+    if (!fe_static_int(fe, a->v[1], a->sp[1], "tl.expand_dims axis", &i))
+        return fv_undef();
+    MtExpr *x = fe_to_expr(fe, a->v[0], a->sp[0]);
+    if (!x)
+        return fv_undef();
+    MtExpr *e = fe_op(fe, OP_EXPAND_DIMS, sp, 1);
+    e->attr.axis = (int)i;
+    e->args[0] = x;
+    return fv_expr(e);
+}
+
+/* range(stop), range(start, stop[, step]) in all three spellings. */
+static FValue make_range(Fe *fe, const FeArgs *a, RangeKind kind, MtSpan sp)
+{
+    FValue r = {.kind = FV_RANGE};
+    r.u.range.bounds = mt_arena_alloc(&fe->c->arena, 3 * sizeof(FValue));
+    if (a->v[1].kind != FV_NONE) {
+        r.u.range.bounds[0] = a->v[0];
+        r.u.range.bounds[1] = a->v[1];
+    } else {
+        r.u.range.bounds[0] = fv_int(0);
+        r.u.range.bounds[1] = a->v[0];
+    }
+    r.u.range.bounds[2] = a->v[2].kind != FV_NONE ? a->v[2] : fv_int(1);
+    r.u.range.kind = (uint8_t)kind;
+    r.u.range.span = sp;
+    return r;
+}
+
+FValue b_static_range(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    return make_range(fe, a, RANGE_STATIC, sp);
+}
+
+FValue b_tl_range(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp) { return make_range(fe, a, RANGE_TL, sp); }
+
+FValue b_py_range(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    if (a->call->nkw) {
+        fe_error(fe, sp, "E0305", "range() takes no keyword arguments");
+        return fv_undef();
+    }
+    return make_range(fe, a, RANGE_PY, sp);
+}
+
+FValue b_constexpr(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    if (a->v[0].kind == FV_EXPR) {
+        fe_error(fe, a->sp[0], "E0306", "tl.constexpr() needs a compile-time value");
+        return fv_undef();
+    }
+    return a->v[0];
+}
+
+FValue b_static_assert(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    if (a->v[0].kind == FV_EXPR) {
+        fe_error(fe, a->sp[0], "E0306", "tl.static_assert needs a compile-time condition");
+        return fv_undef();
+    }
+    bool ok;
+    bool t = py_truth(fe, a->v[0], a->sp[0], &ok);
+    bool msg = a->given[1] && a->v[1].kind == FV_STR;
+    if (ok && !t)
+        fe_error(fe, sp, "E0309", "static assertion failed%s%s", msg ? ": " : "", msg ? a->v[1].u.s : "");
+    return fv_none();
+}
+
+FValue b_static_print(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    const CallArgs *c = a->call;
+    MtBuf out;
+    mt_buf_init(&out, &fe->c->arena);
+    for (uint32_t k = 0; k < c->npos; k++) {
+        if (k)
+            mt_buf_putc(&out, ' ');
+        mt_buf_puts(&out, c->pos[k].kind == FV_STR ? c->pos[k].u.s : fv_repr(fe->c, c->pos[k]));
+    }
+    mt_diag(fe->c, MT_SEV_INFO, sp, NULL, "static_print: %s", mt_buf_str(&out));
+    return fv_none();
+}
+
+FValue b_print(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    fe_error(fe, sp, "E0304", "printing from a kernel is not supported; use tl.static_print for compile-time "
+             "values, or the interpreter (mytriton run --backend interp) to inspect results");
+    return fv_undef();
+}
+
+FValue b_jit(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    fe_error(fe, sp, "E0307", "triton.jit cannot be called inside a kernel");
+    return fv_undef();
+}

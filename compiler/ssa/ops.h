@@ -1,0 +1,86 @@
+/* ops.h: the operation vocabulary (ops.def, math.def) shared by the
+ * expression tree and the SSA: opcodes, their table, their attributes,
+ * and the compile-time constants both IRs hold. */
+#ifndef MT_OPS_H
+#define MT_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/strbuf.h"
+#include "types/type.h"
+
+enum {
+    F_PURE = 1,
+    F_COMMUTE = 2,
+    F_ELEM = 4,
+    F_DROP = 8,
+};
+
+typedef enum MtOpcode {
+#define OP(id, text, nargs, flags, cls, py) OP_##id,
+#include "ops.def"
+#undef OP
+    OPC_COUNT_
+} MtOpcode;
+
+/* Typing classes (the `cls` column). */
+typedef enum MtOpClass {
+    OC_INDEX,                 /* program ids */
+    OC_FACTORY,               /* arange, zeros, full, empty */
+    OC_ARITH,                 /* numeric binary operators with promotion */
+    OC_BITWISE,               /* & | ^ on bool and integers */
+    OC_COMPARE,               /* comparisons: bool results */
+    OC_UNARY,                 /* - ~ */
+    OC_MATH,                  /* math.def: floating-point functions */
+    OC_SELECT,                /* tl.where */
+    OC_PTR,                   /* pointer + offset */
+    OC_MEMORY,                /* load, store */
+    OC_REDUCE,                /* block -> scalar */
+    OC_SHAPE,                 /* expand_dims */
+    OC_DOT,                   /* matrix product */
+    OC_CONTROL,               /* for, yield */
+} MtOpClass;
+
+typedef struct MtOpInfo {
+    const char *text;         /* SSA spelling */
+    int nargs;
+    unsigned flags;
+    MtOpClass cls;
+    const char *py;           /* kernel-language spelling */
+} MtOpInfo;
+
+extern const MtOpInfo mt_op_info[OPC_COUNT_];
+
+static inline MtOpClass mt_op_class(int op) { return mt_op_info[op].cls; }
+/* Whether the py spelling is an operator symbol (printed infix/prefix). */
+static inline bool mt_op_is_symbol(int op)
+{
+    char ch = mt_op_info[op].py[0];
+    return !(ch >= 'a' && ch <= 'z');
+}
+
+enum { MT_AXIS_NONE = -100 };   /* a reduction without an axis argument */
+
+/* Per-operation attributes (both IRs). */
+typedef struct MtAttrs {
+    int axis;                 /* PROGRAM_ID, EXPAND_DIMS, REDUCE (MT_AXIS_NONE: none given) */
+    int64_t start, end;       /* ARANGE */
+    int rank;                 /* ZEROS, FULL, EMPTY: normalised shape */
+    int32_t shape[MT_MAX_RANK];
+    const MtType *dtype;      /* ZEROS, FULL, EMPTY: scalar dtype */
+} MtAttrs;
+
+typedef enum MtConstKind { CST_BOOL, CST_INT, CST_FLOAT } MtConstKind;
+
+/* A compile-time scalar as it appears in IR (Python int/float/bool). */
+typedef struct MtConst {
+    uint8_t kind;             /* MtConstKind */
+    int64_t i;                /* CST_BOOL (0/1), CST_INT */
+    double f;                 /* CST_FLOAT */
+} MtConst;
+
+/* A constant as IR prints it: 256, 0.0, -inf, 1e-05, true. */
+void mt_const_print(MtBuf *b, MtConst k);
+
+#endif
