@@ -64,7 +64,8 @@ static void on_pass(const char *pass, const MtFunc *f, void *ud)
     DumpCtx *d = ud;
     if (!wants_dump(d->list, pass))
         return;
-    MtPassDump pd = {pass, mt_ssa_print(d->c, f)};
+    MtPassDump pd = {.pass = pass};
+    pd.text = mt_ssa_print_marked(d->c, f, &pd.marks);
     mt_vec_push(&d->c->arena, &d->k->dumps, pd);
 }
 
@@ -154,7 +155,7 @@ static MtStatus run(MtCtx *c, void *ud)
         return MT_OK;
 
     k->func = mt_lower(c, k->prog);
-    k->text[MT_STAGE_SSA_RAW] = mt_ssa_print(c, k->func);
+    k->text[MT_STAGE_SSA_RAW] = mt_ssa_print_marked(c, k->func, &k->marks[MT_STAGE_SSA_RAW]);
     if (!mt_verify(c, k->func, "lowering"))
         return MT_ERR_SOURCE;
     if (last < MT_STAGE_SSA)
@@ -203,15 +204,15 @@ const char *mt_compiled_text(MtCtx *c, MtCompiled *k, MtStage stage)
         break;
     case MT_STAGE_EXPR:
         if (k->prog)
-            k->text[stage] = mt_expr_print(c, k->prog);
+            k->text[stage] = mt_expr_print(c, k->prog, &k->marks[stage]);
         break;
     case MT_STAGE_SSA:
         if (k->optimized)
-            k->text[stage] = mt_ssa_print(c, k->func);
+            k->text[stage] = mt_ssa_print_marked(c, k->func, &k->marks[stage]);
         break;
     case MT_STAGE_LAYOUT:
         if (k->layout)
-            k->text[stage] = mt_layout_print(c, k->func, k->layout);
+            k->text[stage] = mt_layout_print(c, k->func, k->layout, &k->marks[stage]);
         break;
     case MT_STAGE_CUDA:
         if (k->cuda)

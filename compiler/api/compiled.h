@@ -11,6 +11,7 @@
 typedef struct MtPassDump {
     const char *pass;
     const char *text;
+    MtLineMarks marks;        /* source range per printed line */
 } MtPassDump;
 
 struct MtCompiled {
@@ -22,6 +23,7 @@ struct MtCompiled {
     MtLayoutInfo *layout;     /* NULL before the layout stage */
     MtCudaSource *cuda;       /* NULL before the CUDA stage */
     const char *text[MT_STAGE_COUNT]; /* printed stages, made on demand */
+    MtLineMarks marks[MT_STAGE_COUNT]; /* source range per printed line, made with the text */
     MT_VEC(MtPassDump) dumps;
 };
 

@@ -12,6 +12,9 @@ void mt_buf_init(MtBuf *b, MtArena *ar)
     b->ar = ar;
     b->s = NULL;
     b->n = b->cap = 0;
+    b->marks = NULL;
+    b->counted = 0;
+    b->line = 1;
 }
 
 static void reserve(MtBuf *b, size_t extra)
@@ -61,6 +64,20 @@ void mt_buf_indent(MtBuf *b, int spaces)
 {
     for (int i = 0; i < spaces; i++)
         mt_buf_putc(b, ' ');
+}
+
+void mt_buf_record_marks(MtBuf *b, MtLineMarks *marks) { b->marks = marks; }
+
+void mt_buf_mark(MtBuf *b, MtSpan span, uint32_t inl)
+{
+    if (!b->marks)
+        return;
+    for (; b->counted < b->n; b->counted++)
+        b->line += b->s[b->counted] == '\n';
+    if (b->marks->n && b->marks->v[b->marks->n - 1].line == b->line)
+        return;
+    MtLineMark m = {b->line, span, inl};
+    mt_vec_push(b->ar, b->marks, m);
 }
 
 const char *mt_buf_str(MtBuf *b)

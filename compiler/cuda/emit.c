@@ -30,6 +30,7 @@ void em_line(Em *e, const char *fmt, ...)
     va_end(ap);
     mt_buf_putc(&e->body, '\n');
     mt_vec_push(&e->c->arena, &e->body_lines, e->cur_span);
+    mt_vec_push(&e->c->arena, &e->body_inl, e->cur_inl);
 }
 
 void em_fail(Em *e, const MtInst *in, const char *code, const char *fmt, ...)
@@ -441,6 +442,7 @@ static bool lowered_per_thread(Em *e, MtVal v)
 static void emit_inst(Em *e, const MtInst *in)
 {
     e->cur_span = in->span;
+    e->cur_inl = in->inl;
     MtVal v = in->dst;
     switch (in->op) {
     case OP_PROGRAM_ID:
@@ -570,5 +572,10 @@ MtCudaSource *mt_cuda_emit(MtCtx *c, const MtFunc *f, const MtLayoutInfo *li)
     src->text = mt_buf_str(&out);
     src->line_span = lines.v;
     src->nlines = lines.n - 1;
+    /* Body lines are the last ones before the closing brace. */
+    src->line_inl = mt_arena_alloc(&c->arena, lines.n * sizeof *src->line_inl);
+    uint32_t body_start = lines.n - 1 - e.body_inl.n;
+    for (uint32_t i = 0; i < e.body_inl.n; i++)
+        src->line_inl[body_start + i] = e.body_inl.v[i];
     return src;
 }

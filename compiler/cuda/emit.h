@@ -15,6 +15,7 @@
 typedef struct MtCudaSource {
     const char *text;
     MtSpan *line_span;        /* indexed by CUDA line, 1-based (entry 0 unused) */
+    uint32_t *line_inl;       /* the same lines' inline sites (ctx->inl), 0 = the kernel */
     uint32_t nlines;
 } MtCudaSource;
 
@@ -32,7 +33,9 @@ typedef struct Em {
     MtBuf body;
     int indent;
     MT_VEC(MtSpan) body_lines; /* source range per body line */
+    MT_VEC(uint32_t) body_inl; /* inline site per body line */
     MtSpan cur_span;          /* source range of the instruction being emitted */
+    uint32_t cur_inl;         /* and its inline site */
     const char **names;       /* per value: C name of a lowered value ("v3", a parameter) */
     MtVal *ptr_base;          /* per pointer value: its parameter */
     const char **tmpl;        /* per rank-1 coordinate vector: expression with '@' for the coordinate */

@@ -100,7 +100,8 @@ MtExpr *mt_expr_op(MtCtx *c, MtExprProgram *p, MtOpcode op, MtSpan span, uint32_
 void mt_expr_list_push(MtCtx *c, MtExprList *l, MtExpr *e);
 
 /* Print the typed tree (`--emit expr`): the nodes reachable from the roots
- * in depth-first lowering order, one per line, with their types. */
-const char *mt_expr_print(MtCtx *c, const MtExprProgram *p);
+ * in depth-first lowering order, one per line, with their types. Each line
+ * is marked with its node's source range when `marks` is not NULL. */
+const char *mt_expr_print(MtCtx *c, const MtExprProgram *p, MtLineMarks *marks);
 
 #endif

@@ -47,6 +47,7 @@ static void ref(Pr *p, const MtExpr *e)
 
 static void loc(Pr *p, const MtExpr *e)
 {
+    mt_buf_mark(p->b, e->span, e->inl);
     if (e->ty && e->ty->kind != TY_VOID) {
         mt_buf_puts(p->b, " : ");
         mt_ty_print(p->b, e->ty);
@@ -128,6 +129,7 @@ static void body_of(Pr *p, const MtExpr *e, int indent)
     for (uint32_t i = 0; i < l->ncarried; i++)
         node(p, l->yield[i], indent);
     for (uint32_t i = 0; i < l->ncarried; i++) {
+        mt_buf_mark(p->b, e->span, e->inl);
         mt_buf_indent(p->b, indent);
         mt_buf_printf(p->b, "yield %s = ", l->names[i]);
         ref(p, l->yield[i]);
@@ -168,8 +170,10 @@ static void loop(Pr *p, const MtExpr *e, int indent)
         }
         mt_buf_putc(p->b, ')');
     }
+    mt_buf_mark(p->b, e->span, e->inl);
     mt_buf_printf(p->b, " {  @%u:%u\n", e->span.line, e->span.col);
     body_of(p, e, indent + 2);
+    mt_buf_mark(p->b, e->span, e->inl);
     mt_buf_indent(p->b, indent);
     mt_buf_puts(p->b, "}");
     for (uint32_t i = 0; i < l->ncarried; i++) {
@@ -212,10 +216,11 @@ static void node(Pr *p, const MtExpr *e, int indent)
     loc(p, e);
 }
 
-const char *mt_expr_print(MtCtx *c, const MtExprProgram *prog)
+const char *mt_expr_print(MtCtx *c, const MtExprProgram *prog, MtLineMarks *marks)
 {
     MtBuf b;
     mt_buf_init(&b, &c->arena);
+    mt_buf_record_marks(&b, marks);
     Pr p = {.c = c, .b = &b};
     p.done = mt_arena_alloc(&c->arena, prog->nexprs + 1);
     mt_buf_printf(&b, "kernel %s(", prog->kernel);

@@ -37,8 +37,9 @@ typedef struct MtLayoutInfo {
  * layout. */
 MtLayoutInfo *mt_layout_assign(MtCtx *c, const MtFunc *f);
 
-/* `--emit layout`: the kernel layout, then one line per block value. */
-const char *mt_layout_print(MtCtx *c, const MtFunc *f, const MtLayoutInfo *li);
+/* `--emit layout`: the kernel layout, then one line per block value, each
+ * marked with its defining operation's source range when `marks` is not NULL. */
+const char *mt_layout_print(MtCtx *c, const MtFunc *f, const MtLayoutInfo *li, MtLineMarks *marks);
 /* One value's layout in words, for hovers ("thread axes (0, -), 2x1
  * registers per thread"). NULL for values without a block layout. */
 const char *mt_layout_describe(MtCtx *c, const MtLayoutInfo *li, const MtFunc *f, MtVal v);

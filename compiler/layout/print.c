@@ -71,6 +71,8 @@ static void line(MtBuf *b, const MtFunc *f, const MtLayoutInfo *li, MtVal v, int
     const MtValue *x = &f->vals[v];
     if (!x->ty || x->ty->kind != TY_BLOCK)
         return;
+    if (x->def)
+        mt_buf_mark(b, x->def->span, x->def->inl);
     mt_buf_indent(b, indent);
     mt_buf_printf(b, "%%%u = ", x->num);
     mt_ty_print(b, x->ty);
@@ -84,11 +86,13 @@ static void region(MtBuf *b, const MtFunc *f, const MtLayoutInfo *li, const MtRe
     for (uint32_t i = 0; i < r->n; i++) {
         const MtInst *in = r->v[i];
         if (in->loop) {
+            mt_buf_mark(b, in->span, in->inl);
             mt_buf_indent(b, indent);
             mt_buf_printf(b, "for %%%u {\n", f->vals[in->loop->iv].num);
             for (uint32_t k = 0; k < in->loop->ncarried; k++)
                 line(b, f, li, in->loop->iter_args[k], indent + 2);
             region(b, f, li, &in->loop->body, indent + 2);
+            mt_buf_mark(b, in->span, in->inl);
             mt_buf_indent(b, indent);
             mt_buf_puts(b, "}\n");
             for (uint32_t k = 0; k < in->loop->ncarried; k++)
@@ -99,10 +103,11 @@ static void region(MtBuf *b, const MtFunc *f, const MtLayoutInfo *li, const MtRe
     }
 }
 
-const char *mt_layout_print(MtCtx *c, const MtFunc *f, const MtLayoutInfo *li)
+const char *mt_layout_print(MtCtx *c, const MtFunc *f, const MtLayoutInfo *li, MtLineMarks *marks)
 {
     MtBuf b;
     mt_buf_init(&b, &c->arena);
+    mt_buf_record_marks(&b, marks);
     const MtKernelLayout *k = &li->kernel;
     mt_buf_puts(&b, "kernel layout: output tile ");
     shape(&b, k->rank, k->output);

@@ -46,6 +46,7 @@ static void print_region(MtBuf *b, const MtFunc *f, const MtRegion *r, int inden
 static void print_for(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
 {
     const MtForData *l = in->loop;
+    mt_buf_mark(b, in->span, in->inl);
     mt_buf_indent(b, indent);
     for (uint32_t i = 0; i < l->ncarried; i++)
         mt_buf_printf(b, i ? ", %%%u" : "%%%u", f->vals[l->results[i]].num);
@@ -73,6 +74,7 @@ static void print_for(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
     }
     mt_buf_puts(b, " {\n");
     print_region(b, f, &l->body, indent + 2);
+    mt_buf_mark(b, in->span, in->inl);
     mt_buf_indent(b, indent);
     mt_buf_puts(b, "}\n");
 }
@@ -83,6 +85,7 @@ void mt_ssa_print_inst(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
         print_for(b, f, in, indent);
         return;
     }
+    mt_buf_mark(b, in->span, in->inl);
     mt_buf_indent(b, indent);
     if (in->dst)
         mt_buf_printf(b, "%%%u = ", f->vals[in->dst].num);
@@ -126,10 +129,13 @@ static void print_region(MtBuf *b, const MtFunc *f, const MtRegion *r, int inden
         mt_ssa_print_inst(b, f, r->v[i], indent);
 }
 
-const char *mt_ssa_print(MtCtx *c, const MtFunc *f)
+const char *mt_ssa_print_marked(MtCtx *c, const MtFunc *f, MtLineMarks *marks)
 {
     MtBuf b;
     mt_buf_init(&b, &c->arena);
+    mt_buf_record_marks(&b, marks);
     print_region(&b, f, &f->body, 0);
     return mt_buf_str(&b);
 }
+
+const char *mt_ssa_print(MtCtx *c, const MtFunc *f) { return mt_ssa_print_marked(c, f, NULL); }

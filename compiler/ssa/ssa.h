@@ -117,6 +117,9 @@ static inline bool mt_val_is_const(const MtFunc *f, MtVal v) { return v && f->va
 
 /* The seeds' SSA text. */
 const char *mt_ssa_print(MtCtx *c, const MtFunc *f);
+/* The same, marking each line with its instruction's source range
+ * (marks may be NULL). */
+const char *mt_ssa_print_marked(MtCtx *c, const MtFunc *f, MtLineMarks *marks);
 void mt_ssa_print_inst(MtBuf *b, const MtFunc *f, const MtInst *in, int indent);
 void mt_ssa_print_operand(MtBuf *b, const MtFunc *f, MtVal v);
 

@@ -289,6 +289,26 @@ bool mt_compiled_cuda_line_span(const MtCompiled *k, uint32_t cuda_line, MtSpan 
 size_t mt_compiled_dump_count(const MtCompiled *k);
 const char *mt_compiled_dump(const MtCompiled *k, size_t i, const char **pass);
 
+/* Where a line of a printed stage came from: the source range of the
+ * expression node or operation it shows and, for one made inside an
+ * inlined helper, the calls it was inlined through, innermost first (the
+ * call in the kernel's own body last). The dashboard links stage lines and
+ * source lines both ways with it. */
+typedef struct MtLineOrigin {
+    MtSpan span;
+    const MtSpan *calls;      /* arena-owned; NULL when ncalls is 0 */
+    uint32_t ncalls;
+} MtLineOrigin;
+
+/* The origin of line `line` (1-based) of mt_compiled_text(c, k, stage)
+ * for MT_STAGE_EXPR, MT_STAGE_SSA_RAW, MT_STAGE_SSA, MT_STAGE_LAYOUT and
+ * MT_STAGE_CUDA (making the text if it was not made yet); false for lines
+ * no operation made (headers, the CUDA prologue) and for stages that did
+ * not run. A `for` loop's closing line belongs to the loop. */
+bool mt_compiled_line_origin(MtCtx *c, MtCompiled *k, MtStage stage, uint32_t line, MtLineOrigin *out);
+/* The same for line `line` of mt_compiled_dump(k, i, NULL). */
+bool mt_compiled_dump_line_origin(MtCtx *c, const MtCompiled *k, size_t i, uint32_t line, MtLineOrigin *out);
+
 /* The resolved specialisation, as a signature string every later tool can
  * replay ("*fp32,*fp32,*fp32,i32,256"). */
 const char *mt_compiled_signature(MtCtx *c, const MtCompiled *k);
