@@ -169,3 +169,135 @@ FValue b_next_pow2(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
         p <<= 1;
     return fv_int(p);
 }
+
+/* ---- types -------------------------------------------------------------------- */
+
+/* The Python type of a compile-time value, as the builtin that names it
+ * (int, float, bool, str, tuple, list); other values get an opaque type
+ * that compares equal to none of them. */
+static FValue type_of(Fe *fe, FValue v)
+{
+    const char *name;
+    switch ((FvKind)v.kind) {
+    case FV_BOOL: name = "bool"; break;
+    case FV_INT: name = "int"; break;
+    case FV_FLOAT: name = "float"; break;
+    case FV_STR: name = "str"; break;
+    case FV_TUPLE: name = v.is_list ? "list" : "tuple"; break;
+    case FV_NONE: name = NULL; break;
+    case FV_EXPR: {
+        FValue t = {.kind = FV_OPAQUE};
+        t.u.s = "tl.tensor";
+        return t;
+    }
+    default: {
+        FValue t = {.kind = FV_OPAQUE};
+        t.u.s = mt_sprintf(fe->c, "<class '%s'>", fv_kind_name(v));
+        return t;
+    }
+    }
+    if (!name) {
+        FValue t = {.kind = FV_OPAQUE};
+        t.u.s = "NoneType";
+        return t;
+    }
+    return fe_resolve_path(fe, mt_sprintf(fe->c, "builtins.%s", name));
+}
+
+static bool one_arg(Fe *fe, const CallArgs *c, const char *fname, MtSpan sp)
+{
+    if (c->npos == 1 && !c->nkw)
+        return true;
+    fe_error(fe, sp, "E0305", "%s() takes exactly one argument", fname);
+    return false;
+}
+
+FValue b_type(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    return one_arg(fe, a->call, "type", sp) ? type_of(fe, a->call->pos[0]) : fv_undef();
+}
+
+/* The builtin named builtins.<name>. */
+static const FeBuiltin *py_builtin(Fe *fe, const char *name)
+{
+    return fe_resolve_path(fe, mt_sprintf(fe->c, "builtins.%s", name)).u.builtin;
+}
+
+/* Whether v is an instance of the type t (a builtin type; bool is an int). */
+static bool instance_of(Fe *fe, FValue v, FValue t)
+{
+    FValue vt = type_of(fe, v);
+    if (vt.kind == FV_BUILTIN && vt.u.builtin == t.u.builtin)
+        return true;
+    return v.kind == FV_BOOL && t.u.builtin == py_builtin(fe, "int");
+}
+
+static bool is_type(Fe *fe, FValue t)
+{
+    static const char *const types[] = {"int", "float", "bool", "str", "tuple", "list"};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (t.kind == FV_BUILTIN && t.u.builtin == py_builtin(fe, types[i]))
+            return true;
+    return false;
+}
+
+FValue b_isinstance(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    const CallArgs *c = a->call;
+    if (c->npos != 2 || c->nkw) {
+        fe_error(fe, sp, "E0305", "isinstance() takes exactly two arguments");
+        return fv_undef();
+    }
+    FValue t = c->pos[1];
+    FValue *types = &c->pos[1];
+    uint32_t n = 1;
+    if (t.kind == FV_TUPLE) {
+        types = t.u.tup.v;
+        n = t.u.tup.n;
+    }
+    bool yes = false;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!is_type(fe, types[i])) {
+            fe_error(fe, c->pos_span[1], "E0306",
+                     "isinstance() in a kernel takes int, float, bool, str, tuple or list (or a tuple of them), got "
+                     "%s",
+                     fv_repr(fe->c, types[i]));
+            return fv_undef();
+        }
+        yes |= instance_of(fe, c->pos[0], types[i]);
+    }
+    return fv_bool(yes);
+}
+
+FValue b_str(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    if (!one_arg(fe, a->call, "str", sp))
+        return fv_undef();
+    FValue v = a->call->pos[0];
+    if (v.kind == FV_STR)
+        return v;
+    if (v.kind == FV_EXPR) {
+        fe_error(fe, sp, "E0306", "str() needs a compile-time value");
+        return fv_undef();
+    }
+    FValue s = {.kind = FV_STR};
+    s.u.s = fv_repr(fe->c, v);
+    return s;
+}
+
+/* tuple(x), list(x) of a compile-time tuple or list. */
+FValue b_tuple(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    bool list = bi == py_builtin(fe, "list");
+    const char *fname = list ? "list" : "tuple";
+    if (!one_arg(fe, a->call, fname, sp))
+        return fv_undef();
+    FValue v = a->call->pos[0];
+    if (v.kind != FV_TUPLE) {
+        fe_error(fe, sp, "E0306", "%s() in a kernel needs a compile-time tuple or list, got %s", fname,
+                 fv_kind_name(v));
+        return fv_undef();
+    }
+    v.is_list = list;
+    return v;
+}

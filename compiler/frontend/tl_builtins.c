@@ -64,6 +64,11 @@ static bool shape_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, int *rank,
     }
     for (uint32_t i = 0; i < n; i++) {
         int64_t d;
+        if (items[i].kind == FV_BOOL) {
+            fe_error(fe, sp, "E0409", "%s shape %s: block dimensions must be positive integers, not bools", fname,
+                     fv_repr(fe->c, v));
+            return false;
+        }
         if (!fe_static_int(fe, items[i], sp, "a block dimension", &d))
             return false;
         if (d <= 0 || d > (1 << 24)) {
@@ -104,6 +109,12 @@ FValue b_program_id(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
 FValue b_arange(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
 {
     int64_t start, end;
+    for (int i = 0; i < 2; i++)
+        if (a->v[i].kind == FV_BOOL) {
+            fe_error(fe, a->sp[i], "E0413", "tl.arange bounds must be integers, not bools (got %s)",
+                     fv_repr(fe->c, a->v[i]));
+            return fv_undef();
+        }
     if (!fe_static_int(fe, a->v[0], a->sp[0], "tl.arange start", &start) ||
         !fe_static_int(fe, a->v[1], a->sp[1], "tl.arange end", &end))
         return fv_undef();

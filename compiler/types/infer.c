@@ -138,11 +138,18 @@ static const MtType *infer_binary(Inf *in, MtExpr *e, const MtType *a, const MtT
     }
     const MtType *ea = mt_ty_elem(a), *eb = mt_ty_elem(b), *elem;
     switch (op) {
+    case OP_MAXIMUM:
+    case OP_MINIMUM:
+        if (ea == &mt_ty_bool && eb == &mt_ty_bool) {
+            err(in, e, "E0401", "%s cannot combine two bool operands (%s and %s); compare or convert them first", od,
+                ts(in, a), ts(in, b));
+            return NULL;
+        }
+        elem = arith_elem(a, b);
+        break;
     case OP_ADD:
     case OP_SUB:
     case OP_MUL:
-    case OP_MAXIMUM:
-    case OP_MINIMUM:
         elem = arith_elem(a, b);
         break;
     case OP_DIV:

@@ -88,7 +88,7 @@ START_TEST(uniform_int32_first_values) {
 END_TEST
 
 START_TEST(uniform_bool_first_values) {
-    MtArrayGen g = gen1(MT_DT_BOOL, 10, MT_INIT_UNIFORM);
+    MtArrayGen g = gen1(MT_DT_I1, 10, MT_INIT_UNIFORM);
     g.seed = 3;
     MtArray *a = make(&g);
     static const unsigned char want[] = {1, 0, 1, 1, 0, 0, 0, 0, 0, 0};
@@ -170,7 +170,7 @@ START_TEST(zeros_ones_arange_constant) {
     ck_assert_mem_eq(a->data, ai, sizeof ai);
     mt_array_free(a);
 
-    g.dtype = MT_DT_BOOL;
+    g.dtype = MT_DT_I1;
     a = make(&g);
     static const unsigned char ab[] = {0, 1, 1, 1, 1, 1};
     ck_assert_mem_eq(a->data, ab, sizeof ab);
@@ -200,7 +200,7 @@ START_TEST(zeros_ones_arange_constant) {
     ck_assert_int_eq(((int32_t *)a->data)[4], -7);
     mt_array_free(a);
 
-    MtArrayGen s = {.dtype = MT_DT_BOOL, .ndim = 0, .init = MT_INIT_CONSTANT, .a = 1};
+    MtArrayGen s = {.dtype = MT_DT_I1, .ndim = 0, .init = MT_INIT_CONSTANT, .a = 1};
     a = make(&s);
     ck_assert_int_eq(a->numel, 1);
     ck_assert_int_eq(*(unsigned char *)a->data, 1);
@@ -243,7 +243,7 @@ START_TEST(rejects_bad_recipes) {
     g = gen1(MT_DT_I32, 4, MT_INIT_CONSTANT);
     g.a = 1.5;
     expect_reject(&g, "value 1.5 is not an int32 value");
-    g.dtype = MT_DT_BOOL;
+    g.dtype = MT_DT_I1;
     g.a = 2;
     expect_reject(&g, "value 2 is not a bool (0 or 1)");
     g.dtype = MT_DT_F32;

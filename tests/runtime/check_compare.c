@@ -103,13 +103,13 @@ START_TEST(dtype_and_shape_must_agree) {
 END_TEST
 
 START_TEST(checksum_is_sum_and_fnv1a) {
-    MtArray *e = mt_array_new(MT_DT_BOOL, 1, (int64_t[]){0});
+    MtArray *e = mt_array_new(MT_DT_I1, 1, (int64_t[]){0});
     MtChecksum c = mt_array_checksum(e);
     ck_assert_double_eq(c.sum, 0);
     ck_assert_uint_eq(c.fnv1a, 0xcbf29ce484222325ull); /* FNV-1a offset basis: no bytes */
     mt_array_free(e);
 
-    MtArray *a = mt_array_new(MT_DT_BOOL, 1, (int64_t[]){1});
+    MtArray *a = mt_array_new(MT_DT_I1, 1, (int64_t[]){1});
     ((unsigned char *)a->data)[0] = 1;
     c = mt_array_checksum(a);
     ck_assert_double_eq(c.sum, 1);
@@ -142,7 +142,7 @@ START_TEST(preview_shows_ends) {
     ck_assert_str_eq(mt_array_preview(a, buf, sizeof buf), "[0.1, -1e-07, nan, -inf]");
     mt_array_free(a);
 
-    MtArray *b = mt_array_new(MT_DT_BOOL, 2, (int64_t[]){1, 2});
+    MtArray *b = mt_array_new(MT_DT_I1, 2, (int64_t[]){1, 2});
     ((unsigned char *)b->data)[1] = 1;
     ck_assert_str_eq(mt_array_preview(b, buf, sizeof buf), "[False, True]");
     mt_array_free(b);

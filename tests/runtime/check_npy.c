@@ -87,14 +87,14 @@ static void expect_reject(const char *dict, const void *payload, size_t n, const
 START_TEST(dtype_names_round_trip) {
     ck_assert_str_eq(mt_dtype_name(MT_DT_F32), "float32");
     ck_assert_str_eq(mt_dtype_name(MT_DT_I32), "int32");
-    ck_assert_str_eq(mt_dtype_name(MT_DT_BOOL), "bool");
+    ck_assert_str_eq(mt_dtype_name(MT_DT_I1), "bool");
     ck_assert_int_eq(mt_dtype_from_name("float32"), MT_DT_F32);
     ck_assert_int_eq(mt_dtype_from_name("int32"), MT_DT_I32);
-    ck_assert_int_eq(mt_dtype_from_name("bool"), MT_DT_BOOL);
+    ck_assert_int_eq(mt_dtype_from_name("bool"), MT_DT_I1);
     ck_assert_int_eq(mt_dtype_from_name("float64"), -1);
     ck_assert_int_eq(mt_dtype_from_name(NULL), -1);
     ck_assert_uint_eq(mt_dtype_size(MT_DT_F32), 4);
-    ck_assert_uint_eq(mt_dtype_size(MT_DT_BOOL), 1);
+    ck_assert_uint_eq(mt_dtype_size(MT_DT_I1), 1);
 }
 END_TEST
 
@@ -135,7 +135,7 @@ START_TEST(array_size_rejects_overflow) {
     ck_assert_ptr_null(mt_array_new(MT_DT_F32, 3, big));
     int64_t edge[1] = {INT64_MAX / 4 + 1}; /* 2^61 floats: bytes beyond PTRDIFF_MAX */
     ck_assert(!mt_array_size(MT_DT_F32, 1, edge, &numel, &nbytes));
-    ck_assert(mt_array_size(MT_DT_BOOL, 1, edge, &numel, &nbytes));
+    ck_assert(mt_array_size(MT_DT_I1, 1, edge, &numel, &nbytes));
     ck_assert_int_eq(numel, INT64_MAX / 4 + 1);
 }
 END_TEST
@@ -183,7 +183,7 @@ END_TEST
 
 START_TEST(write_leaves_no_temporary_behind) {
     int64_t shape[2] = {4, 4};
-    MtArray *a = mt_array_new(MT_DT_BOOL, 2, shape);
+    MtArray *a = mt_array_new(MT_DT_I1, 2, shape);
     ck_assert_int_eq(mt_npy_write(tmp("b.npy"), a, err, sizeof err), MT_OK);
     ck_assert_int_eq(mt_npy_write(tmp("b.npy"), a, err, sizeof err), MT_OK); /* replaces */
     DIR *d = opendir(test_tmpdir);
@@ -216,11 +216,11 @@ END_TEST
 
 START_TEST(round_trip_every_dtype) {
     int64_t shape[3] = {2, 3, 4};
-    static const MtDtype dts[] = {MT_DT_F32, MT_DT_I32, MT_DT_BOOL};
+    static const MtDtype dts[] = {MT_DT_F32, MT_DT_I32, MT_DT_I1};
     for (int t = 0; t < 3; t++) {
         MtArray *a = mt_array_new(dts[t], 3, shape);
         unsigned char *b = a->data;
-        for (size_t i = 0; i < a->nbytes; i++) b[i] = dts[t] == MT_DT_BOOL ? (unsigned char)(i % 3 == 0) : (unsigned char)(i * 7);
+        for (size_t i = 0; i < a->nbytes; i++) b[i] = dts[t] == MT_DT_I1 ? (unsigned char)(i % 3 == 0) : (unsigned char)(i * 7);
         ck_assert_int_eq(mt_npy_write(tmp("r.npy"), a, err, sizeof err), MT_OK);
         MtArray *r;
         ck_assert_int_eq(mt_npy_read(tmp("r.npy"), &r, err, sizeof err), MT_OK);
@@ -275,7 +275,7 @@ START_TEST(reads_numpy_files_of_each_version) {
     mt_array_free(a);
 
     ck_assert_int_eq(mt_npy_read(data("bool_scalar.npy"), &a, err, sizeof err), MT_OK);
-    ck_assert_int_eq(a->dtype, MT_DT_BOOL);
+    ck_assert_int_eq(a->dtype, MT_DT_I1);
     ck_assert_int_eq(a->ndim, 0);
     ck_assert_int_eq(*(unsigned char *)a->data, 1);
     mt_array_free(a);
