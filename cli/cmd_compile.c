@@ -25,8 +25,10 @@ static const char help[] =
     "  -k, --kernel NAME        the kernel to compile (needed when the file has several)\n"
     "  -s, --signature SIG      Triton-AOT-style signature, e.g. '*fp32,*fp32,*fp32,i32,256'\n"
     "  -D NAME=VALUE            a constexpr (or any parameter) value; repeatable\n"
-    "  -e, --emit STAGES        comma-separated: ast, expr, ssa-raw, ssa, layout, cuda, ptx, cubin\n"
-    "                           (default ssa; ptx and cubin compile the CUDA with NVRTC)\n"
+    "  -e, --emit STAGES        comma-separated: ast, expr, ssa-raw, ssa, layout, kernel, cuda, ptx,\n"
+    "                           cubin (default ssa; ptx and cubin compile the CUDA with NVRTC)\n"
+    "      --lowering seed|fast the seed documents' CUDA lowering (default) or the fast one\n"
+    "      --num-warps N        warps per program for the fast lowering (default: from the block sizes)\n"
     "      --arch sm_XX         CUDA architecture for ptx/cubin (default sm_90)\n"
     "  -f, --format text|json   json: every requested stage, diagnostics and source map\n"
     "  -o, --output FILE        write the output to FILE instead of stdout\n"
@@ -50,7 +52,7 @@ static bool parse_emit(const char *arg, unsigned *mask)
         }
         int s = mt_stage_from_name(tok);
         if (s < 0 || s > MT_STAGE_CUDA) {
-            fprintf(stderr, "mytriton compile: unknown stage '%s' (stages: ast, expr, ssa-raw, ssa, layout, cuda, ptx, cubin)\n",
+            fprintf(stderr, "mytriton compile: unknown stage '%s' (stages: ast, expr, ssa-raw, ssa, layout, kernel, cuda, ptx, cubin)\n",
                     tok);
             return false;
         }
@@ -75,6 +77,7 @@ int cmd_compile(int argc, char **argv)
         {"emit", required_argument, 0, 'e'},   {"format", required_argument, 0, 'f'},
         {"output", required_argument, 0, 'o'}, {"color", required_argument, 0, 'C'},
         {"diagnostics", required_argument, 0, 'G'}, {"arch", required_argument, 0, 'A'},
+        {"lowering", required_argument, 0, 'L'}, {"num-warps", required_argument, 0, 'W'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
     };
     MtSpec spec = {0};
@@ -112,6 +115,19 @@ int cmd_compile(int argc, char **argv)
         case 'A':
             if (sscanf(optarg, "sm_%d", &spec.sm) != 1 || spec.sm < 50 || spec.sm > 200) {
                 fprintf(stderr, "mytriton compile: --arch expects sm_XX (e.g. sm_90), got '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'L':
+            if ((spec.lowering = mt_lowering_from_name(optarg)) < 0) {
+                fprintf(stderr, "mytriton compile: --lowering must be seed or fast, got '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'W':
+            if (sscanf(optarg, "%d", &spec.num_warps) != 1 || spec.num_warps < 1 || spec.num_warps > 32 ||
+                (spec.num_warps & (spec.num_warps - 1))) {
+                fprintf(stderr, "mytriton compile: --num-warps takes a power of two from 1 to 32, got '%s'\n", optarg);
                 return EXIT_USAGE;
             }
             break;

@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "compiled.h"
+#include "cuda/kcuda.h"
 #include "frontend/frontend.h"
+#include "kernel/lower.h"
 #include "opt/passes.h"
 #include "ssa/lower.h"
 #include "ssa/verify.h"
@@ -20,9 +22,24 @@
 
 static const char *const stage_names[MT_STAGE_COUNT] = {
     [MT_STAGE_AST] = "ast",       [MT_STAGE_EXPR] = "expr", [MT_STAGE_SSA_RAW] = "ssa-raw",
-    [MT_STAGE_SSA] = "ssa",       [MT_STAGE_LAYOUT] = "layout", [MT_STAGE_CUDA] = "cuda",
-    [MT_STAGE_MLIR] = "mlir",
+    [MT_STAGE_SSA] = "ssa",       [MT_STAGE_LAYOUT] = "layout", [MT_STAGE_KERNEL] = "kernel",
+    [MT_STAGE_CUDA] = "cuda",     [MT_STAGE_MLIR] = "mlir",
 };
+
+static const char *const lowering_names[] = {[MT_LOWERING_SEED] = "seed", [MT_LOWERING_FAST] = "fast"};
+
+const char *mt_lowering_name(MtLowering l)
+{
+    return l == MT_LOWERING_SEED || l == MT_LOWERING_FAST ? lowering_names[l] : "default";
+}
+
+int mt_lowering_from_name(const char *name)
+{
+    for (int i = MT_LOWERING_SEED; i <= MT_LOWERING_FAST; i++)
+        if (!strcmp(lowering_names[i], name))
+            return i;
+    return -1;
+}
 
 const char *mt_stage_name(MtStage s) { return (unsigned)s < MT_STAGE_COUNT ? stage_names[s] : "?"; }
 
@@ -171,6 +188,19 @@ static MtStatus run(MtCtx *c, void *ud)
     if (last < MT_STAGE_LAYOUT)
         return MT_OK;
 
+    k->lowering = spec->lowering == MT_LOWERING_FAST ? MT_LOWERING_FAST : MT_LOWERING_SEED;
+    if (k->lowering == MT_LOWERING_FAST) {
+        MtKernelOptions ko = {.num_warps = spec->num_warps, .sm = spec->sm ? spec->sm : 90};
+        k->kernel = mt_kernel_lower(c, k->func, &ko);
+        if (!k->kernel)
+            return MT_ERR_SOURCE;
+        if (last < MT_STAGE_CUDA)
+            return MT_OK;
+        MtCudaSource *src = mt_arena_alloc(&c->arena, sizeof *src);
+        src->text = mt_kir_cuda(c, k->kernel, &k->marks[MT_STAGE_CUDA]);
+        k->cuda = src;
+        return MT_OK;
+    }
     k->layout = mt_layout_assign(c, k->func);
     if (!k->layout)
         return MT_ERR_SOURCE;
@@ -213,6 +243,10 @@ const char *mt_compiled_text(MtCtx *c, MtCompiled *k, MtStage stage)
     case MT_STAGE_LAYOUT:
         if (k->layout)
             k->text[stage] = mt_layout_print(c, k->func, k->layout, &k->marks[stage]);
+        break;
+    case MT_STAGE_KERNEL:
+        if (k->kernel)
+            k->text[stage] = mt_kir_print(c, k->kernel, &k->marks[stage]);
         break;
     case MT_STAGE_CUDA:
         if (k->cuda)
@@ -257,7 +291,26 @@ const char *mt_compiled_dump(const MtCompiled *k, size_t i, const char **pass)
 
 int mt_compiled_threads(const MtCompiled *k)
 {
+    if (k->kernel)
+        return (int)k->kernel->threads;
     return k->layout ? mt_kernel_layout_threads(&k->layout->kernel) : 0;
+}
+
+bool mt_compiled_launch_shape(const MtCompiled *k, MtLaunchShape *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!k->cuda)
+        return false;
+    if (k->kernel) {
+        out->threads = k->kernel->threads;
+        out->programs_per_block = k->kernel->programs_per_block;
+        out->shared_bytes = k->kernel->shared_bytes;
+        out->grid_params = true;
+        return true;
+    }
+    out->threads = (uint32_t)mt_kernel_layout_threads(&k->layout->kernel);
+    out->programs_per_block = 1;
+    return true;
 }
 
 bool mt_compiled_cuda_line_span(const MtCompiled *k, uint32_t cuda_line, MtSpan *out)

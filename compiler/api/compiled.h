@@ -4,6 +4,7 @@
 
 #include "cuda/emit.h"
 #include "frontend/expr.h"
+#include "kernel/kir.h"
 #include "layout/assign.h"
 #include "ssa/ssa.h"
 #include "syntax/ast.h"
@@ -21,7 +22,9 @@ struct MtCompiled {
     MtFunc *func;             /* SSA (optimised once `optimized`); NULL before lowering */
     bool optimized;
     MtLayoutInfo *layout;     /* NULL before the layout stage */
+    KFunc *kernel;            /* the fast lowering's kernel layer; NULL before it (or with the seed lowering) */
     MtCudaSource *cuda;       /* NULL before the CUDA stage */
+    int lowering;             /* MtLowering used (never DEFAULT) */
     const char *text[MT_STAGE_COUNT]; /* printed stages, made on demand */
     MtLineMarks marks[MT_STAGE_COUNT]; /* source range per printed line, made with the text */
     MT_VEC(MtPassDump) dumps;

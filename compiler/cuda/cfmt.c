@@ -55,13 +55,16 @@ void cu_literal(MtBuf *b, MtConst k, const MtType *as)
 
 static bool generated_name(const char *n)
 {
-    static const char *const prefixes[] = {"v", "s", "reduce_smem_", "stride_", "dot_a_", "dot_b_", "r"};
+    static const char *const prefixes[] = {"v",   "s",    "reduce_smem_", "stride_", "dot_a_", "dot_b_",   "r",
+                                           "c",   "red",  "base",         "acc",     "a",      "b",        "k",
+                                           "i",   "dot_a", "dot_b",       "cvt_smem", "red_smem"};
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
         size_t l = strlen(prefixes[i]);
         if (strncmp(n, prefixes[i], l) == 0 && n[l] && strspn(n + l, "0123456789") == strlen(n + l))
             return true;
     }
-    return !strcmp(n, "tile_i") || !strcmp(n, "tile_j") || !strncmp(n, "mt_", 3);
+    return !strcmp(n, "tile_i") || !strcmp(n, "tile_j") || !strcmp(n, "lane") || !strcmp(n, "warp") ||
+           !strcmp(n, "slot") || !strncmp(n, "mt_", 3);
 }
 
 static bool cxx_keyword(const char *n)

@@ -251,7 +251,25 @@ typedef struct MtSpec {
     /* Keep the SSA after these optimisation passes ("fold,cse", "all"),
      * for mt_compiled_dump (the CLI's -d). NULL: none. */
     const char *dump_passes;
+    /* How the kernel becomes CUDA (MtLowering); 0: the default. */
+    int lowering;
+    /* Warps per program instance for the fast lowering; 0: chosen from
+     * the kernel's block sizes. */
+    int num_warps;
 } MtSpec;
+
+/* The lowerings from SSA to the GPU. The seed lowering is the seed
+ * documents' (one element per thread, shared-memory reduction trees, at
+ * most 32 threads per tl.dot) and prints exactly their CUDA; the fast
+ * lowering distributes blocks over warps in linear layouts through the
+ * kernel layer (MT_STAGE_KERNEL). */
+typedef enum MtLowering {
+    MT_LOWERING_DEFAULT,      /* today: seed */
+    MT_LOWERING_SEED,
+    MT_LOWERING_FAST,
+} MtLowering;
+const char *mt_lowering_name(MtLowering l);   /* "seed", "fast" */
+int mt_lowering_from_name(const char *name);  /* -1 if unknown */
 
 typedef enum MtStage {
     MT_STAGE_AST,             /* the kernel's syntax tree */
@@ -259,6 +277,7 @@ typedef enum MtStage {
     MT_STAGE_SSA_RAW,         /* typed SSA as lowered, verified */
     MT_STAGE_SSA,             /* optimised SSA, verified after every pass */
     MT_STAGE_LAYOUT,          /* CUDA tile layouts of every block value */
+    MT_STAGE_KERNEL,          /* the kernel layer: what one thread of a block runs (fast lowering) */
     MT_STAGE_CUDA,            /* CUDA C++ source */
     MT_STAGE_MLIR,            /* MLIR GPU dialect */
     MT_STAGE_COUNT
@@ -281,6 +300,17 @@ const char *mt_compiled_kernel_name(const MtCompiled *k);
 /* Threads per CUDA block (flat, blockDim.x) of the kernel layout; 0 when
  * the layout stage did not run. */
 int mt_compiled_threads(const MtCompiled *k);
+
+/* How to launch the generated CUDA for a grid of program instances. */
+typedef struct MtLaunchShape {
+    uint32_t threads;         /* CUDA threads per block (blockDim.x) */
+    uint32_t programs_per_block; /* program instances along grid x one block runs: the CUDA grid's x is
+                                  * ceil(programs / this) */
+    uint64_t shared_bytes;    /* static shared memory per block */
+    bool grid_params;         /* the kernel takes the program grid (x, y, z) as three trailing i32 parameters */
+} MtLaunchShape;
+/* false when the CUDA stage did not run. */
+bool mt_compiled_launch_shape(const MtCompiled *k, MtLaunchShape *out);
 /* The source range of the operation that produced line `cuda_line`
  * (1-based) of the generated CUDA; false for lines no operation made. */
 bool mt_compiled_cuda_line_span(const MtCompiled *k, uint32_t cuda_line, MtSpan *out);
@@ -483,6 +513,14 @@ typedef struct MtInterpOptions {
  * returned. Arrays are modified in place by stores. */
 MtStatus mt_interpret(MtCtx *c, MtCompiled *k, const int64_t grid[3], const MtKernelArg *args, size_t nargs,
                       const MtInterpOptions *opt);
+
+/* Run the kernel layer of k (compiled with MT_LOWERING_FAST through
+ * MT_STAGE_CUDA) on the CPU: every thread of every block in lockstep, a
+ * functional model of the generated CUDA (shuffles, shared memory,
+ * layouts) for tests without a GPU. Same arguments as mt_interpret;
+ * out-of-bounds accesses are R0701 at the operation's source range. Slow:
+ * meant for small grids. */
+MtStatus mt_simulate(MtCtx *c, MtCompiled *k, const int64_t grid[3], const MtKernelArg *args, size_t nargs);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,408 @@
+/* kcuda.c: the kernel layer printed as CUDA C++.
+ *
+ * A direct transcription: every kernel-layer statement becomes one
+ * statement (marked with its source range, so tools can link CUDA lines
+ * to Python lines), every expression a fully parenthesised C++ expression.
+ * The dtype table gives the C++ types; f16 and bf16 use cuda_fp16.h and
+ * cuda_bf16.h, whose operators compute in half precision (as the
+ * interpreter rounds after each operation) and whose math goes through
+ * float. Integer arithmetic is C's on the dtype's type; float-to-integer
+ * casts are the hardware's (toward zero, saturating, NaN to 0). */
+#include <string.h>
+
+#include "kcuda.h"
+
+#include "base/strbuf.h"
+#include "emit.h"
+
+typedef struct Pr {
+    MtCtx *c;
+    const KFunc *f;
+    MtBuf *b;
+    const char **names;       /* per variable: its C name */
+    int indent;
+} Pr;
+
+static const char *ctype(MtDtype dt) { return mt_dtype_info(dt)->cuda; }
+
+static bool is_half(MtDtype dt) { return dt == MT_DT_F16 || dt == MT_DT_BF16; }
+
+static bool is_float(MtDtype dt) { return mt_dtype_info(dt)->cls == MT_DC_FLOAT; }
+
+static void expr(Pr *p, const KExpr *e);
+
+static void literal(Pr *p, const KExpr *e)
+{
+    MtDtype dt = (MtDtype)e->dt;
+    MtConst k = e->u.c;
+    switch (mt_dtype_info(dt)->cls) {
+    case MT_DC_BOOL:
+        mt_buf_puts(p->b, (k.kind == CST_FLOAT ? k.f != 0 : k.i != 0) ? "true" : "false");
+        return;
+    case MT_DC_FLOAT:
+        if (is_half(dt)) {
+            mt_buf_printf(p->b, "%s(", dt == MT_DT_F16 ? "__float2half_rn" : "__float2bfloat16_rn");
+            cu_literal(p->b, k, &mt_ty_f32);
+            mt_buf_putc(p->b, ')');
+        } else if (dt == MT_DT_F64) {
+            mt_buf_printf(p->b, "%.17g", k.kind == CST_FLOAT ? k.f : (double)k.i);
+            if (k.kind == CST_FLOAT && k.f == (double)(int64_t)k.f)
+                mt_buf_puts(p->b, ".0");
+        } else {
+            cu_literal(p->b, k, &mt_ty_f32);
+        }
+        return;
+    case MT_DC_SINT:
+    case MT_DC_UINT: {
+        int64_t i = k.kind == CST_FLOAT ? (int64_t)k.f : k.i;
+        if (dt == MT_DT_I32)
+            mt_buf_printf(p->b, "%lld", (long long)i);
+        else if (dt == MT_DT_I64)
+            mt_buf_printf(p->b, "%lldLL", (long long)i);
+        else if (dt == MT_DT_U32)
+            mt_buf_printf(p->b, "%lluu", (unsigned long long)(uint32_t)i);
+        else if (dt == MT_DT_U64)
+            mt_buf_printf(p->b, "%lluull", (unsigned long long)i);
+        else
+            mt_buf_printf(p->b, "(%s)%lld", ctype(dt), (long long)i);
+        return;
+    }
+    }
+}
+
+static void binary(Pr *p, const char *op, const KExpr *e)
+{
+    mt_buf_putc(p->b, '(');
+    expr(p, e->a[0]);
+    mt_buf_printf(p->b, " %s ", op);
+    expr(p, e->a[1]);
+    mt_buf_putc(p->b, ')');
+}
+
+/* f(args) computed in float for half types: __float2half_rn(f(__half2float(x), ...)). */
+static void call_via_float(Pr *p, const char *fn, const KExpr *e, int nargs)
+{
+    MtDtype dt = (MtDtype)e->dt;
+    bool half = is_half(dt);
+    if (half)
+        mt_buf_printf(p->b, "%s(", dt == MT_DT_F16 ? "__float2half_rn" : "__float2bfloat16_rn");
+    mt_buf_printf(p->b, "%s(", fn);
+    for (int i = 0; i < nargs; i++) {
+        if (i)
+            mt_buf_puts(p->b, ", ");
+        if (half)
+            mt_buf_printf(p->b, "%s(", dt == MT_DT_F16 ? "__half2float" : "__bfloat162float");
+        expr(p, e->a[i]);
+        if (half)
+            mt_buf_putc(p->b, ')');
+    }
+    mt_buf_putc(p->b, ')');
+    if (half)
+        mt_buf_putc(p->b, ')');
+}
+
+static void cast(Pr *p, const KExpr *e)
+{
+    MtDtype to = (MtDtype)e->dt, from = (MtDtype)e->a[0]->dt;
+    if (is_half(to)) {
+        mt_buf_printf(p->b, "%s((float)", to == MT_DT_F16 ? "__float2half_rn" : "__float2bfloat16_rn");
+        if (is_half(from)) {
+            mt_buf_printf(p->b, "%s(", from == MT_DT_F16 ? "__half2float" : "__bfloat162float");
+            expr(p, e->a[0]);
+            mt_buf_putc(p->b, ')');
+        } else {
+            expr(p, e->a[0]);
+        }
+        mt_buf_putc(p->b, ')');
+        return;
+    }
+    mt_buf_printf(p->b, "((%s)", ctype(to));
+    if (is_half(from)) {
+        mt_buf_printf(p->b, "%s(", from == MT_DT_F16 ? "__half2float" : "__bfloat162float");
+        expr(p, e->a[0]);
+        mt_buf_putc(p->b, ')');
+    } else {
+        expr(p, e->a[0]);
+    }
+    mt_buf_putc(p->b, ')');
+}
+
+static const char *const math32[OPC_COUNT_] = {
+#define MATH(id, name, nargs, c32, c64, cuda32, cuda64, params, doc) [OP_##id] = cuda32,
+#include "ssa/math.def"
+#undef MATH
+};
+static const char *const math64[OPC_COUNT_] = {
+#define MATH(id, name, nargs, c32, c64, cuda32, cuda64, params, doc) [OP_##id] = cuda64,
+#include "ssa/math.def"
+#undef MATH
+};
+
+static void expr(Pr *p, const KExpr *e)
+{
+    MtBuf *b = p->b;
+    MtDtype dt = (MtDtype)e->dt;
+    switch ((KOp)e->op) {
+    case K_CONST: literal(p, e); return;
+    case K_VAR: mt_buf_puts(b, p->names[e->u.var]); return;
+    case K_ELEM:
+        mt_buf_printf(b, "%s[", p->names[e->u.var]);
+        expr(p, e->a[0]);
+        mt_buf_putc(b, ']');
+        return;
+    case K_SPECIAL: {
+        static const char *const sp[] = {"threadIdx.x", "blockIdx.x", "blockIdx.y", "blockIdx.z", "(threadIdx.x & 31)",
+                                          "(threadIdx.x >> 5)"};
+        mt_buf_printf(b, "(int)%s", sp[e->u.special]);
+        return;
+    }
+    case K_NEG:
+        mt_buf_puts(b, "(-");
+        expr(p, e->a[0]);
+        mt_buf_putc(b, ')');
+        return;
+    case K_BNOT:
+    case K_LNOT:
+        mt_buf_puts(b, e->op == K_BNOT ? "(~" : "(!");
+        expr(p, e->a[0]);
+        mt_buf_putc(b, ')');
+        return;
+    case K_ABS: call_via_float(p, is_float(dt) ? (dt == MT_DT_F64 ? "fabs" : "fabsf") : "abs", e, 1); return;
+    case K_ADD: binary(p, "+", e); return;
+    case K_SUB: binary(p, "-", e); return;
+    case K_MUL: binary(p, "*", e); return;
+    case K_DIV: binary(p, "/", e); return;
+    case K_REM:
+        if (is_float(dt))
+            call_via_float(p, dt == MT_DT_F64 ? "fmod" : "fmodf", e, 2);
+        else
+            binary(p, "%", e);
+        return;
+    case K_BAND: binary(p, "&", e); return;
+    case K_BOR: binary(p, "|", e); return;
+    case K_BXOR: binary(p, "^", e); return;
+    case K_SHL: binary(p, "<<", e); return;
+    case K_SHR: binary(p, ">>", e); return;
+    case K_LAND: binary(p, "&&", e); return;
+    case K_LOR: binary(p, "||", e); return;
+    case K_LT: binary(p, "<", e); return;
+    case K_LE: binary(p, "<=", e); return;
+    case K_GT: binary(p, ">", e); return;
+    case K_GE: binary(p, ">=", e); return;
+    case K_EQ: binary(p, "==", e); return;
+    case K_NE: binary(p, "!=", e); return;
+    case K_MAX:
+    case K_MIN: {
+        /* floats: a NaN in a wins, equal values give b (the seeds' rule) */
+        const char *rel = e->op == K_MAX ? ">" : "<";
+        mt_buf_puts(b, "((");
+        if (is_float(dt)) {
+            expr(p, e->a[0]);
+            mt_buf_puts(b, " != ");
+            expr(p, e->a[0]);
+            mt_buf_puts(b, " || ");
+        }
+        expr(p, e->a[0]);
+        mt_buf_printf(b, " %s ", rel);
+        expr(p, e->a[1]);
+        mt_buf_puts(b, ") ? ");
+        expr(p, e->a[0]);
+        mt_buf_puts(b, " : ");
+        expr(p, e->a[1]);
+        mt_buf_putc(b, ')');
+        return;
+    }
+    case K_FMAX:
+    case K_FMIN:
+        call_via_float(p, e->op == K_FMAX ? (dt == MT_DT_F64 ? "fmax" : "fmaxf") : (dt == MT_DT_F64 ? "fmin" : "fminf"),
+                       e, 2);
+        return;
+    case K_FMA: call_via_float(p, dt == MT_DT_F64 ? "fma" : "__fmaf_rn", e, 3); return;
+    case K_SELECT:
+        mt_buf_putc(b, '(');
+        expr(p, e->a[0]);
+        mt_buf_puts(b, " ? ");
+        expr(p, e->a[1]);
+        mt_buf_puts(b, " : ");
+        expr(p, e->a[2]);
+        mt_buf_putc(b, ')');
+        return;
+    case K_CAST: cast(p, e); return;
+    case K_MATH: call_via_float(p, dt == MT_DT_F64 ? math64[e->u.math] : math32[e->u.math], e, e->nargs); return;
+    case K_LOAD:
+        mt_buf_printf(b, "%s[", p->names[e->u.var]);
+        expr(p, e->a[0]);
+        mt_buf_putc(b, ']');
+        return;
+    case K_SHFL_XOR:
+        mt_buf_puts(b, "__shfl_xor_sync(0xffffffffu, ");
+        expr(p, e->a[0]);
+        mt_buf_printf(b, ", %u)", e->u.lane_mask);
+        return;
+    case K_COUNT_: break;
+    }
+    mt_buf_puts(b, "/*?*/0");
+}
+
+static void line_start(Pr *p, const KStmt *s)
+{
+    mt_buf_indent(p->b, 4 * p->indent);
+    if (s)
+        mt_buf_mark(p->b, s->span, s->inl);
+}
+
+static void block(Pr *p, const KBlock *blk);
+
+static void decl(Pr *p, const KStmt *s)
+{
+    const KVar *v = k_var_at(p->f, s->u.set.var);
+    const char *name = p->names[s->u.set.var];
+    switch ((KVarKind)v->kind) {
+    case KV_SHARED:
+        mt_buf_printf(p->b, "__shared__ __align__(16) %s %s[%u];\n", ctype((MtDtype)v->dt), name, v->n);
+        return;
+    case KV_REGS:
+        mt_buf_printf(p->b, "%s %s[%u];\n", ctype((MtDtype)v->dt), name, v->n);
+        return;
+    case KV_LOCAL:
+    case KV_PARAM:
+        mt_buf_printf(p->b, "%s %s", ctype((MtDtype)v->dt), name);
+        if (s->u.set.value) {
+            mt_buf_puts(p->b, " = ");
+            expr(p, s->u.set.value);
+        }
+        mt_buf_puts(p->b, ";\n");
+        return;
+    }
+}
+
+static void stmt(Pr *p, const KStmt *s)
+{
+    MtBuf *b = p->b;
+    switch ((KStmtKind)s->kind) {
+    case KST_DECL:
+        line_start(p, s);
+        decl(p, s);
+        return;
+    case KST_SET:
+        line_start(p, s);
+        mt_buf_puts(b, p->names[s->u.set.var]);
+        if (s->u.set.index) {
+            mt_buf_putc(b, '[');
+            expr(p, s->u.set.index);
+            mt_buf_putc(b, ']');
+        }
+        mt_buf_puts(b, " = ");
+        expr(p, s->u.set.value);
+        mt_buf_puts(b, ";\n");
+        return;
+    case KST_STORE:
+        line_start(p, s);
+        if (s->u.store.mask) {
+            mt_buf_puts(b, "if (");
+            expr(p, s->u.store.mask);
+            mt_buf_puts(b, ") ");
+        }
+        mt_buf_printf(b, "%s[", p->names[s->u.store.ptr]);
+        expr(p, s->u.store.index);
+        mt_buf_puts(b, "] = ");
+        expr(p, s->u.store.value);
+        mt_buf_puts(b, ";\n");
+        return;
+    case KST_IF:
+        line_start(p, s);
+        mt_buf_puts(b, "if (");
+        expr(p, s->u.if_.cond);
+        mt_buf_puts(b, ") {\n");
+        p->indent++;
+        block(p, &s->u.if_.then);
+        p->indent--;
+        if (s->u.if_.els.n) {
+            line_start(p, NULL);
+            mt_buf_puts(b, "} else {\n");
+            p->indent++;
+            block(p, &s->u.if_.els);
+            p->indent--;
+        }
+        line_start(p, NULL);
+        mt_buf_puts(b, "}\n");
+        return;
+    case KST_FOR: {
+        const char *iv = p->names[s->u.for_.iv];
+        if (s->u.for_.unroll) {
+            line_start(p, s);
+            if (s->u.for_.unroll < 0)
+                mt_buf_puts(b, "#pragma unroll\n");
+            else
+                mt_buf_printf(b, "#pragma unroll %d\n", s->u.for_.unroll);
+        }
+        line_start(p, s);
+        mt_buf_printf(b, "for (int %s = ", iv);
+        expr(p, s->u.for_.start);
+        mt_buf_printf(b, "; %s < ", iv);
+        expr(p, s->u.for_.stop);
+        mt_buf_printf(b, "; %s += %lld) {\n", iv, (long long)s->u.for_.step);
+        p->indent++;
+        block(p, &s->u.for_.body);
+        p->indent--;
+        line_start(p, NULL);
+        mt_buf_puts(b, "}\n");
+        return;
+    }
+    case KST_WHILE:
+        line_start(p, s);
+        mt_buf_puts(b, "while (");
+        expr(p, s->u.while_.cond);
+        mt_buf_puts(b, ") {\n");
+        p->indent++;
+        block(p, &s->u.while_.body);
+        p->indent--;
+        line_start(p, NULL);
+        mt_buf_puts(b, "}\n");
+        return;
+    case KST_BARRIER:
+        line_start(p, s);
+        /* programs of one warp synchronise their warp only */
+        mt_buf_puts(b, p->f->threads / p->f->programs_per_block <= 32 ? "__syncwarp();\n" : "__syncthreads();\n");
+        return;
+    case KST_BLANK:
+        mt_buf_putc(b, '\n');
+        return;
+    }
+}
+
+static void block(Pr *p, const KBlock *blk)
+{
+    for (uint32_t i = 0; i < blk->n; i++)
+        stmt(p, blk->v[i]);
+}
+
+const char *mt_kir_cuda(MtCtx *c, const KFunc *f, MtLineMarks *marks)
+{
+    MtBuf b;
+    mt_buf_init(&b, &c->arena);
+    if (marks)
+        mt_buf_record_marks(&b, marks);
+    Pr p = {.c = c, .f = f, .b = &b, .indent = 1};
+    p.names = mt_arena_alloc(&c->arena, (f->vars.n + 1) * sizeof *p.names);
+    for (uint32_t v = 1; v < f->vars.n; v++) {
+        const KVar *x = &f->vars.v[v];
+        p.names[v] = x->kind == KV_PARAM && strncmp(x->name, "mt_", 3) ? cu_param_name(c, x->name) : x->name;
+    }
+    if (f->uses_f16)
+        mt_buf_puts(&b, "#include <cuda_fp16.h>\n");
+    if (f->uses_bf16)
+        mt_buf_puts(&b, "#include <cuda_bf16.h>\n");
+    mt_buf_printf(&b, "extern \"C\" __global__ void __launch_bounds__(%u)\n%s(", f->threads, f->name);
+    for (uint32_t i = 0; i < f->params.n; i++) {
+        const KVar *x = k_var_at(f, f->params.v[i]);
+        mt_buf_printf(&b, "%s%s%s %s", i ? ", " : "", ctype((MtDtype)x->dt), x->ptr ? "*" : "",
+                      p.names[f->params.v[i]]);
+    }
+    mt_buf_puts(&b, ") {\n");
+    block(&p, &f->shared);
+    block(&p, &f->prologue);
+    block(&p, &f->body);
+    mt_buf_puts(&b, "}\n");
+    return mt_buf_str(&b);
+}

@@ -1,0 +1,183 @@
+/* kir.h: the kernel layer, a per-thread program for one CUDA thread block.
+ *
+ * The SSA says what a program instance computes on whole blocks; layouts
+ * say which thread holds which element. Lowering (kernel/lower*.c) turns
+ * the two into this IR: what ONE thread of the block does, with thread
+ * and register coordinates, per-thread register arrays, shared-memory
+ * buffers, barriers, warp shuffles and structured control flow. Every
+ * decision about the per-thread code is made there, once; the backends
+ * only print it: cuda/kcuda.c as CUDA C++, the MLIR backend through the
+ * MLIR C API, and kernel/kprint.c as text for `--emit kernel`.
+ *
+ * Shape of the IR (all arena-owned, built once, never mutated after):
+ *   - variables: kernel parameters, scalar locals, register arrays
+ *     (`float v5[8]`, indexed only by compile-time expressions once
+ *     register loops are unrolled) and shared-memory arrays;
+ *   - expressions: immutable trees over constants, variables, array
+ *     elements, thread/block indices, operators, casts, math functions,
+ *     global loads and warp shuffles; every node carries its dtype;
+ *   - statements: declarations, assignments, global stores, shared-memory
+ *     stores, if/else, counted loops (runtime loops and unrolled register
+ *     loops), while loops, barriers, atomics; each carries the source
+ *     range of the SSA operation it implements.
+ * Integers are two's complement in their dtype's width (wrap-around);
+ * floats are IEEE with one rounding per operation (no contraction unless
+ * a K_FMA says so). */
+#ifndef MT_KIR_H
+#define MT_KIR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/ctx.h"
+#include "base/strbuf.h"
+#include "ssa/ops.h"
+
+typedef uint32_t KVarId;      /* index into KFunc.vars; 0 = none */
+
+typedef enum KVarKind {
+    KV_PARAM,                 /* a kernel parameter (scalar, or a global pointer when ptr) */
+    KV_LOCAL,                 /* a scalar local */
+    KV_REGS,                  /* a per-thread register array of n elements */
+    KV_SHARED,                /* a shared-memory array of n elements */
+} KVarKind;
+
+typedef struct KVar {
+    const char *name;         /* the C name */
+    uint8_t kind;             /* KVarKind */
+    uint8_t dt;               /* MtDtype of the value (a pointer's pointee) */
+    bool ptr;                 /* KV_PARAM: a global pointer */
+    uint32_t n;               /* KV_REGS, KV_SHARED: elements */
+} KVar;
+
+typedef enum KOp {
+    K_CONST,                  /* u.c converted to dt */
+    K_VAR,                    /* u.var (a scalar param or local) */
+    K_ELEM,                   /* u.var[a0] (register or shared array) */
+    K_SPECIAL,                /* u.special */
+    /* unary */
+    K_NEG, K_BNOT, K_LNOT, K_ABS,
+    /* binary, operands of dt (comparisons: operands of u.cmp_dt, result bool) */
+    K_ADD, K_SUB, K_MUL, K_DIV, K_REM, K_BAND, K_BOR, K_BXOR, K_SHL, K_SHR, K_LAND, K_LOR,
+    K_LT, K_LE, K_GT, K_GE, K_EQ, K_NE,
+    K_MAX, K_MIN,             /* NaN-propagating, ties give a1 (floats) */
+    K_FMAX, K_FMIN,           /* IEEE maxNum/minNum: a NaN operand is ignored (fmaxf) */
+    K_FMA,                    /* a0 * a1 + a2, one rounding */
+    K_SELECT,                 /* a0 ? a1 : a2 */
+    K_CAST,                   /* a0 converted to dt (value conversion, saturating float->int) */
+    K_MATH,                   /* math.def function u.math on its operands */
+    K_LOAD,                   /* global load u.var[a0] of dt; u.vec > 1: a vector of that many, element a1 */
+    K_SHFL_XOR,               /* __shfl_xor_sync(full mask, a0, u.lane_mask) */
+    K_COUNT_
+} KOp;
+
+typedef enum KSpecial {
+    KS_TID,                   /* threadIdx.x */
+    KS_BID_X, KS_BID_Y, KS_BID_Z, /* blockIdx */
+    KS_LANE,                  /* threadIdx.x % 32 */
+    KS_WARP,                  /* threadIdx.x / 32 */
+} KSpecial;
+
+typedef struct KExpr KExpr;
+struct KExpr {
+    uint8_t op;               /* KOp */
+    uint8_t dt;               /* MtDtype of the result */
+    uint8_t nargs;
+    const KExpr *a[3];
+    union {
+        MtConst c;            /* K_CONST */
+        KVarId var;           /* K_VAR, K_ELEM, K_LOAD */
+        uint8_t special;      /* K_SPECIAL */
+        uint8_t cmp_dt;       /* comparisons: the operands' dtype */
+        uint16_t math;        /* K_MATH: the MtOpcode of the math.def row */
+        uint32_t lane_mask;   /* K_SHFL_XOR */
+    } u;
+    uint8_t vec;              /* K_LOAD: vector width (1 = scalar) */
+};
+
+typedef struct KStmt KStmt;
+typedef MT_VEC(KStmt *) KBlock;
+
+typedef enum KStmtKind {
+    KST_DECL,                 /* declare u.set.var, initialised with u.set.value when set */
+    KST_SET,                  /* u.set.var (or u.set.var[u.set.index]) = u.set.value */
+    KST_STORE,                /* global store u.store.ptr[index] = value, when mask (or no mask) */
+    KST_IF,                   /* if (cond) then else */
+    KST_FOR,                  /* for (iv = start; iv < stop; iv += step) body; unroll: a hint (0 none, -1 all) */
+    KST_WHILE,                /* while (cond) body */
+    KST_BARRIER,              /* __syncthreads() */
+    KST_BLANK,                /* an empty line (formatting) */
+} KStmtKind;
+
+struct KStmt {
+    uint8_t kind;             /* KStmtKind */
+    MtSpan span;              /* source range of the SSA operation it implements */
+    uint32_t inl;             /* inline site of that operation */
+    union {
+        struct { KVarId var; const KExpr *index, *value; } set;          /* DECL, SET */
+        struct { KVarId ptr; const KExpr *index, *value, *mask; uint8_t vec; } store;
+        struct { const KExpr *cond; KBlock then, els; } if_;
+        struct { KVarId iv; const KExpr *start, *stop; int64_t step; KBlock body; int unroll; } for_;
+        struct { const KExpr *cond; KBlock body; } while_;
+    } u;
+};
+
+/* One kernel: what a thread block runs. */
+typedef struct KFunc {
+    const char *name;
+    MT_VEC(KVar) vars;        /* vars.v[0] is unused (KVarId 0 = none) */
+    MT_VEC(KVarId) params;    /* in launch order */
+    KBlock shared;            /* KST_DECL of the KV_SHARED arrays */
+    KBlock prologue;          /* what every thread computes first: lane, warp, coordinate bases */
+    KBlock body;
+    uint32_t threads;         /* threads per block (blockDim.x) */
+    uint32_t programs_per_block; /* program instances along grid x that one block runs */
+    uint64_t shared_bytes;    /* static shared memory of the block */
+    bool uses_f16, uses_bf16; /* the CUDA printer includes cuda_fp16.h / cuda_bf16.h */
+} KFunc;
+
+/* ---- building (kir.c) ---------------------------------------------------------- */
+
+KFunc *k_func_new(MtCtx *c, const char *name);
+KVarId k_var(MtCtx *c, KFunc *f, KVarKind kind, MtDtype dt, uint32_t n, const char *name);
+KVarId k_param(MtCtx *c, KFunc *f, const char *name, MtDtype dt, bool ptr);
+static inline const KVar *k_var_at(const KFunc *f, KVarId v) { return &f->vars.v[v]; }
+
+const KExpr *k_const(MtCtx *c, MtDtype dt, MtConst k);
+const KExpr *k_int(MtCtx *c, MtDtype dt, int64_t i);
+const KExpr *k_ref(MtCtx *c, const KFunc *f, KVarId v);
+const KExpr *k_elem(MtCtx *c, const KFunc *f, KVarId v, const KExpr *index);
+const KExpr *k_special(MtCtx *c, KSpecial s);
+/* An operator node; comparisons get dt bool and remember the operand dtype. */
+const KExpr *k_op(MtCtx *c, KOp op, MtDtype dt, const KExpr *a0, const KExpr *a1, const KExpr *a2);
+const KExpr *k_cast(MtCtx *c, MtDtype dt, const KExpr *x);
+const KExpr *k_math(MtCtx *c, int opcode, MtDtype dt, const KExpr *const *args, int n);
+const KExpr *k_load(MtCtx *c, const KFunc *f, KVarId ptr, const KExpr *index, int vec, int lane);
+const KExpr *k_shfl_xor(MtCtx *c, const KExpr *x, uint32_t lane_mask);
+/* Integer helpers that fold constants (index arithmetic stays readable). */
+const KExpr *k_add(MtCtx *c, const KExpr *a, const KExpr *b);
+const KExpr *k_mul(MtCtx *c, const KExpr *a, const KExpr *b);
+bool k_is_const(const KExpr *e, int64_t *out);
+
+/* Statements append to a block at the current source range. */
+typedef struct KBuilder {
+    MtCtx *c;
+    KFunc *f;
+    KBlock *block;            /* where statements go */
+    MtSpan span;
+    uint32_t inl;
+} KBuilder;
+
+KStmt *k_stmt(KBuilder *b, KStmtKind kind);
+void k_decl(KBuilder *b, KVarId v, const KExpr *init);
+void k_set(KBuilder *b, KVarId v, const KExpr *index, const KExpr *value);
+void k_store(KBuilder *b, KVarId ptr, const KExpr *index, const KExpr *value, const KExpr *mask, int vec);
+void k_barrier(KBuilder *b);
+
+/* ---- text (kprint.c) -------------------------------------------------------------- */
+
+/* `--emit kernel`: the launch shape, then every statement, marked with its
+ * source range in `marks` (may be NULL). Arena-owned. */
+const char *mt_kir_print(MtCtx *c, const KFunc *f, MtLineMarks *marks);
+
+#endif

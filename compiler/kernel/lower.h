@@ -1,0 +1,131 @@
+/* lower.h: the fast lowering, SSA + linear layouts -> kernel layer, and
+ * the internals its files share (lower.c: the driver, layouts of values,
+ * elementwise operations and control flow; lower_mem.c: loads and stores;
+ * lower_reduce.c: reductions; lower_dot.c: tl.dot; convert.c: moving a
+ * value between layouts through shared memory).
+ *
+ * Execution model. One CUDA block runs `programs_per_block` program
+ * instances along grid x (several small programs share a block, one warp
+ * group each), each with `warps` warps. Every block value lives in
+ * registers under a layout (layout/linear.h); a value known to be the
+ * same in every thread (a scalar, a constant block) is one expression.
+ * Values that are cheap to compute (aranges, constants and pure
+ * elementwise arithmetic on them and on scalars, pointer offsets among
+ * them) have no home: they are computed where a consumer needs them, in
+ * the layout it needs, instead of being moved between threads. Every
+ * other block value has a home layout chosen before lowering (loads:
+ * the coalescing default; tl.dot: its accumulator layout; elementwise
+ * results: their operands'; reductions: the slice of their input), and is
+ * converted through shared memory when a consumer needs another one. */
+#ifndef MT_KERNEL_LOWER_H
+#define MT_KERNEL_LOWER_H
+
+#include "kir.h"
+#include "layout/linear.h"
+#include "ssa/ssa.h"
+
+/* Options of the fast lowering (MtSpec's launch options). */
+typedef struct MtKernelOptions {
+    int num_warps;            /* warps per program; 0: chosen from the kernel */
+    int sm;                   /* target, e.g. 90 */
+} MtKernelOptions;
+
+/* Lower f. Operations the fast lowering cannot handle yet are E0603
+ * diagnostics at their source range; returns NULL then. */
+KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt);
+
+/* ---- internals ------------------------------------------------------------------ */
+
+typedef enum LKind {
+    LV_NONE,                  /* not lowered (yet) */
+    LV_UNIFORM,               /* the same value in every thread: u */
+    LV_REGS,                  /* a register array `regs` under layout ll */
+} LKind;
+
+/* A lowered value. Pointer values are element offsets (int64) into the
+ * parameter `base`. */
+typedef struct LVal {
+    uint8_t kind;             /* LKind */
+    const KExpr *u;           /* LV_UNIFORM */
+    KVarId regs;              /* LV_REGS */
+    const MtLinear *ll;       /* LV_REGS */
+    KVarId base;              /* pointers: the parameter pointed into */
+} LVal;
+
+/* A layout conversion or remat made inside an open region stays valid
+ * only while that region is open. */
+typedef struct LMemo {
+    MtVal v;
+    const MtLinear *ll;
+    LVal val;
+    uint32_t depth;
+} LMemo;
+
+/* A coordinate base (the thread's part of a coordinate) computed once. */
+typedef struct LBase {
+    int32_t lane[MT_LL_LANES], warp[MT_LL_MAX_WARP]; /* the bits' offsets along the dimension */
+    uint8_t nwarp;
+    const KExpr *ref;
+} LBase;
+
+typedef struct Lw {
+    MtCtx *c;
+    const MtFunc *f;
+    KFunc *kf;
+    KBuilder b;
+    int warps;                /* warps per program */
+    int programs;             /* programs per block */
+    LVal *val;                /* per SSA value: its lowered home */
+    const MtLinear **home;    /* per SSA value: its home layout, NULL for cheap and scalar values */
+    uint8_t *cheap;           /* per SSA value: recomputed where needed */
+    MT_VEC(LMemo) memo;
+    MT_VEC(LBase) bases;
+    uint32_t depth;           /* open regions */
+    const KExpr *lane, *warp; /* this thread's lane, and its warp within its program */
+    const KExpr *slot;        /* this thread's program within the block (0 when one per block) */
+    KVarId grid[3];           /* the program grid (hidden parameters) */
+    uint32_t next_name;       /* for generated names */
+    bool failed;
+} Lw;
+
+void lw_fail(Lw *L, const MtInst *in, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const char *lw_name(Lw *L, const char *prefix);
+/* A layout interned in the arena (pointer identity is not equality: use mt_ll_equal). */
+const MtLinear *lw_layout(Lw *L, MtLinear l);
+MtDtype lw_dtype(const MtType *t);   /* the element dtype of a value type (int64 offsets for pointers) */
+
+/* The value of v in layout ll (NULL ll: v's home or uniform), computed,
+ * reused or converted as needed. */
+LVal lw_get(Lw *L, MtVal v, const MtLinear *ll);
+/* The value of v wherever it is: its home, or (a cheap value) the default
+ * layout of its type, or uniform. */
+LVal lw_get_any(Lw *L, MtVal v);
+/* The coalescing default layout of a block type. */
+const MtLinear *lw_default_layout(Lw *L, const MtType *t);
+/* Element r (a register index expression) of a lowered value read by a
+ * consumer in layout `as` (whose registers map onto lv's). */
+const KExpr *lw_elem(Lw *L, const LVal *lv, const MtLinear *as, uint32_t r);
+/* A fresh register array of dt under ll. */
+LVal lw_new_regs(Lw *L, MtDtype dt, const MtLinear *ll, const char *prefix);
+/* This thread's coordinate along dim d of register r of layout ll. */
+const KExpr *lw_coord(Lw *L, const MtLinear *ll, int d, uint32_t r);
+/* Whether this thread is the one that owns register r of ll among the
+ * threads holding the same element (stores and atomics happen once). */
+const KExpr *lw_owner(Lw *L, const MtLinear *ll);
+
+/* A shared array of n elements of dt for each program of the block; the
+ * element i of this program's share is at *base + i. */
+KVarId lw_shared(Lw *L, MtDtype dt, uint32_t n, const char *prefix, const KExpr **base);
+
+/* lower_mem.c */
+void lw_load(Lw *L, const MtInst *in);
+void lw_store(Lw *L, const MtInst *in);
+/* lower_reduce.c */
+void lw_reduce(Lw *L, const MtInst *in);
+/* lower_dot.c */
+const MtLinear *lw_dot_layout(Lw *L, const MtType *result);
+void lw_dot(Lw *L, const MtInst *in);
+/* convert.c */
+LVal lw_convert(Lw *L, const LVal *from, const MtLinear *to, MtDtype dt);
+
+#endif

@@ -1,0 +1,458 @@
+/* simulate.c: the kernel layer run on the CPU, a functional model of the
+ * generated CUDA for tests without a GPU.
+ *
+ * Every thread of a block runs in lockstep, one statement at a time: a
+ * statement runs for every active thread before the next starts, so a
+ * warp shuffle reads its partner's value as it is at that statement, a
+ * barrier is satisfied by construction, and shared memory is one array
+ * per block. Control flow keeps an active mask: an `if` runs its branches
+ * under the threads whose condition held (or did not), a loop runs while
+ * any thread is still in it. Values are held as int64 or double and
+ * brought back to their dtype after every operation (integers wrap in
+ * their width, floats round to their precision, f16 and bf16 to nearest
+ * even), so results are what the GPU computes up to the rounding of
+ * math functions. Memory accesses are bounds-checked against the
+ * arguments; a fault stops the run with a diagnostic at the statement's
+ * source range. It is slow (a tree walk per element per thread): for
+ * small grids in tests. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/compiled.h"
+#include "kir.h"
+
+typedef union Slot {
+    int64_t i;
+    double f;
+} Slot;
+
+typedef struct Buf {
+    void *data;
+    int64_t numel;
+    MtDtype dt;
+} Buf;
+
+typedef struct Sim {
+    MtCtx *c;
+    const KFunc *f;
+    uint32_t nthreads;
+    uint32_t *off;            /* per variable: its first slot in a thread's storage */
+    uint32_t nslots;          /* per thread */
+    Slot *regs;               /* nthreads x nslots */
+    Slot **shared;            /* per variable: a block's shared array */
+    Slot *params;             /* per variable: a scalar parameter's value */
+    Buf *bufs;                /* per variable: a pointer parameter's buffer */
+    unsigned block[3];
+    const KStmt *cur;
+    bool fault;
+} Sim;
+
+static bool is_float(MtDtype dt) { return mt_dtype_info(dt)->cls == MT_DC_FLOAT; }
+
+/* A value brought back into dt. */
+static Slot fix(MtDtype dt, Slot v)
+{
+    const MtDtypeInfo *d = mt_dtype_info(dt);
+    Slot r = v;
+    switch (d->cls) {
+    case MT_DC_BOOL: r.i = v.i != 0; break;
+    case MT_DC_FLOAT:
+        if (dt == MT_DT_F32)
+            r.f = (float)v.f;
+        else if (dt == MT_DT_F16)
+            r.f = mt_f16_to_f32(mt_f32_to_f16((float)v.f));
+        else if (dt == MT_DT_BF16)
+            r.f = mt_bf16_to_f32(mt_f32_to_bf16((float)v.f));
+        break;
+    case MT_DC_SINT:
+        if (d->bits < 64) {
+            uint64_t m = (1ull << d->bits) - 1, u = (uint64_t)v.i & m;
+            r.i = u >> (d->bits - 1) ? (int64_t)(u | ~m) : (int64_t)u;
+        }
+        break;
+    case MT_DC_UINT:
+        if (d->bits < 64)
+            r.i = (int64_t)((uint64_t)v.i & ((1ull << d->bits) - 1));
+        break;
+    }
+    return r;
+}
+
+static Slot convert(MtDtype to, MtDtype from, Slot v)
+{
+    Slot r;
+    if (is_float(to) && !is_float(from))
+        r.f = mt_dtype_info(from)->cls == MT_DC_UINT ? (double)(uint64_t)v.i : (double)v.i;
+    else if (!is_float(to) && is_float(from)) {
+        /* toward zero, saturating, NaN to 0 */
+        double x = v.f;
+        const MtDtypeInfo *d = mt_dtype_info(to);
+        if (d->cls == MT_DC_BOOL) {
+            r.i = x != 0;
+            return r;
+        }
+        double lo = d->cls == MT_DC_UINT ? 0 : -ldexp(1, d->bits - 1);
+        double hi = d->cls == MT_DC_UINT ? ldexp(1, d->bits) - 1 : ldexp(1, d->bits - 1) - 1;
+        r.i = isnan(x) ? 0 : x <= lo ? (int64_t)lo : x >= hi ? (d->bits == 64 && d->cls == MT_DC_UINT ? -1 : (int64_t)hi) : (int64_t)x;
+        return fix(to, r);
+    } else {
+        r = v;
+    }
+    return fix(to, r);
+}
+
+/* A fault: `what` ("load from x") at element index, in the current block. */
+static void fault(Sim *s, const char *what, int64_t index)
+{
+    if (s->fault)
+        return;
+    s->fault = true;
+    MtSpan sp = s->cur ? s->cur->span : (MtSpan){0};
+    mt_diag(s->c, MT_SEV_ERROR, sp, "R0701", "kernel simulator: %s at element %lld is out of bounds (block %u,%u,%u)",
+            what, (long long)index, s->block[0], s->block[1], s->block[2]);
+}
+
+static Slot *var_slot(Sim *s, uint32_t t, KVarId v, int64_t index)
+{
+    const KVar *x = &s->f->vars.v[v];
+    switch ((KVarKind)x->kind) {
+    case KV_SHARED:
+        if (index < 0 || index >= x->n) {
+            fault(s, mt_sprintf(s->c, "shared array %s", x->name), index);
+            return &s->shared[v][0];
+        }
+        return &s->shared[v][index];
+    case KV_REGS:
+        if (index < 0 || index >= x->n) {
+            fault(s, mt_sprintf(s->c, "register array %s", x->name), index);
+            index = 0;
+        }
+        return &s->regs[(size_t)t * s->nslots + s->off[v] + (uint64_t)index];
+    case KV_PARAM: return &s->params[v];
+    case KV_LOCAL: break;
+    }
+    return &s->regs[(size_t)t * s->nslots + s->off[v]];
+}
+
+static Slot eval(Sim *s, uint32_t t, const KExpr *e);
+
+static Slot mathfn(int op, MtDtype dt, const Slot *a)
+{
+    Slot r;
+    bool f64 = dt == MT_DT_F64;
+    switch (op) {
+#define MATH(id, name, nargs, c32, c64, cuda32, cuda64, params, doc) \
+    case OP_##id: r.f = f64 ? MATH_CALL_##nargs(c64, a) : MATH_CALL_##nargs(c32, a); break;
+#define MATH_CALL_1(fn, a) (double)fn((f64 ? a[0].f : (float)a[0].f))
+#define MATH_CALL_2(fn, a) (double)fn((f64 ? a[0].f : (float)a[0].f), (f64 ? a[1].f : (float)a[1].f))
+#define MATH_CALL_3(fn, a) \
+    (double)fn((f64 ? a[0].f : (float)a[0].f), (f64 ? a[1].f : (float)a[1].f), (f64 ? a[2].f : (float)a[2].f))
+#include "ssa/math.def"
+#undef MATH
+#undef MATH_CALL_1
+#undef MATH_CALL_2
+#undef MATH_CALL_3
+    default: r.f = NAN; break;
+    }
+    return r;
+}
+
+static Slot load(Sim *s, KVarId v, int64_t index)
+{
+    Buf *b = &s->bufs[v];
+    Slot r = {0};
+    if (index < 0 || index >= b->numel) {
+        fault(s, mt_sprintf(s->c, "load from %s", s->f->vars.v[v].name), index);
+        return r;
+    }
+    double x = mt_dtype_get(b->dt, b->data, (size_t)index);
+    if (is_float(b->dt))
+        r.f = x;
+    else if (b->dt == MT_DT_I64 || b->dt == MT_DT_U64)
+        memcpy(&r.i, (char *)b->data + (size_t)index * 8, 8);
+    else
+        r.i = (int64_t)x;
+    return r;
+}
+
+static Slot eval(Sim *s, uint32_t t, const KExpr *e)
+{
+    MtDtype dt = (MtDtype)e->dt;
+    Slot r = {0}, a[3] = {{0}};
+    switch ((KOp)e->op) {
+    case K_CONST:
+        if (is_float(dt))
+            r.f = e->u.c.kind == CST_FLOAT ? e->u.c.f : (double)e->u.c.i;
+        else
+            r.i = e->u.c.kind == CST_FLOAT ? (int64_t)e->u.c.f : e->u.c.i;
+        return fix(dt, r);
+    case K_VAR: return *var_slot(s, t, e->u.var, 0);
+    case K_ELEM: return *var_slot(s, t, e->u.var, eval(s, t, e->a[0]).i);
+    case K_SPECIAL:
+        switch ((KSpecial)e->u.special) {
+        case KS_TID: r.i = t; break;
+        case KS_BID_X: r.i = s->block[0]; break;
+        case KS_BID_Y: r.i = s->block[1]; break;
+        case KS_BID_Z: r.i = s->block[2]; break;
+        case KS_LANE: r.i = t & 31; break;
+        case KS_WARP: r.i = t >> 5; break;
+        }
+        return r;
+    case K_LOAD: return load(s, e->u.var, eval(s, t, e->a[0]).i);
+    case K_SHFL_XOR: return eval(s, t ^ e->u.lane_mask, e->a[0]);
+    case K_CAST: return convert(dt, (MtDtype)e->a[0]->dt, eval(s, t, e->a[0]));
+    case K_SELECT: return eval(s, t, e->a[0]).i ? eval(s, t, e->a[1]) : eval(s, t, e->a[2]);
+    case K_LAND: return (Slot){.i = eval(s, t, e->a[0]).i && eval(s, t, e->a[1]).i};
+    case K_LOR: return (Slot){.i = eval(s, t, e->a[0]).i || eval(s, t, e->a[1]).i};
+    default: break;
+    }
+    for (int i = 0; i < e->nargs; i++)
+        a[i] = eval(s, t, e->a[i]);
+    if (e->op >= K_LT && e->op <= K_NE) {
+        bool f = is_float((MtDtype)e->u.cmp_dt), u = mt_dtype_info((MtDtype)e->u.cmp_dt)->cls == MT_DC_UINT;
+        int c = f ? (a[0].f < a[1].f ? -1 : a[0].f > a[1].f ? 1 : 0)
+                  : u ? ((uint64_t)a[0].i < (uint64_t)a[1].i ? -1 : (uint64_t)a[0].i > (uint64_t)a[1].i)
+                      : (a[0].i < a[1].i ? -1 : a[0].i > a[1].i);
+        bool unordered = f && (isnan(a[0].f) || isnan(a[1].f));
+        switch ((KOp)e->op) {
+        case K_LT: r.i = !unordered && c < 0; break;
+        case K_LE: r.i = !unordered && c <= 0; break;
+        case K_GT: r.i = !unordered && c > 0; break;
+        case K_GE: r.i = !unordered && c >= 0; break;
+        case K_EQ: r.i = !unordered && c == 0; break;
+        default: r.i = unordered || c != 0; break;
+        }
+        return r;
+    }
+    bool f = is_float(dt), u = mt_dtype_info(dt)->cls == MT_DC_UINT;
+    switch ((KOp)e->op) {
+    case K_NEG: if (f) r.f = -a[0].f; else r.i = (int64_t)(0 - (uint64_t)a[0].i); break;
+    case K_BNOT: r.i = ~a[0].i; break;
+    case K_LNOT: r.i = !a[0].i; break;
+    case K_ABS: if (f) r.f = fabs(a[0].f); else r.i = a[0].i < 0 ? -a[0].i : a[0].i; break;
+    case K_ADD: if (f) r.f = a[0].f + a[1].f; else r.i = (int64_t)((uint64_t)a[0].i + (uint64_t)a[1].i); break;
+    case K_SUB: if (f) r.f = a[0].f - a[1].f; else r.i = (int64_t)((uint64_t)a[0].i - (uint64_t)a[1].i); break;
+    case K_MUL: if (f) r.f = a[0].f * a[1].f; else r.i = (int64_t)((uint64_t)a[0].i * (uint64_t)a[1].i); break;
+    case K_DIV:
+        if (f)
+            r.f = a[0].f / a[1].f;
+        else if (!a[1].i)
+            r.i = -1;
+        else
+            r.i = u ? (int64_t)((uint64_t)a[0].i / (uint64_t)a[1].i) : a[1].i == -1 ? -a[0].i : a[0].i / a[1].i;
+        break;
+    case K_REM:
+        if (f)
+            r.f = fmod(a[0].f, a[1].f);
+        else if (!a[1].i)
+            r.i = a[0].i;
+        else
+            r.i = u ? (int64_t)((uint64_t)a[0].i % (uint64_t)a[1].i) : a[1].i == -1 ? 0 : a[0].i % a[1].i;
+        break;
+    case K_BAND: r.i = a[0].i & a[1].i; break;
+    case K_BOR: r.i = a[0].i | a[1].i; break;
+    case K_BXOR: r.i = a[0].i ^ a[1].i; break;
+    case K_SHL: r.i = (int64_t)((uint64_t)a[0].i << (a[1].i & 63)); break;
+    case K_SHR: r.i = u ? (int64_t)((uint64_t)a[0].i >> (a[1].i & 63)) : a[0].i >> (a[1].i & 63); break;
+    case K_MAX:
+        if (f)
+            r = (isnan(a[0].f) || a[0].f > a[1].f) ? a[0] : a[1];
+        else
+            r = (u ? (uint64_t)a[0].i > (uint64_t)a[1].i : a[0].i > a[1].i) ? a[0] : a[1];
+        break;
+    case K_MIN:
+        if (f)
+            r = (isnan(a[0].f) || a[0].f < a[1].f) ? a[0] : a[1];
+        else
+            r = (u ? (uint64_t)a[0].i < (uint64_t)a[1].i : a[0].i < a[1].i) ? a[0] : a[1];
+        break;
+    case K_FMAX: r.f = fmax(a[0].f, a[1].f); break;
+    case K_FMIN: r.f = fmin(a[0].f, a[1].f); break;
+    case K_FMA: r.f = dt == MT_DT_F64 ? fma(a[0].f, a[1].f, a[2].f) : (double)fmaf((float)a[0].f, (float)a[1].f, (float)a[2].f); break;
+    case K_MATH: r = mathfn(e->u.math, dt, a); break;
+    default: break;
+    }
+    return fix(dt, r);
+}
+
+static void store(Sim *s, KVarId v, int64_t index, Slot val)
+{
+    Buf *b = &s->bufs[v];
+    if (index < 0 || index >= b->numel) {
+        fault(s, mt_sprintf(s->c, "store to %s", s->f->vars.v[v].name), index);
+        return;
+    }
+    if (b->dt == MT_DT_I64 || b->dt == MT_DT_U64)
+        memcpy((char *)b->data + (size_t)index * 8, &val.i, 8);
+    else
+        mt_dtype_set(b->dt, b->data, (size_t)index, is_float(b->dt) ? val.f : (double)val.i);
+}
+
+static void run_block(Sim *s, const KBlock *blk, const uint8_t *active);
+
+static void run_stmt(Sim *s, const KStmt *st, const uint8_t *active)
+{
+    uint32_t n = s->nthreads;
+    s->cur = st;
+    switch ((KStmtKind)st->kind) {
+    case KST_DECL:
+        if (!st->u.set.value)
+            return;
+        /* fall through */
+    case KST_SET: {
+        /* read every thread's value before writing any (shuffles) */
+        Slot *vals = malloc(n * sizeof *vals);
+        int64_t *idx = malloc(n * sizeof *idx);
+        for (uint32_t t = 0; t < n; t++)
+            if (active[t]) {
+                vals[t] = eval(s, t, st->u.set.value);
+                idx[t] = st->u.set.index ? eval(s, t, st->u.set.index).i : 0;
+            }
+        for (uint32_t t = 0; t < n && !s->fault; t++)
+            if (active[t])
+                *var_slot(s, t, st->u.set.var, idx[t]) = vals[t];
+        free(vals);
+        free(idx);
+        return;
+    }
+    case KST_STORE:
+        for (uint32_t t = 0; t < n && !s->fault; t++)
+            if (active[t] && (!st->u.store.mask || eval(s, t, st->u.store.mask).i))
+                store(s, st->u.store.ptr, eval(s, t, st->u.store.index).i, eval(s, t, st->u.store.value));
+        return;
+    case KST_IF: {
+        uint8_t *yes = malloc(n), *no = malloc(n);
+        for (uint32_t t = 0; t < n; t++) {
+            bool c = active[t] && eval(s, t, st->u.if_.cond).i;
+            yes[t] = c;
+            no[t] = active[t] && !c;
+        }
+        run_block(s, &st->u.if_.then, yes);
+        run_block(s, &st->u.if_.els, no);
+        free(yes);
+        free(no);
+        return;
+    }
+    case KST_FOR: {
+        uint8_t *in = malloc(n);
+        for (uint32_t t = 0; t < n; t++)
+            if ((in[t] = active[t]))
+                *var_slot(s, t, st->u.for_.iv, 0) = eval(s, t, st->u.for_.start);
+        for (;;) {
+            bool any = false;
+            for (uint32_t t = 0; t < n; t++)
+                if (in[t]) {
+                    in[t] = var_slot(s, t, st->u.for_.iv, 0)->i < eval(s, t, st->u.for_.stop).i;
+                    any |= in[t];
+                }
+            if (!any || s->fault || mt_cancelled(s->c))
+                break;
+            run_block(s, &st->u.for_.body, in);
+            for (uint32_t t = 0; t < n; t++)
+                if (in[t])
+                    var_slot(s, t, st->u.for_.iv, 0)->i += st->u.for_.step;
+        }
+        free(in);
+        return;
+    }
+    case KST_WHILE: {
+        uint8_t *in = malloc(n);
+        memcpy(in, active, n);
+        for (;;) {
+            bool any = false;
+            for (uint32_t t = 0; t < n; t++)
+                if (in[t]) {
+                    in[t] = eval(s, t, st->u.while_.cond).i != 0;
+                    any |= in[t];
+                }
+            if (!any || s->fault || mt_cancelled(s->c))
+                break;
+            run_block(s, &st->u.while_.body, in);
+        }
+        free(in);
+        return;
+    }
+    case KST_BARRIER:
+    case KST_BLANK:
+        return;
+    }
+}
+
+static void run_block(Sim *s, const KBlock *blk, const uint8_t *active)
+{
+    for (uint32_t i = 0; i < blk->n && !s->fault; i++)
+        run_stmt(s, blk->v[i], active);
+}
+
+MtStatus mt_simulate(MtCtx *c, MtCompiled *k, const int64_t grid[3], const MtKernelArg *args, size_t nargs)
+{
+    const KFunc *f = k->kernel;
+    if (!f) {
+        mt_diag(c, MT_SEV_ERROR, (MtSpan){0}, "R0703",
+                "the kernel simulator runs the fast lowering's kernel layer: compile with lowering fast through "
+                "the CUDA stage");
+        return MT_ERR_USAGE;
+    }
+    Sim s = {.c = c, .f = f, .nthreads = f->threads};
+    uint32_t nv = f->vars.n;
+    s.off = calloc(nv, sizeof *s.off);
+    s.shared = calloc(nv, sizeof *s.shared);
+    s.params = calloc(nv, sizeof *s.params);
+    s.bufs = calloc(nv, sizeof *s.bufs);
+    for (uint32_t v = 1; v < nv; v++) {
+        const KVar *x = &f->vars.v[v];
+        if (x->kind == KV_LOCAL || x->kind == KV_REGS) {
+            s.off[v] = s.nslots;
+            s.nslots += x->kind == KV_REGS ? x->n : 1;
+        } else if (x->kind == KV_SHARED) {
+            s.shared[v] = calloc(x->n ? x->n : 1, sizeof(Slot));
+        }
+    }
+    /* runtime parameters, then the program grid */
+    size_t runtime = f->params.n - 3;
+    MtStatus st = MT_OK;
+    if (nargs != runtime) {
+        mt_diag(c, MT_SEV_ERROR, (MtSpan){0}, "R0703", "%s takes %zu runtime arguments, got %zu", f->name, runtime,
+                nargs);
+        st = MT_ERR_USAGE;
+    }
+    for (size_t i = 0; i < runtime && st == MT_OK; i++) {
+        KVarId v = f->params.v[i];
+        const KVar *x = &f->vars.v[v];
+        if (x->ptr)
+            s.bufs[v] = (Buf){args[i].data, (int64_t)args[i].numel, (MtDtype)x->dt};
+        else if (is_float((MtDtype)x->dt))
+            s.params[v].f = (double)(float)args[i].f;
+        else
+            s.params[v].i = args[i].i;
+    }
+    for (int d = 0; d < 3; d++)
+        s.params[f->params.v[runtime + d]].i = grid[d];
+    s.regs = calloc((size_t)s.nthreads * (s.nslots ? s.nslots : 1), sizeof(Slot));
+    uint8_t *all = malloc(s.nthreads);
+    memset(all, 1, s.nthreads);
+    int64_t bx = (grid[0] + f->programs_per_block - 1) / f->programs_per_block;
+    for (int64_t z = 0; z < grid[2] && st == MT_OK && !s.fault; z++)
+        for (int64_t y = 0; y < grid[1] && !s.fault; y++)
+            for (int64_t x = 0; x < bx && !s.fault; x++) {
+                s.block[0] = (unsigned)x;
+                s.block[1] = (unsigned)y;
+                s.block[2] = (unsigned)z;
+                run_block(&s, &f->prologue, all);
+                run_block(&s, &f->body, all);
+            }
+    if (s.fault)
+        st = MT_ERR_SOURCE;
+    else if (mt_cancelled(c))
+        st = MT_CANCELLED;
+    for (uint32_t v = 1; v < nv; v++)
+        free(s.shared[v]);
+    free(s.off);
+    free(s.shared);
+    free(s.params);
+    free(s.bufs);
+    free(s.regs);
+    free(all);
+    return st;
+}

@@ -1,0 +1,141 @@
+/* check_fast.c: the fast lowering against the interpreter, without a GPU.
+ *
+ * Every example launch spec (the .json files of examples/) is compiled with the fast
+ * lowering through CUDA, run in the kernel-layer simulator (every thread of
+ * every block in lockstep: layouts, shuffles, shared memory and masks as
+ * the generated CUDA has them) and in the interpreter on the same inputs,
+ * and every output array is compared. Integer and bool outputs must be
+ * identical. Float outputs may differ where the fast lowering sums in
+ * another order (reductions by registers, shuffles and warps instead of
+ * the seed tree; tl.dot with fused multiply-adds): they must agree to a
+ * relative 1e-5 of the largest magnitude of the output (a few units in the
+ * last place of fp32 over the short sums of the examples). The NVRTC
+ * test of the same kernels is tests/cuda; on a GPU, tests/gpu runs them. */
+#include <dirent.h>
+
+#include "exec_test.h"
+
+#include "launch_spec.h"
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Run the interpreter (sim false) or the simulator on fresh inputs bound
+ * from the spec; returns the launch (caller frees) with the outputs. */
+static MtLaunch run_spec(const char *path, bool sim, char **signature_out)
+{
+    MtLaunchSpec spec;
+    char err[512];
+    ck_assert_msg(mt_launch_spec_load(path, &spec, err, sizeof err) == MT_OK, "%s", err);
+    const char *src = spec.source_path;
+    size_t len;
+    char *text = read_text(src, &len);
+    MtCtx *c = mt_ctx_new(NULL);
+    MtModule *m;
+    ck_assert_msg(mt_parse(c, src, text, len, &m) == MT_OK, "%s: %s", path, all_diags(c));
+    const MtKernelInfo *ki = spec.kernel ? mt_module_find_kernel(m, spec.kernel) : mt_module_kernel(m, 0);
+    ck_assert_msg(ki != NULL, "%s: kernel", path);
+    char *sig = mt_launch_spec_signature(&spec, ki, err, sizeof err);
+    ck_assert_msg(sig != NULL, "%s: %s", path, err);
+    MtSpec cs = {.kernel = ki->name, .signature = sig, .lowering = MT_LOWERING_FAST, .last_stage = MT_STAGE_CUDA};
+    MtCompiled *k;
+    ck_assert_msg(mt_compile(c, m, &cs, &k) == MT_OK, "%s: %s", path, all_diags(c));
+    size_t np = mt_compiled_param_count(k);
+    MtKernelParam *params = malloc((np + 1) * sizeof *params);
+    for (size_t i = 0; i < np; i++)
+        params[i] = *mt_compiled_param(k, i);
+    MtLaunch launch;
+    ck_assert_msg(mt_launch_bind(&spec, params, np, &launch, err, sizeof err) == MT_OK, "%s: %s", path, err);
+    MtKernelArg *args = calloc(launch.nargs + 1, sizeof *args);
+    for (size_t i = 0; i < launch.nargs; i++) {
+        const MtLaunchArg *a = &launch.args[i];
+        if (a->kind == MT_ARG_ARRAY)
+            args[i] = arr(a->array->data, (size_t)a->array->numel);
+        else if (a->kind == MT_ARG_F32)
+            args[i] = f32(a->fval);
+        else
+            args[i] = i32(a->ival);
+    }
+    MtStatus st = sim ? mt_simulate(c, k, launch.grid, args, launch.nargs)
+                      : mt_interpret(c, k, launch.grid, args, launch.nargs, &(MtInterpOptions){.threads = 1});
+    ck_assert_msg(st == MT_OK, "%s (%s): %s", path, sim ? "simulator" : "interpreter", all_diags(c));
+    if (signature_out)
+        *signature_out = strdup(sig);
+    free(args);
+    free(params);
+    free(sig);
+    free(text);
+    mt_ctx_free(c);
+    mt_launch_spec_free(&spec);
+    return launch;
+}
+
+static void compare_spec(const char *path)
+{
+    char *sig = NULL;
+    MtLaunch want = run_spec(path, false, &sig), got = run_spec(path, true, NULL);
+    for (size_t i = 0; i < want.nargs; i++) {
+        const MtArray *w = want.args[i].array, *g = got.args[i].array;
+        if (want.args[i].kind != MT_ARG_ARRAY)
+            continue;
+        double scale = 0;
+        for (int64_t j = 0; j < w->numel; j++) {
+            double v = fabs(mt_dtype_get(w->dtype, w->data, (size_t)j));
+            if (isfinite(v) && v > scale)
+                scale = v;
+        }
+        for (int64_t j = 0; j < w->numel; j++) {
+            double a = mt_dtype_get(w->dtype, w->data, (size_t)j), b = mt_dtype_get(g->dtype, g->data, (size_t)j);
+            bool same = a == b || (isnan(a) && isnan(b));
+            bool close = w->dtype == MT_DT_F32 && fabs(a - b) <= 1e-5 * scale;
+            ck_assert_msg(same || close, "%s (%s): %s[%lld] is %.9g in the simulator, %.9g in the interpreter", path,
+                          sig, want.args[i].name, (long long)j, b, a);
+        }
+    }
+    free(sig);
+    mt_launch_free(&want);
+    mt_launch_free(&got);
+}
+
+START_TEST(every_example_spec_matches_the_interpreter)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/examples", MT_SOURCE_DIR);
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    char *names[256];
+    size_t n = 0;
+    for (struct dirent *e; (e = readdir(d)) && n < 256;) {
+        size_t l = strlen(e->d_name);
+        if (l > 5 && !strcmp(e->d_name + l - 5, ".json"))
+            names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, by_name);
+    ck_assert_uint_gt(n, 10);
+    for (size_t i = 0; i < n; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        compare_spec(path);
+        free(names[i]);
+    }
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("fast");
+    TCase *tc = tcase_create("examples");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, every_example_spec_matches_the_interpreter);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
