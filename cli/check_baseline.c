@@ -24,7 +24,7 @@ static int cmp_fp(const void *a, const void *b)
     return strcmp(x->fingerprint, y->fingerprint);
 }
 
-bool ck_baseline_write(CkReport *r, const char *path)
+bool ck_baseline_write(CkReport *r, const char *path, const MtFileSet *inputs)
 {
     const CkFinding **v = ck_alloc(r, (r->nfindings + 1) * sizeof *v);
     size_t n = 0;
@@ -59,17 +59,17 @@ bool ck_baseline_write(CkReport *r, const char *path)
     memcpy(withnl, text, len);
     withnl[len] = '\n';
     cJSON_free(text);
-    bool ok = cli_write_output(path, withnl, len + 1);
+    bool ok = cli_write_output(path, withnl, len + 1, inputs);
     free(withnl);
     if (ok)
-        fprintf(stderr, "mytriton check: wrote %zu finding%s to the baseline %s\n", n, n == 1 ? "" : "s", path);
+        cli_error("wrote %zu finding%s to the baseline %s", n, n == 1 ? "" : "s", path);
     return ok;
 }
 
 bool ck_baseline_apply(CkReport *r, const char *path)
 {
     size_t len;
-    char *text = cli_read_file(path, &len);
+    char *text = cli_read_file(path, MT_FILE_BASELINE, &len);
     if (!text)
         return false;
     cJSON *root = cJSON_ParseWithLength(text, len);
@@ -77,13 +77,13 @@ bool ck_baseline_apply(CkReport *r, const char *path)
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "findings");
     const cJSON *key = cJSON_GetObjectItemCaseSensitive(root, "fingerprint");
     if (!cJSON_IsArray(list) || !cJSON_IsString(key)) {
-        fprintf(stderr, "mytriton check: %s is not a baseline written by --write-baseline\n", path);
+        cli_error("%s is not a baseline written by --write-baseline", path);
         cJSON_Delete(root);
         return false;
     }
     if (strcmp(key->valuestring, CK_FINGERPRINT_KEY)) {
-        fprintf(stderr, "mytriton check: %s holds %s fingerprints; this mytriton computes %s (write it again)\n", path,
-                key->valuestring, CK_FINGERPRINT_KEY);
+        cli_error("%s holds %s fingerprints; this mytriton computes %s (write it again)", path, key->valuestring,
+                  CK_FINGERPRINT_KEY);
         cJSON_Delete(root);
         return false;
     }

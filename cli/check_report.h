@@ -26,11 +26,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fileio.h"
 #include "mytriton/mytriton.h"
 
 /* The tool's version as SARIF and JSON report it; `mytriton --version`
  * prints the same number (tests/check compares the two). */
-#define CK_TOOL_VERSION "0.1.0"
+#define CK_TOOL_VERSION MT_VERSION
 /* The partialFingerprints key (and the baseline's format tag). */
 #define CK_FINGERPRINT_KEY "mytriton/v1"
 
@@ -156,7 +157,8 @@ bool ck_scan(CkReport *r, char **paths, int npaths, const char *root);
 bool ck_run(CkReport *r, const CkOptions *o);
 
 /* ---- check_baseline.c ---- */
-bool ck_baseline_write(CkReport *r, const char *path);
+/* Record the findings in `path`, which must not be one of `inputs`. */
+bool ck_baseline_write(CkReport *r, const char *path, const MtFileSet *inputs);
 /* Mark the findings whose fingerprints the baseline holds. */
 bool ck_baseline_apply(CkReport *r, const char *path);
 

@@ -239,7 +239,7 @@ bool ck_run(CkReport *r, const CkOptions *o)
     bool ok = true;
     for (size_t fi = 0; fi < r->nfiles && ok; fi++) {
         size_t len;
-        char *text = cli_read_file(r->files[fi].path, &len);
+        char *text = cli_read_file(r->files[fi].path, MT_FILE_SOURCE, &len);
         if (!text) {
             ok = false;
             break;
@@ -249,9 +249,9 @@ bool ck_run(CkReport *r, const CkOptions *o)
     }
     for (size_t d = 0; d < o->ndefines && ok; d++)
         if (!used[d])
-            fprintf(stderr, "mytriton check: warning: -D %s names no parameter of any kernel checked\n",
-                    o->defines[d].name);
+            cli_warn("-D %s names no parameter of any kernel checked", o->defines[d].name);
     free(used);
+    cli_cache_warning(cache);
     mt_kcache_close(cache);
     mt_ctx_free(c);
     return ok;

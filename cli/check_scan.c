@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "check_report.h"
+#include "cli.h"
 
 typedef struct Found {
     char *path;   /* as reached */
@@ -77,7 +78,7 @@ static bool walk(Walk *w, const char *dir)
 {
     DIR *d = opendir(dir);
     if (!d) {
-        fprintf(stderr, "mytriton check: cannot read folder %s: %s\n", dir, strerror(errno));
+        cli_error("cannot read folder %s: %s", dir, strerror(errno));
         return false;
     }
     char **names = NULL;
@@ -162,7 +163,7 @@ bool ck_scan(CkReport *r, char **paths, int npaths, const char *root)
     if (root) {
         r->root = realpath(root, NULL);
         if (!r->root) {
-            fprintf(stderr, "mytriton check: --root %s: %s\n", root, strerror(errno));
+            cli_error("--root %s: %s", root, strerror(errno));
             return false;
         }
     } else {
@@ -178,7 +179,7 @@ bool ck_scan(CkReport *r, char **paths, int npaths, const char *root)
     for (int i = 0; i < npaths && ok; i++) {
         struct stat st;
         if (stat(paths[i], &st) != 0) {
-            fprintf(stderr, "mytriton check: %s: %s\n", paths[i], strerror(errno));
+            cli_error("%s: %s", paths[i], strerror(errno));
             ok = false;
         } else if (S_ISDIR(st.st_mode)) {
             ok = walk(&w, paths[i]);

@@ -8,7 +8,8 @@
  *                  [--write-baseline FILE] [--root DIR] [--docs-url URL] [--color WHEN]
  *
  * Exit 0 when no error remains after the baseline (warnings and infos are
- * fine), 1 with errors, 2 for bad usage or unreadable inputs. With
+ * fine), 1 with errors, 2 for bad options, unreadable inputs or an
+ * unwritable report (cli.h). With
  * --write-baseline the findings are recorded and the run exits 0: they are
  * the baseline. docs/ci.md is the user's guide; check_report.h maps the
  * files that do the work. */
@@ -44,7 +45,8 @@ static const char help[] =
     "      --color WHEN         colour the text format: auto (default), always, never\n"
     "  -h, --help               this help\n"
     "\n"
-    "Exit status: 0 no errors (warnings and infos allowed), 1 errors, 2 bad usage.\n"
+    "Exit status: 0 no errors (warnings and infos allowed), 1 errors, 2 bad options, an\n"
+    "unreadable input or an unwritable report.\n"
     "With --format github, the job summary goes to $GITHUB_STEP_SUMMARY (or stderr).\n";
 
 typedef enum { FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_JUNIT, FMT_GITHUB } Format;
@@ -84,7 +86,7 @@ static bool want_color(const char *mode, Format fmt, const char *output)
     return (!output || !strcmp(output, "-")) && isatty(1) && !(nc && *nc);
 }
 
-static bool emit(CkReport *r, const CkOptions *o, Format fmt, const char *output)
+static bool emit(CkReport *r, const CkOptions *o, Format fmt, const char *output, const MtFileSet *inputs)
 {
     CkOut out;
     if (!ck_out_open(&out))
@@ -99,15 +101,14 @@ static bool emit(CkReport *r, const CkOptions *o, Format fmt, const char *output
         const char *path = getenv("GITHUB_STEP_SUMMARY");
         summary = path && *path ? fopen(path, "a") : NULL;
         if (path && *path && !summary)
-            fprintf(stderr, "mytriton check: cannot append to $GITHUB_STEP_SUMMARY (%s); writing the summary here\n",
-                    path);
+            cli_warn("cannot append to $GITHUB_STEP_SUMMARY (%s); writing the summary here", path);
         ck_format_github(r, o, out.f, summary ? summary : stderr);
         break;
     }
     }
-    bool ok = ck_out_close(&out) && cli_write_output(output, out.buf, out.len);
+    bool ok = ck_out_close(&out) && cli_write_output(output, out.buf, out.len, inputs);
     if (summary && fclose(summary) != 0) {
-        fprintf(stderr, "mytriton check: cannot write $GITHUB_STEP_SUMMARY\n");
+        cli_error("cannot write $GITHUB_STEP_SUMMARY");
         ok = false;
     }
     free(out.buf);
@@ -118,14 +119,22 @@ static int run(CkReport *r, CkOptions *o, char **paths, int npaths, const char *
                const char *output, const char *baseline, const char *write_baseline)
 {
     if (!ck_scan(r, paths, npaths, root) || !ck_run(r, o))
-        return EXIT_USAGE;
+        return EXIT_TROUBLE;
     ck_fingerprint_all(r);
     if (baseline && !ck_baseline_apply(r, baseline))
-        return EXIT_USAGE;
-    if (write_baseline && !ck_baseline_write(r, write_baseline))
-        return EXIT_ERRORS;
-    if (!emit(r, o, fmt, output))
-        return EXIT_ERRORS;
+        return EXIT_TROUBLE;
+    /* The report and the baseline never replace a source or the baseline read. */
+    MtFileSet inputs = {0};
+    bool ok = mt_fileset_add(&inputs, baseline);
+    for (size_t i = 0; ok && i < r->nfiles; i++)
+        ok = mt_fileset_add(&inputs, r->files[i].path);
+    if (!ok)
+        ck_oom(r);
+    ok = !write_baseline || ck_baseline_write(r, write_baseline, &inputs);
+    ok = ok && emit(r, o, fmt, output, &inputs);
+    mt_fileset_free(&inputs);
+    if (!ok)
+        return EXIT_TROUBLE;
     if (write_baseline)
         return EXIT_OK;
     bool failed = ck_counts(r).errors > 0;
@@ -142,8 +151,8 @@ static int protected_run(CkOptions *o, char **paths, int npaths, const char *roo
     jmp_buf oom;
     r.oom = &oom;
     if (setjmp(oom)) {
-        fprintf(stderr, "mytriton check: out of memory\n");
-        return EXIT_ERRORS;
+        cli_error("out of memory");
+        return EXIT_TROUBLE;
     }
     int rc = run(&r, o, paths, npaths, root, fmt, output, baseline, write_baseline);
     ck_report_free(&r);
@@ -168,8 +177,8 @@ int cmd_check(int argc, char **argv)
     };
     MtDefine *defines = calloc((size_t)argc + 1, sizeof *defines);
     if (!defines) {
-        fprintf(stderr, "mytriton: out of memory\n");
-        return EXIT_ERRORS;
+        cli_error("out of memory");
+        return EXIT_TROUBLE;
     }
     CkOptions o = {.defines = defines, .sm = 90};
     Format fmt = FMT_TEXT;
@@ -177,13 +186,13 @@ int cmd_check(int argc, char **argv)
                *color = NULL;
     int ch, rc = -1;
     optind = 1;
-    while (rc < 0 && (ch = getopt_long(argc, argv, "f:o:D:h", opts, NULL)) != -1) {
+    while (rc < 0 && (ch = getopt_long(argc, argv, ":f:o:D:h", opts, NULL)) != -1) {
         switch (ch) {
         case 'f': {
             int f = parse_format(optarg);
             if (f < 0) {
-                fprintf(stderr, "mytriton check: --format must be text, json, sarif, junit or github\n");
-                rc = EXIT_USAGE;
+                cli_error("--format must be text, json, sarif, junit or github");
+                rc = EXIT_TROUBLE;
             }
             fmt = (Format)f;
             break;
@@ -191,16 +200,16 @@ int cmd_check(int argc, char **argv)
         case 'o': output = optarg; break;
         case 'D':
             if (!cli_parse_define(optarg, &defines[o.ndefines])) {
-                fprintf(stderr, "mytriton check: -D expects NAME=VALUE, got '%s'\n", optarg);
-                rc = EXIT_USAGE;
+                cli_error("-D expects NAME=VALUE, got '%s'", optarg);
+                rc = EXIT_TROUBLE;
             }
             o.ndefines++;
             break;
         case OPT_NVRTC: o.nvrtc = true; break;
         case OPT_ARCH:
             if (sscanf(optarg, "sm_%d", &o.sm) != 1 || o.sm < 50 || o.sm > 200) {
-                fprintf(stderr, "mytriton check: --arch expects sm_XX (e.g. sm_90), got '%s'\n", optarg);
-                rc = EXIT_USAGE;
+                cli_error("--arch expects sm_XX (e.g. sm_90), got '%s'", optarg);
+                rc = EXIT_TROUBLE;
             }
             break;
         case OPT_BASELINE: baseline = optarg; break;
@@ -209,8 +218,8 @@ int cmd_check(int argc, char **argv)
         case OPT_DOCS: docs = optarg; break;
         case OPT_COLOR:
             if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
-                fprintf(stderr, "mytriton check: --color must be auto, always or never\n");
-                rc = EXIT_USAGE;
+                cli_error("--color must be auto, always or never");
+                rc = EXIT_TROUBLE;
             }
             color = optarg;
             break;
@@ -219,8 +228,7 @@ int cmd_check(int argc, char **argv)
             rc = EXIT_OK;
             break;
         default:
-            fputs(help, stderr);
-            rc = EXIT_USAGE;
+            rc = cli_option_error(ch, argv, help);
         }
     }
     if (rc >= 0) {

@@ -5,7 +5,9 @@
  *                    [--emit ast|expr|ssa-raw|ssa[,...]] [--format text|json]
  *                    [-o OUT] [-d PASS[,PASS...]|all] [--color auto|always|never]
  *
- * Exit 0 on success, 1 when the source has errors, 2 for bad usage. */
+ * Exit status (cli.h): 0 success, 1 errors in the source, 2 bad options,
+ * an unreadable source or an unwritable output. The output never
+ * replaces the source (`-o k.py` for k.py is refused). */
 #include <getopt.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -39,7 +41,10 @@ static const char help[] =
     "\n"
     "Without a signature, parameters used as load/store addresses are *fp32 and other\n"
     "runtime parameters i32; constexprs come from -D, a `# mytriton: NAME=VALUE` comment\n"
-    "above the kernel, or their default values.\n";
+    "above the kernel, or their default values.\n"
+    "\n"
+    "Exit status: 0 success, 1 errors in the source, 2 bad options, an unreadable source\n"
+    "or an unwritable output.\n";
 
 static bool parse_emit(const char *arg, unsigned *mask)
 {
@@ -52,8 +57,7 @@ static bool parse_emit(const char *arg, unsigned *mask)
         }
         int s = mt_stage_from_name(tok);
         if (s < 0 || s > MT_STAGE_CUDA) {
-            fprintf(stderr, "mytriton compile: unknown stage '%s' (stages: ast, expr, ssa-raw, ssa, layout, kernel, cuda, ptx, cubin)\n",
-                    tok);
+            cli_error("unknown stage '%s' (stages: ast, expr, ssa-raw, ssa, layout, kernel, cuda, ptx, cubin)", tok);
             return false;
         }
         *mask |= 1u << s;
@@ -61,12 +65,13 @@ static bool parse_emit(const char *arg, unsigned *mask)
     return true;
 }
 
+/* MT_ERR_USAGE from the compiler is a bad --kernel or --signature. */
 static int exit_of(MtStatus st)
 {
     switch (st) {
     case MT_OK: return EXIT_OK;
-    case MT_ERR_USAGE: return EXIT_USAGE;
-    default: return EXIT_ERRORS;
+    case MT_ERR_SOURCE: case MT_ERR_CUDA: return EXIT_ERRORS;
+    default: return EXIT_TROUBLE;
     }
 }
 
@@ -87,25 +92,25 @@ int cmd_compile(int argc, char **argv)
     bool short_diags = false;
     int ch;
     optind = 1;
-    while ((ch = getopt_long(argc, argv, "k:s:D:e:f:o:d:h", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":k:s:D:e:f:o:d:h", opts, NULL)) != -1) {
         switch (ch) {
         case 'k': spec.kernel = optarg; break;
         case 's': spec.signature = optarg; break;
         case 'D':
             if (spec.ndefines == sizeof defines / sizeof defines[0] || !cli_parse_define(optarg, &defines[spec.ndefines])) {
-                fprintf(stderr, "mytriton compile: -D expects NAME=VALUE, got '%s'\n", optarg);
-                return EXIT_USAGE;
+                cli_error("-D expects NAME=VALUE, got '%s'", optarg);
+                return EXIT_TROUBLE;
             }
             spec.ndefines++;
             break;
         case 'e':
             if (!parse_emit(optarg, &emit))
-                return EXIT_USAGE;
+                return EXIT_TROUBLE;
             break;
         case 'f':
             if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
-                fprintf(stderr, "mytriton compile: --format must be text or json\n");
-                return EXIT_USAGE;
+                cli_error("--format must be text or json");
+                return EXIT_TROUBLE;
             }
             format = optarg;
             break;
@@ -114,37 +119,38 @@ int cmd_compile(int argc, char **argv)
         case 'C': color = optarg; break;
         case 'A':
             if (sscanf(optarg, "sm_%d", &spec.sm) != 1 || spec.sm < 50 || spec.sm > 200) {
-                fprintf(stderr, "mytriton compile: --arch expects sm_XX (e.g. sm_90), got '%s'\n", optarg);
-                return EXIT_USAGE;
+                cli_error("--arch expects sm_XX (e.g. sm_90), got '%s'", optarg);
+                return EXIT_TROUBLE;
             }
             break;
         case 'L':
             if ((spec.lowering = mt_lowering_from_name(optarg)) < 0) {
-                fprintf(stderr, "mytriton compile: --lowering must be seed or fast, got '%s'\n", optarg);
-                return EXIT_USAGE;
+                cli_error("--lowering must be seed or fast, got '%s'", optarg);
+                return EXIT_TROUBLE;
             }
             break;
         case 'W':
             if (sscanf(optarg, "%d", &spec.num_warps) != 1 || spec.num_warps < 1 || spec.num_warps > 32 ||
                 (spec.num_warps & (spec.num_warps - 1))) {
-                fprintf(stderr, "mytriton compile: --num-warps takes a power of two from 1 to 32, got '%s'\n", optarg);
-                return EXIT_USAGE;
+                cli_error("--num-warps takes a power of two from 1 to 32, got '%s'", optarg);
+                return EXIT_TROUBLE;
             }
             break;
         case 'G':
             if (strcmp(optarg, "full") && strcmp(optarg, "short")) {
-                fprintf(stderr, "mytriton compile: --diagnostics must be full or short\n");
-                return EXIT_USAGE;
+                cli_error("--diagnostics must be full or short");
+                return EXIT_TROUBLE;
             }
             short_diags = !strcmp(optarg, "short");
             break;
         case 'h': fputs(help, stdout); return EXIT_OK;
-        default: fputs(help, stderr); return EXIT_USAGE;
+        default: return cli_option_error(ch, argv, help);
         }
     }
     if (optind != argc - 1) {
-        fprintf(stderr, "mytriton compile: expected one FILE.py\n\n%s", help);
-        return EXIT_USAGE;
+        cli_error("expected one FILE.py");
+        fprintf(stderr, "\n%s", help);
+        return EXIT_TROUBLE;
     }
     spec.defines = defines;
     if (!emit)
@@ -158,14 +164,17 @@ int cmd_compile(int argc, char **argv)
 
     const char *path = argv[optind];
     size_t len;
-    char *text = cli_read_file(path, &len);
+    char *text = cli_read_file(path, MT_FILE_SOURCE, &len);
     if (!text)
-        return EXIT_USAGE;
+        return EXIT_TROUBLE;
+    MtFileSet inputs = {0};
     MtCtx *c = mt_ctx_new(NULL);
-    if (!c) {
+    if (!c || !mt_fileset_add(&inputs, path)) {
         free(text);
-        fprintf(stderr, "mytriton: out of memory\n");
-        return EXIT_ERRORS;
+        mt_ctx_free(c);
+        mt_fileset_free(&inputs);
+        cli_error("out of memory");
+        return EXIT_TROUBLE;
     }
     MtModule *m = NULL;
     MtCompiled *k = NULL;
@@ -177,15 +186,16 @@ int cmd_compile(int argc, char **argv)
     if (st == MT_OK && (emit & (EMIT_PTX | EMIT_CUBIN))) {
         MtKcache *cache = mt_kcache_open(NULL);
         st = mt_cuda_build(c, k, cache, spec.sm ? spec.sm : 90, &nv, NULL);
+        cli_cache_warning(cache);
         mt_kcache_close(cache);
     }
 
     int rc = exit_of(st);
     if (json) {
         const char *doc = mt_compile_json(c, m, k, emit);
-        if (!cli_write_output(output, doc, strlen(doc)) || !cli_write_output(output ? NULL : "-", "", 0))
-            rc = EXIT_ERRORS;
-        if (!output)
+        if (!cli_write_output(output, doc, strlen(doc), &inputs))
+            rc = EXIT_TROUBLE;
+        else if (!output)
             putchar('\n');
     } else {
         if (short_diags)
@@ -199,10 +209,10 @@ int cmd_compile(int argc, char **argv)
         }
         if (st == MT_OK && (emit & EMIT_CUBIN)) {
             if (!output && isatty(1)) {
-                fprintf(stderr, "mytriton compile: a cubin is binary; write it with -o FILE\n");
-                rc = EXIT_USAGE;
-            } else if (!cli_write_output(output, nv.cubin, nv.cubin_len)) {
-                rc = EXIT_ERRORS;
+                cli_error("a cubin is binary; write it with -o FILE");
+                rc = EXIT_TROUBLE;
+            } else if (!cli_write_output(output, nv.cubin, nv.cubin_len, &inputs)) {
+                rc = EXIT_TROUBLE;
             }
         } else if (st == MT_OK) {
             int nstages = __builtin_popcount(emit);
@@ -221,12 +231,17 @@ int cmd_compile(int argc, char **argv)
                     fprintf(mem, "// ---- ptx ----\n");
                 fputs(nv.ptx, mem);
             }
-            if (!mem || fclose(mem) != 0 || !cli_write_output(output, out, outlen))
-                rc = EXIT_ERRORS;
+            if (!mem || fclose(mem) != 0) {
+                cli_error("out of memory");
+                rc = EXIT_TROUBLE;
+            } else if (!cli_write_output(output, out, outlen, &inputs)) {
+                rc = EXIT_TROUBLE;
+            }
             free(out);
         }
     }
     mt_nvrtc_output_free(&nv);
     mt_ctx_free(c);
+    mt_fileset_free(&inputs);
     return rc;
 }

@@ -73,8 +73,9 @@ int cmd_lsp(int argc, char **argv)
         } else if (!strncmp(argv[i], "--rules-url=", 12)) {
             rules = argv[i] + 12;
         } else {
-            fprintf(stderr, "mytriton lsp: unknown option '%s'\n\n%s", argv[i], help);
-            return EXIT_USAGE;
+            cli_error("unknown option '%s'", argv[i]);
+            fprintf(stderr, "\n%s", help);
+            return EXIT_TROUBLE;
         }
     }
 #ifdef MT_HAVE_LSP
@@ -86,7 +87,7 @@ int cmd_lsp(int argc, char **argv)
     return status;
 #else
     (void)rules;
-    fputs("mytriton lsp: this build has no language server (lsp/ was not built)\n", stderr);
-    return EXIT_USAGE;
+    cli_error("this build has no language server (lsp/ was not built)");
+    return EXIT_TROUBLE;
 #endif
 }

@@ -16,9 +16,12 @@
  * array argument to DIR/NAME.npy, --expect compares every array that has a
  * DIR/NAME.npy, and a short summary goes to stdout.
  *
- * Nothing is written unless the run succeeded. Exit status: 0 success; 1 a
- * wrong spec, a compile error, a runtime fault, an unreadable or unwritable
- * file, a mismatch; 2 bad usage.
+ * Nothing is written unless the run succeeded, and --dump never replaces
+ * an input of the run (the spec, the source, an `npy` argument, a
+ * reference of --expect; --dump and --expect naming one folder is
+ * refused). Exit status (cli.h): 0 success; 1 a wrong spec, a compile
+ * error, a runtime fault, a mismatch; 2 bad options, an unreadable input,
+ * an unwritable output, no CUDA device.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -53,7 +56,8 @@ static const char help[] =
     "  -h, --help            this help\n"
     "\n"
     "An element matches when |got - want| <= atol + rtol * |want| (NaN matches NaN).\n"
-    "Exit status: 0 success, 1 spec/compile/runtime error or mismatch, 2 bad usage.\n";
+    "Exit status: 0 success, 1 spec/compile/runtime error or mismatch, 2 bad options, an\n"
+    "unreadable input, an unwritable output or no CUDA device.\n";
 
 typedef struct Options {
     const char *spec;
@@ -91,12 +95,12 @@ static int parse_options(int argc, char **argv, Options *o)
     };
     int ch;
     optind = 1;
-    while ((ch = getopt_long(argc, argv, "b:t:h", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":b:t:h", opts, NULL)) != -1) {
         switch (ch) {
         case 'b':
             if (strcmp(optarg, "interp") && strcmp(optarg, "cuda")) {
-                fprintf(stderr, "mytriton run: unknown backend '%s' (backends: interp, cuda)\n", optarg);
-                return EXIT_USAGE;
+                cli_error("unknown backend '%s' (backends: interp, cuda)", optarg);
+                return EXIT_TROUBLE;
             }
             o->backend = optarg;
             break;
@@ -104,8 +108,8 @@ static int parse_options(int argc, char **argv, Options *o)
             char *end;
             long n = strtol(optarg, &end, 10);
             if (!*optarg || *end || n < 0 || n > 4096) {
-                fprintf(stderr, "mytriton run: --threads expects a number from 0 to 4096, got '%s'\n", optarg);
-                return EXIT_USAGE;
+                cli_error("--threads expects a number from 0 to 4096, got '%s'", optarg);
+                return EXIT_TROUBLE;
             }
             o->threads = (int)n;
             break;
@@ -117,9 +121,8 @@ static int parse_options(int argc, char **argv, Options *o)
         case OPT_ATOL: {
             double v;
             if (!parse_number(optarg, &v)) {
-                fprintf(stderr, "mytriton run: --%s expects a non-negative number, got '%s'\n",
-                        ch == OPT_RTOL ? "rtol" : "atol", optarg);
-                return EXIT_USAGE;
+                cli_error("--%s expects a non-negative number, got '%s'", ch == OPT_RTOL ? "rtol" : "atol", optarg);
+                return EXIT_TROUBLE;
             }
             if (ch == OPT_RTOL)
                 o->rtol = v, o->has_rtol = true;
@@ -130,8 +133,8 @@ static int parse_options(int argc, char **argv, Options *o)
         case OPT_COLOR: o->color = optarg; break;
         case OPT_COMPARE:
             if (strcmp(optarg, "interp")) {
-                fprintf(stderr, "mytriton run: --compare takes 'interp', got '%s'\n", optarg);
-                return EXIT_USAGE;
+                cli_error("--compare takes 'interp', got '%s'", optarg);
+                return EXIT_TROUBLE;
             }
             o->compare = true;
             break;
@@ -139,25 +142,30 @@ static int parse_options(int argc, char **argv, Options *o)
             char *end;
             long n = strtol(optarg, &end, 10);
             if (!*optarg || *end || n < 1 || n > 100000) {
-                fprintf(stderr, "mytriton run: --profile expects a number of launches from 1 to 100000, got '%s'\n",
-                        optarg);
-                return EXIT_USAGE;
+                cli_error("--profile expects a number of launches from 1 to 100000, got '%s'", optarg);
+                return EXIT_TROUBLE;
             }
             o->profile = (int)n;
             break;
         }
         case 'h': fputs(help, stdout); return -1;
-        default: fputs(help, stderr); return EXIT_USAGE;
+        default: return cli_option_error(ch, argv, help);
         }
     }
     if (optind != argc - 1) {
-        fprintf(stderr, "mytriton run: expected one SPEC.json\n\n%s", help);
-        return EXIT_USAGE;
+        cli_error("expected one SPEC.json");
+        fprintf(stderr, "\n%s", help);
+        return EXIT_TROUBLE;
     }
     o->spec = argv[optind];
     if ((o->compare || o->profile) && strcmp(o->backend, "cuda")) {
-        fprintf(stderr, "mytriton run: --compare and --profile need --backend cuda\n");
-        return EXIT_USAGE;
+        cli_error("--compare and --profile need --backend cuda");
+        return EXIT_TROUBLE;
+    }
+    if (o->dump && o->expect && mt_same_file(o->dump, o->expect)) {
+        cli_error("--dump %s and --expect %s are the same folder: the dump would replace the reference arrays it "
+                  "is compared with; dump to another folder", o->dump, o->expect);
+        return EXIT_TROUBLE;
     }
     return 0;
 }
@@ -177,6 +185,9 @@ typedef struct Run {
     MtLaunch launch;
     MtKernelArg *args;
     bool color;
+    MtFileSet inputs;         /* what --dump must not replace */
+    bool has_layout;          /* the kernel has a CUDA layout: */
+    MtQueryKernel layout;
 } Run;
 
 /* "a, b, c": the file's kernels (jit functions that no other one calls),
@@ -200,17 +211,19 @@ static int load_source(Run *r)
 {
     const char *spec = r->o->spec;
     if (!r->spec.source_path) {
-        fprintf(stderr, "%s: source: missing (the kernel's .py file, relative to the spec)\n", spec);
+        cli_error("%s: source: missing (the kernel's .py file, relative to the spec)", spec);
         return EXIT_ERRORS;
     }
-    FILE *f = fopen(r->spec.source_path, "rb");
-    if (!f) {
-        fprintf(stderr, "%s: source: cannot open %s: %s\n", spec, r->spec.source_path, strerror(errno));
-        return EXIT_ERRORS;
+    char err[1024];
+    MtStatus st = mt_file_read(r->spec.source_path, MT_FILE_SOURCE, &r->text, &r->len, err, sizeof err);
+    if (st) {
+        cli_error("%s: source: %s", spec, err);
+        return EXIT_TROUBLE;
     }
-    fclose(f);
-    if (!(r->text = cli_read_file(r->spec.source_path, &r->len)))
-        return EXIT_ERRORS;
+    if (!mt_fileset_add(&r->inputs, r->spec.source_path)) {
+        cli_error("out of memory");
+        return EXIT_TROUBLE;
+    }
     if (mt_parse(r->c, r->spec.source_path, r->text, r->len, &r->m) != MT_OK) {
         cli_print_diags(r->c, r->color);
         return EXIT_ERRORS;
@@ -220,18 +233,18 @@ static int load_source(Run *r)
     if (r->spec.kernel) {
         if (!(r->kinfo = mt_module_find_kernel(r->m, r->spec.kernel))) {
             size_t n = kernel_names(r->m, true, names, sizeof names, &only);
-            fprintf(stderr, "%s: kernel: no @triton.jit function named '%s' in %s (%s%s)\n", spec, r->spec.kernel,
-                    r->spec.source_path, n ? "jit functions: " : "it has none", names);
+            cli_error("%s: kernel: no @triton.jit function named '%s' in %s (%s%s)", spec, r->spec.kernel,
+                      r->spec.source_path, n ? "jit functions: " : "it has none", names);
             return EXIT_ERRORS;
         }
     } else {
         size_t n = kernel_names(r->m, false, names, sizeof names, &only);
         if (n != 1) {
             if (n)
-                fprintf(stderr, "%s: kernel: missing, and %s has several kernels (%s): name one\n", spec,
-                        r->spec.source_path, names);
+                cli_error("%s: kernel: missing, and %s has several kernels (%s): name one", spec,
+                          r->spec.source_path, names);
             else
-                fprintf(stderr, "%s: source: %s has no @triton.jit kernels\n", spec, r->spec.source_path);
+                cli_error("%s: source: %s has no @triton.jit kernels", spec, r->spec.source_path);
             return EXIT_ERRORS;
         }
         r->kinfo = only;
@@ -243,9 +256,10 @@ static int compile_and_bind(Run *r)
 {
     const char *spec = r->o->spec;
     char err[1024];
-    if (!(r->signature = mt_launch_spec_signature(&r->spec, r->kinfo, err, sizeof err))) {
-        fprintf(stderr, "%s: %s\n", spec, err);
-        return EXIT_ERRORS;
+    MtStatus st = mt_launch_spec_signature(&r->spec, r->kinfo, &r->signature, err, sizeof err);
+    if (st) {
+        cli_error("%s: %s", spec, err);
+        return st == MT_ERR_USAGE ? EXIT_ERRORS : EXIT_TROUBLE;
     }
     MtSpec cs = {.kernel = r->kinfo->name,
                  .signature = *r->signature ? r->signature : NULL,
@@ -257,20 +271,20 @@ static int compile_and_bind(Run *r)
     size_t np = mt_compiled_param_count(r->k);
     MtKernelParam *params = calloc(np + 1, sizeof *params);
     if (!params) {
-        fprintf(stderr, "mytriton: out of memory\n");
-        return EXIT_ERRORS;
+        cli_error("out of memory");
+        return EXIT_TROUBLE;
     }
     for (size_t i = 0; i < np; i++)
         params[i] = *mt_compiled_param(r->k, i);
-    MtStatus st = mt_launch_bind(&r->spec, params, np, &r->launch, err, sizeof err);
+    st = mt_launch_bind(&r->spec, params, np, &r->launch, err, sizeof err);
     free(params);
     if (st != MT_OK) {
-        fprintf(stderr, "%s: %s\n", spec, err);
-        return EXIT_ERRORS;
+        cli_error("%s: %s", spec, err);
+        return st == MT_ERR_IO || st == MT_ERR_NOMEM ? EXIT_TROUBLE : EXIT_ERRORS;
     }
     if (!(r->args = calloc(r->launch.nargs + 1, sizeof *r->args))) {
-        fprintf(stderr, "mytriton: out of memory\n");
-        return EXIT_ERRORS;
+        cli_error("out of memory");
+        return EXIT_TROUBLE;
     }
     for (size_t i = 0; i < r->launch.nargs; i++) {
         const MtLaunchArg *a = &r->launch.args[i];
@@ -279,6 +293,10 @@ static int compile_and_bind(Run *r)
         if (a->kind == MT_ARG_ARRAY) {
             ka->data = a->array->data;
             ka->numel = (size_t)a->array->numel;
+            if (!mt_fileset_add(&r->inputs, a->npy_path)) {
+                cli_error("out of memory");
+                return EXIT_TROUBLE;
+            }
         } else if (a->kind == MT_ARG_F32) {
             ka->f = a->fval;
         } else {
@@ -288,24 +306,37 @@ static int compile_and_bind(Run *r)
     return 0;
 }
 
-/* Threads per CUDA block of the kernel's layout, from a compile of its own
- * (the interpreter does not need the layout, and a kernel the CUDA backend
- * cannot lay out still runs here): 0 when there is none. */
-static int cuda_threads(const Run *r)
+/* The kernel's CUDA layout (threads per block, output tile), from a
+ * compile of its own (the interpreter does not need the layout, and a
+ * kernel the CUDA backend cannot lay out still runs here): false when
+ * there is none. */
+static bool kernel_layout(const Run *r, MtQueryKernel *q)
 {
     MtCtx *c = mt_ctx_new(NULL);
     if (!c)
-        return 0;
+        return false;
     MtModule *m;
     MtCompiled *k = NULL;
     MtSpec cs = {.kernel = r->kinfo->name,
                  .signature = *r->signature ? r->signature : NULL,
                  .last_stage = MT_STAGE_LAYOUT};
-    int threads = 0;
-    if (mt_parse(c, r->spec.source_path, r->text, r->len, &m) == MT_OK && mt_compile(c, m, &cs, &k) == MT_OK)
-        threads = mt_compiled_threads(k);
+    bool ok = mt_parse(c, r->spec.source_path, r->text, r->len, &m) == MT_OK && mt_compile(c, m, &cs, &k) == MT_OK &&
+              mt_query_kernel(k, q) && q->threads > 0;
     mt_ctx_free(c);
-    return threads;
+    return ok;
+}
+
+/* Before the run: name an i32 overflow the grid makes likely, since it
+ * would otherwise surface as an out-of-bounds access at a negative index
+ * (or silently on the GPU). */
+static void check_i32_offsets(Run *r)
+{
+    char msg[512];
+    if (!r->has_layout)
+        return;
+    int64_t per_program = r->layout.tile[0] * (r->layout.rank > 1 ? r->layout.tile[1] : 1);
+    if (mt_launch_i32_overflow(&r->launch, per_program, msg, sizeof msg))
+        cli_warn("%s: %s", r->o->spec, msg);
 }
 
 /* ---- after the run ---------------------------------------------------------------------- */
@@ -352,7 +383,7 @@ static void summary(const Run *r, double ms, const char *backend_line)
 {
     const MtLaunch *l = &r->launch;
     int64_t programs = l->grid[0] * l->grid[1] * l->grid[2];
-    int cuda = cuda_threads(r);
+    int cuda = r->has_layout ? r->layout.threads : 0;
     printf("kernel   %s  (%s, signature %s)\n", r->kinfo->name, r->spec.source_path, mt_compiled_signature(r->c, r->k));
     printf("grid     (%" PRId64 ", %" PRId64 ", %" PRId64 ") = %" PRId64 " program%s", l->grid[0], l->grid[1],
            l->grid[2], programs, programs == 1 ? "" : "s");
@@ -396,21 +427,29 @@ static bool make_dir(const char *dir)
     return mkdir(path, 0777) == 0 || errno == EEXIST;
 }
 
+/* DIR/NAME.npy ("out/" gives out/x.npy, not out//x.npy). */
+static void array_path(const char *dir, const char *name, char *buf, size_t n)
+{
+    size_t len = strlen(dir);
+    snprintf(buf, n, "%s%s%s.npy", dir, len && dir[len - 1] == '/' ? "" : "/", name);
+}
+
 static int dump(const Run *r, const char *dir)
 {
     if (!make_dir(dir)) {
-        fprintf(stderr, "mytriton run: --dump: cannot create %s: %s\n", dir, strerror(errno));
-        return EXIT_ERRORS;
+        cli_error("--dump: cannot create %s: %s", dir, strerror(errno));
+        return EXIT_TROUBLE;
     }
+    mt_tmp_sweep(dir);
     for (size_t i = 0; i < r->launch.nargs; i++) {
         const MtLaunchArg *a = &r->launch.args[i];
         if (a->kind != MT_ARG_ARRAY)
             continue;
         char path[4096], err[1024];
-        snprintf(path, sizeof path, "%s/%s.npy", dir, a->name);
-        if (mt_npy_write(path, a->array, err, sizeof err) != MT_OK) {
-            fprintf(stderr, "mytriton run: --dump: %s\n", err);
-            return EXIT_ERRORS;
+        array_path(dir, a->name, path, sizeof path);
+        if (mt_npy_write(path, a->array, &r->inputs, err, sizeof err) != MT_OK) {
+            cli_error("--dump: %s", err);
+            return EXIT_TROUBLE;
         }
     }
     return EXIT_OK;
@@ -435,7 +474,7 @@ static void tolerances(const Run *r, double *rtol, double *atol)
     *atol = o->has_atol ? o->atol : r->spec.has_tolerance ? r->spec.atol : 1e-6;
 }
 
-static int expect(const Run *r, const char *dir)
+static int expect(Run *r, const char *dir)
 {
     double rtol, atol;
     tolerances(r, &rtol, &atol);
@@ -446,13 +485,19 @@ static int expect(const Run *r, const char *dir)
         if (a->kind != MT_ARG_ARRAY)
             continue;
         char path[4096], err[1024];
-        snprintf(path, sizeof path, "%s/%s.npy", dir, a->name);
+        array_path(dir, a->name, path, sizeof path);
         if (access(path, F_OK) != 0)
             continue;
         MtArray *want = NULL;
-        if (mt_npy_read(path, &want, err, sizeof err) != MT_OK) {
-            fprintf(stderr, "mytriton run: --expect: %s\n", err);
-            return EXIT_ERRORS;
+        MtStatus st = mt_npy_read(path, &want, err, sizeof err);
+        if (st != MT_OK) {
+            cli_error("--expect: %s", err);
+            return st == MT_ERR_USAGE ? EXIT_ERRORS : EXIT_TROUBLE;
+        }
+        if (!mt_fileset_add(&r->inputs, path)) {
+            mt_array_free(want);
+            cli_error("out of memory");
+            return EXIT_TROUBLE;
         }
         MtCompareResult cr;
         checked++;
@@ -474,8 +519,8 @@ static int expect(const Run *r, const char *dir)
         mt_array_free(want);
     }
     if (!checked) {
-        fprintf(stderr, "mytriton run: --expect: %s holds no NAME.npy for any array argument\n", dir);
-        return EXIT_ERRORS;
+        cli_error("--expect: %s holds no NAME.npy for any array argument", dir);
+        return EXIT_TROUBLE;
     }
     if (rc == EXIT_OK)
         printf("expect   %d array%s (rtol %g, atol %g)\n", checked, checked == 1 ? " matches" : "s match", rtol, atol);
@@ -491,14 +536,17 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* --dump and --expect, once the run has succeeded. */
-static int after_run(const Run *r)
+/* Once the run has succeeded: --expect, then --dump (also after a
+ * mismatch, to look at what came out; never over a reference --expect
+ * read, which is an input of the run). */
+static int after_run(Run *r)
 {
-    int rc = EXIT_OK;
-    if (r->o->dump && (rc = dump(r, r->o->dump)))
-        return rc;
-    if (r->o->expect)
-        rc = expect(r, r->o->expect);
+    int rc = r->o->expect ? expect(r, r->o->expect) : EXIT_OK;
+    if (rc != EXIT_TROUBLE && r->o->dump) {
+        int drc = dump(r, r->o->dump);
+        if (drc)
+            rc = drc;
+    }
     return rc;
 }
 
@@ -527,7 +575,7 @@ static int interpret_copy(Run *r, MtArray **copies)
     free(args);
     if (st != MT_OK) {
         cli_print_diags(r->c, r->color);
-        fprintf(stderr, "mytriton run: --compare: the interpreter run failed\n");
+        cli_error("--compare: the interpreter run failed");
         return EXIT_ERRORS;
     }
     return EXIT_OK;
@@ -582,8 +630,8 @@ static int run_cuda(Run *r)
     char err[1024];
     MtCuda *cu;
     if (mt_cuda_open(&cu, err, sizeof err) != MT_OK) {
-        fprintf(stderr, "mytriton run: %s\n", err);
-        return EXIT_ERRORS;
+        cli_error("%s", err);
+        return EXIT_TROUBLE;
     }
     MtArray **ref = calloc(r->launch.nargs + 1, sizeof *ref);
     int rc = ref ? EXIT_OK : EXIT_ERRORS;
@@ -598,8 +646,8 @@ static int run_cuda(Run *r)
         double ms = now_ms() - t0;
         if (st != MT_OK) {
             cli_print_diags(r->c, r->color);
-            fprintf(stderr, "mytriton run: %s\n", err);
-            rc = EXIT_ERRORS;
+            cli_error("%s", err);
+            rc = st == MT_ERR_NOMEM || st == MT_ERR_IO ? EXIT_TROUBLE : EXIT_ERRORS;
         } else {
             char line[512];
             static const char *const hits[] = {"compiled", "from the memory cache", "from the disk cache"};
@@ -618,6 +666,7 @@ static int run_cuda(Run *r)
     for (size_t i = 0; ref && i < r->launch.nargs; i++)
         mt_array_free(ref[i]);
     free(ref);
+    cli_cache_warning(cache);
     mt_kcache_close(cache);
     mt_cuda_close(cu);
     return rc;
@@ -627,37 +676,40 @@ static int run_launch(Run *r)
 {
     const Options *o = r->o;
     char err[1024];
-    if (mt_launch_spec_load(o->spec, &r->spec, err, sizeof err) != MT_OK) {
-        fprintf(stderr, "%s\n", err);
-        return EXIT_ERRORS;
+    MtStatus st = mt_launch_spec_load(o->spec, &r->spec, err, sizeof err);
+    if (st != MT_OK) {
+        cli_error("%s", err);
+        return st == MT_ERR_USAGE ? EXIT_ERRORS : EXIT_TROUBLE;
     }
     for (int i = 0; i < o->nsets; i++) {
         if (mt_launch_spec_set(&r->spec, o->sets[i], err, sizeof err) != MT_OK) {
-            fprintf(stderr, "mytriton run: --set %s\n", err);
-            return EXIT_USAGE;
+            cli_error("--set %s", err);
+            return EXIT_TROUBLE;
         }
     }
-    if (!(r->c = mt_ctx_new(NULL))) {
-        fprintf(stderr, "mytriton: out of memory\n");
-        return EXIT_ERRORS;
+    if (!(r->c = mt_ctx_new(NULL)) || !mt_fileset_add(&r->inputs, o->spec)) {
+        cli_error("out of memory");
+        return EXIT_TROUBLE;
     }
     int rc = load_source(r);
     if (!rc)
         rc = compile_and_bind(r);
     if (rc)
         return rc;
+    r->has_layout = kernel_layout(r, &r->layout);
+    check_i32_offsets(r);
     if (!strcmp(o->backend, "cuda"))
         return run_cuda(r);
 
     MtInterpOptions io = {.threads = o->threads};
     double t0 = now_ms();
-    MtStatus st = mt_interpret(r->c, r->k, r->launch.grid, r->args, r->launch.nargs, &io);
+    st = mt_interpret(r->c, r->k, r->launch.grid, r->args, r->launch.nargs, &io);
     double ms = now_ms() - t0;
     if (st != MT_OK) {
         cli_print_diags(r->c, r->color);
         if (!mt_diag_count(r->c))
-            fprintf(stderr, "mytriton run: %s\n", mt_status_name(st));
-        return EXIT_ERRORS;
+            cli_error("%s", mt_status_name(st));
+        return st == MT_ERR_NOMEM ? EXIT_TROUBLE : EXIT_ERRORS;
     }
     summary(r, ms, NULL);
     return after_run(r);
@@ -668,8 +720,8 @@ int cmd_run(int argc, char **argv)
     Options o = {.backend = "interp"};
     char **sets = calloc((size_t)argc + 1, sizeof *sets);
     if (!sets) {
-        fprintf(stderr, "mytriton: out of memory\n");
-        return EXIT_ERRORS;
+        cli_error("out of memory");
+        return EXIT_TROUBLE;
     }
     o.sets = sets;
     int rc = parse_options(argc, argv, &o);
@@ -685,6 +737,7 @@ int cmd_run(int argc, char **argv)
     free(r.text);
     mt_ctx_free(r.c);
     mt_launch_spec_free(&r.spec);
+    mt_fileset_free(&r.inputs);
     free(sets);
     return rc;
 }

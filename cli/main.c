@@ -1,5 +1,6 @@
 /* main.c: the mytriton command. Each subcommand lives in cmd_<name>.c and
- * returns the process exit status; only this file exits. */
+ * returns the process exit status; only this file exits, after checking
+ * that standard output took everything written to it. */
 #include <stdio.h>
 #include <string.h>
 
@@ -7,33 +8,49 @@
 
 static const char usage[] =
     "usage: mytriton <command> [options]\n"
+    "       mytriton --version\n"
     "\n"
     "commands:\n"
     "  compile FILE.py   compile a kernel and print its stages (ast, expr, ssa, ...)\n"
     "  check [PATH...]   compile every kernel in files and folders: the CI gate\n"
-    "  run SPEC.json     run a launch spec in the CPU interpreter and summarise its arrays\n"
+    "  run SPEC.json     run a launch spec on the CPU interpreter or the GPU and summarise its arrays\n"
     "  lsp               the language server for editors (JSON-RPC on stdin/stdout)\n"
     "\n"
-    "Run 'mytriton <command> --help' for a command's options.\n";
+    "Run 'mytriton <command> --help' for a command's options, 'mytriton --version' for the version.\n"
+    "Exit status: 0 success, 1 errors in the inputs (source, spec, results), 2 the command could not\n"
+    "run as asked (options, unreadable or unwritable files, no GPU).\n";
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    {"compile", cmd_compile},
+    {"check", cmd_check},
+    {"run", cmd_run},
+    {"lsp", cmd_lsp},
+};
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        fputs(usage, argc < 2 ? stderr : stdout);
-        return argc < 2 ? EXIT_USAGE : EXIT_OK;
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return EXIT_TROUBLE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        fputs(usage, stdout);
+        return cli_finish_stdout(EXIT_OK);
     }
     if (!strcmp(argv[1], "--version")) {
-        puts("mytriton 0.1.0");
-        return EXIT_OK;
+        puts("mytriton " MT_VERSION);
+        return cli_finish_stdout(EXIT_OK);
     }
-    if (!strcmp(argv[1], "compile"))
-        return cmd_compile(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "check"))
-        return cmd_check(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "run"))
-        return cmd_run(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "lsp"))
-        return cmd_lsp(argc - 1, argv + 1);
-    fprintf(stderr, "mytriton: unknown command '%s'\n\n%s", argv[1], usage);
-    return EXIT_USAGE;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(argv[1], commands[i].name))
+            continue;
+        cli_set_command(commands[i].name);
+        return cli_finish_stdout(commands[i].run(argc - 1, argv + 1));
+    }
+    cli_error("unknown command '%s'", argv[1]);
+    fprintf(stderr, "\n%s", usage);
+    return EXIT_TROUBLE;
 }

@@ -1,74 +1,103 @@
-/* util.c: file I/O and diagnostic printing shared by the subcommands. */
+/* util.c: messages, file I/O and diagnostic printing shared by the
+ * subcommands. The command's name is the one piece of process state: it
+ * prefixes every message, so that all of them read "mytriton run: ...". */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
 
-char *cli_read_file(const char *path, size_t *len)
+static const char *command = "";
+static int stdout_errno;      /* why the first failed write to stdout failed, when known */
+
+void cli_set_command(const char *name) { command = name; }
+
+static void message(const char *kind, const char *fmt, va_list ap)
 {
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!f) {
-        fprintf(stderr, "mytriton: cannot open %s: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (!buf) {
-            fprintf(stderr, "mytriton: out of memory reading %s\n", path);
-            break;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-        if (n + 1 == cap) {
-            char *nb = realloc(buf, cap *= 2);
-            if (!nb)
-                free(buf);
-            buf = nb;
-        }
-    }
-    bool err = ferror(f);
-    if (f != stdin)
-        fclose(f);
-    if (!buf)
-        return NULL;
-    if (err) {
-        fprintf(stderr, "mytriton: cannot read %s: %s\n", path, strerror(errno));
-        free(buf);
-        return NULL;
-    }
-    buf[n] = 0;
-    *len = n;
-    return buf;
+    fprintf(stderr, "mytriton%s%s: %s", *command ? " " : "", command, kind);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
 }
 
-bool cli_write_output(const char *path, const char *text, size_t len)
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    message("", fmt, ap);
+    va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    message("warning: ", fmt, ap);
+    va_end(ap);
+}
+
+int cli_option_error(int ch, char **argv, const char *help)
+{
+    const char *arg = argv[optind - 1];
+    if (ch == ':')
+        cli_error("option '%s' needs a value", arg);
+    else if (arg && arg[0] == '-' && arg[1] == '-')
+        cli_error("unknown option '%s'", arg);
+    else
+        cli_error("unknown option '-%c'", optopt ? optopt : '?');
+    fprintf(stderr, "\n%s", help);
+    return EXIT_TROUBLE;
+}
+
+int cli_finish_stdout(int rc)
+{
+    errno = 0;
+    bool bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = stdout_errno ? stdout_errno : errno;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = true;
+        e = errno;
+    }
+    if (!bad)
+        return rc;
+    if (e)
+        cli_error("cannot write standard output: %s", strerror(e));
+    else
+        cli_error("cannot write standard output: a write failed");
+    return EXIT_TROUBLE;
+}
+
+char *cli_read_file(const char *path, MtFileKind kind, size_t *len)
+{
+    char *text, err[1024];
+    if (mt_file_read(path, kind, &text, len, err, sizeof err) != MT_OK) {
+        cli_error("%s", err);
+        return NULL;
+    }
+    return text;
+}
+
+bool cli_write_output(const char *path, const char *text, size_t len, const MtFileSet *inputs)
 {
     if (!path || !strcmp(path, "-")) {
-        fwrite(text, 1, len, stdout);
-        return !ferror(stdout);
+        if (fwrite(text, 1, len, stdout) != len && !stdout_errno)
+            stdout_errno = errno;
+        return true;
     }
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 32);
-    if (!tmp)
+    char err[1024];
+    if (mt_file_write(path, text, len, inputs, err, sizeof err) != MT_OK) {
+        cli_error("%s", err);
         return false;
-    snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    bool ok = f && fwrite(text, 1, len, f) == len;
-    if (f && fclose(f) != 0)
-        ok = false;
-    if (ok && rename(tmp, path) != 0)
-        ok = false;
-    if (!ok) {
-        fprintf(stderr, "mytriton: cannot write %s: %s\n", path, strerror(errno));
-        remove(tmp);
     }
-    free(tmp);
-    return ok;
+    return true;
+}
+
+void cli_cache_warning(MtKcache *cache)
+{
+    char msg[1024];
+    if (cache && mt_kcache_warning(cache, msg, sizeof msg))
+        cli_warn("%s", msg);
 }
 
 void cli_print_diags(MtCtx *c, bool color)

@@ -261,6 +261,70 @@ static int64_t expr(Parser *ps) {
     return v;
 }
 
+/* Append `n` bytes of `s` to buf as the inside of a JSON string. */
+static size_t json_chars(char *buf, size_t at, size_t cap, const char *s, size_t n) {
+    for (size_t i = 0; i < n && at + 3 < cap; i++) {
+        if (s[i] == '"' || s[i] == '\\') buf[at++] = '\\';
+        buf[at++] = s[i];
+    }
+    buf[at] = 0;
+    return at;
+}
+
+/* A pasted Triton grid, `lambda meta: (triton.cdiv(n, meta['BLOCK']),)`
+ * or a tuple `(cdiv(n, 64), 4)`: say what to write instead, the
+ * lambda's body as one entry per axis, ready to paste into the spec. */
+static bool grid_hint(const char *text, char *err, size_t errlen) {
+    const char *p = text;
+    while (*p == ' ' || *p == '\t') p++;
+    bool lambda = strncmp(p, "lambda", 6) == 0 && !is_alpha(p[6]) && !is_digit(p[6]);
+    if (lambda) {
+        const char *colon = strchr(p, ':');
+        if (!colon) return false;
+        p = colon + 1;
+    }
+    while (*p == ' ' || *p == '\t') p++;
+    const char *end = p + strlen(p);
+    while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n')) end--;
+    /* The axes: a parenthesised tuple's items, split at top-level commas. */
+    const char *items[4];
+    size_t lens[4], n = 0;
+    bool tuple = end - p >= 2 && *p == '(' && end[-1] == ')';
+    if (tuple) {
+        int depth = 0;
+        const char *start = p + 1;
+        tuple = false;
+        for (const char *q = p + 1; q < end - 1 && n < 4; q++) {
+            depth += (*q == '(' || *q == '[') - (*q == ')' || *q == ']');
+            if (depth < 0) return false;
+            if (*q == ',' && depth == 0) {
+                items[n] = start, lens[n++] = (size_t)(q - start);
+                start = q + 1;
+                tuple = true;
+            }
+        }
+        if (!tuple) return false;
+        while (*start == ' ') start++;
+        if (start < end - 1 && n < 4) items[n] = start, lens[n++] = (size_t)(end - 1 - start);
+    } else {
+        if (!lambda) return false;
+        items[0] = p, lens[0] = (size_t)(end - p), n = 1;
+    }
+    char axes[512];
+    size_t at = (size_t)snprintf(axes, sizeof axes, "[");
+    for (size_t i = 0; i < n && i < 3; i++) {
+        while (lens[i] && *items[i] == ' ') items[i]++, lens[i]--;
+        at += (size_t)snprintf(axes + at, sizeof axes - at, "%s\"", i ? ", " : "");
+        at = json_chars(axes, at, sizeof axes - 2, items[i], lens[i]);
+        at += (size_t)snprintf(axes + at, sizeof axes - at, "\"");
+    }
+    snprintf(axes + at, sizeof axes - at, "]");
+    if (err && errlen)
+        snprintf(err, errlen, "%s: write %s", lambda ? "a grid entry is the body of Triton's grid lambda, not the "
+                 "lambda" : "a grid entry is one axis, not a tuple of them", axes);
+    return true;
+}
+
 static MtStatus run(const char *text, MtGridLookup lk, void *ud, bool eval, int64_t *out, char *err,
                     size_t errlen) {
     Parser ps = {.s = text, .p = text, .lookup = lk, .ud = ud, .eval = eval, .err = err, .errlen = errlen};
@@ -269,6 +333,7 @@ static MtStatus run(const char *text, MtGridLookup lk, void *ud, bool eval, int6
         if (err && errlen) snprintf(err, errlen, "empty expression");
         return MT_ERR_USAGE;
     }
+    if (grid_hint(text, err, errlen)) return MT_ERR_USAGE;
     int64_t v = expr(&ps);
     skip_space(&ps);
     if (!ps.failed && *ps.p) unexpected(&ps);

@@ -18,6 +18,10 @@
  * lambda's body can be pasted as it is. // and % floor, as in Python
  * (-7 // 2 == -4, -7 % 2 == 1). Arithmetic is on int64_t and overflow is an
  * error, never a wrapped value. "/" is refused: it is float division.
+ * A pasted lambda or tuple is refused with what to write instead:
+ *     "lambda meta: (triton.cdiv(n, meta['BLOCK']),)" ->
+ *     a grid entry is the body of Triton's grid lambda, not the lambda:
+ *     write ["triton.cdiv(n, meta['BLOCK'])"]
  */
 #ifndef MT_RUNTIME_GRID_H
 #define MT_RUNTIME_GRID_H

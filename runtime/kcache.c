@@ -16,8 +16,11 @@
  *
  * A file is valid only if its size is exactly 104 + the three lengths and
  * every field checks out; anything else (a torn write after a crash, a
- * truncated copy, a flipped bit) reads as a miss. That is also why writes
- * need no fsync: a crash can leave a bad file, never a wrong result.
+ * truncated copy, a flipped bit) reads as a miss: a crash can leave a bad
+ * file, never a wrong result. Entries are written through fileio.h's
+ * MtOut (temporary file, fsync, rename); a folder that cannot be written
+ * (read-only, full) turns the disk level read-only for the handle, with
+ * one warning.
  *
  * Locking: one mutex guards the map and the counters. NVRTC and file I/O run
  * outside it, so a slow compile never blocks memory hits on other threads;
@@ -26,6 +29,7 @@
  */
 #include "kcache.h"
 #include "errbuf.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -266,7 +270,9 @@ struct MtKcache {
     Entry *newest, *oldest;
     size_t limit;
     MtKcacheStats st;
-    char warning[512];
+    bool write_failed;          /* a disk write failed: the disk level only reads from now on */
+    bool swept;                 /* stale temporary files were looked for */
+    char warning[1024];
 };
 
 static bool env_off(const char *v)
@@ -491,39 +497,27 @@ static bool read_all(int fd, void *buf, size_t n)
     return true;
 }
 
-static bool write_all(int fd, const void *buf, size_t n)
-{
-    const uint8_t *p = buf;
-    while (n) {
-        ssize_t r = write(fd, p, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return false;
-        p += r;
-        n -= (size_t)r;
-    }
-    return true;
-}
-
 static EntryRead read_entry(const char *path, const uint8_t key[32], int sm, MtNvrtcOutput *out)
 {
     memset(out, 0, sizeof *out);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return errno == ENOENT ? ENTRY_ABSENT : ENTRY_CORRUPT;
+    /* A folder, a FIFO or an oversized file where an entry belongs is a
+     * corrupt entry: refused without reading (a FIFO would block), then
+     * replaced by the rename of the fresh one. */
+    int fd;
+    uint64_t size;
+    if (mt_file_open(path, MT_FILE_CACHE, &fd, &size, NULL, 0) != MT_OK)
+        return access(path, F_OK) != 0 && errno == ENOENT ? ENTRY_ABSENT : ENTRY_CORRUPT;
     uint8_t h[HEADER_SIZE];
-    struct stat sb;
     EntryRead res = ENTRY_CORRUPT;
     uint8_t *payload = NULL;
-    if (fstat(fd, &sb) != 0 || sb.st_size < HEADER_SIZE || !read_all(fd, h, HEADER_SIZE))
+    if (size < HEADER_SIZE || !read_all(fd, h, HEADER_SIZE))
         goto done;
     if (memcmp(h, MAGIC, 8) != 0 || get_u32(h + 8) != FORMAT_VERSION ||
         get_u32(h + 12) != (uint32_t)sm || memcmp(h + 16, key, 32) != 0)
         goto done;
     uint64_t nptx = get_u64(h + 48), ncubin = get_u64(h + 56), nlog = get_u64(h + 64);
     if (nptx > MAX_PAYLOAD || ncubin > MAX_PAYLOAD || nlog > MAX_PAYLOAD || nptx == 0 ||
-        ncubin == 0 || (uint64_t)sb.st_size != HEADER_SIZE + nptx + ncubin + nlog)
+        ncubin == 0 || size != HEADER_SIZE + nptx + ncubin + nlog)
         goto done;
     size_t n = (size_t)(nptx + ncubin + nlog);
     payload = malloc(n);
@@ -575,32 +569,22 @@ static int make_dirs(const char *dir)
     return rc;
 }
 
-/* Write the entry to a temporary file beside its final name, then rename:
- * rename(2) within one folder is atomic, so readers see the old file or
- * the new one, and of concurrent writers of the same key the last rename
- * wins with a complete file. Returns 0 or an errno, with `what` naming the
- * failing call. */
-static int write_entry(const char *dir, const char *path, const uint8_t key[32],
-                       const MtNvrtcOutput *out, const char **what)
+/* Write the entry through fileio's MtOut: a temporary file beside its
+ * final name, renamed into place, so readers see the old file or the new
+ * one, and of concurrent writers of the same key the last rename wins
+ * with a complete file. The first write of a handle also removes stale
+ * temporary files that killed writers left in the folder. */
+static MtStatus write_entry(MtKcache *k, const char *path, const uint8_t key[32], const MtNvrtcOutput *out,
+                            char *err, size_t errlen)
 {
-    int rc = make_dirs(dir);
+    int rc = make_dirs(k->dir);
     if (rc) {
-        *what = "mkdir";
-        return rc;
+        mt_errf(err, errlen, "%s: cannot create the folder: %s", k->dir, strerror(rc));
+        return MT_ERR_IO;
     }
-    size_t nt = strlen(path) + 16;
-    char *tmp = malloc(nt);
-    if (!tmp) {
-        *what = "malloc";
-        return ENOMEM;
-    }
-    snprintf(tmp, nt, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        rc = errno;
-        *what = "mkstemp";
-        free(tmp);
-        return rc;
+    if (!k->swept) {
+        k->swept = true;
+        mt_tmp_sweep(k->dir);
     }
     uint8_t h[HEADER_SIZE] = {0};
     memcpy(h, MAGIC, 8);
@@ -616,26 +600,15 @@ static int write_entry(const char *dir, const char *path, const uint8_t key[32],
     mt_sha256_update(&s, out->cubin, out->cubin_len);
     mt_sha256_update(&s, out->log ? out->log : "", out->log_len);
     mt_sha256_final(&s, h + 72);
-    errno = 0;
-    bool ok = write_all(fd, h, HEADER_SIZE) && write_all(fd, out->ptx, out->ptx_len) &&
-              write_all(fd, out->cubin, out->cubin_len) &&
-              write_all(fd, out->log ? out->log : "", out->log_len);
-    if (!ok) {
-        rc = errno ? errno : EIO;
-        *what = "write";
-    }
-    if (close(fd) != 0 && !rc) {
-        rc = errno;
-        *what = "close";
-    }
-    if (!rc && rename(tmp, path) != 0) {
-        rc = errno;
-        *what = "rename";
-    }
-    if (rc)
-        unlink(tmp);
-    free(tmp);
-    return rc;
+    MtOut o;
+    MtStatus st = mt_out_open(&o, path, NULL, err, errlen);
+    if (st)
+        return st;
+    mt_out_write(&o, h, HEADER_SIZE);
+    mt_out_write(&o, out->ptx, out->ptx_len);
+    mt_out_write(&o, out->cubin, out->cubin_len);
+    mt_out_write(&o, out->log ? out->log : "", out->log_len);
+    return mt_out_close(&o, err, errlen);
 }
 
 /* ---- compile through the cache ------------------------------------------------ */
@@ -713,19 +686,26 @@ MtStatus mt_kcache_compile(MtKcache *k, const char *src, const char *name, int s
         free(path);
         return st;
     }
-    int rc = 0;
-    const char *what = "";
-    if (path)
-        rc = write_entry(k->dir, path, key, out, &what);
+    /* After one failed write (a read-only or full folder) the disk level
+     * only reads: the warning says so once. */
+    pthread_mutex_lock(&k->mu);
+    bool write = path && !k->write_failed;
+    pthread_mutex_unlock(&k->mu);
+    char why[512];
+    MtStatus wst = write ? write_entry(k, path, key, out, why, sizeof why) : MT_OK;
     remember(k, key, out);
     pthread_mutex_lock(&k->mu);
     k->st.misses++;
-    if (path && !rc)
+    if (write && !wst)
         k->st.disk_writes++;
-    if (rc) {
+    if (wst) {
         k->st.disk_write_errors++;
-        snprintf(k->warning, sizeof k->warning, "kcache: %s(%s) for %s: %s", what, path,
-                 effective_name(name), strerror(rc));
+        if (!k->write_failed)
+            snprintf(k->warning, sizeof k->warning,
+                     "the kernel cache cannot be written (%s): compiled kernels are not kept, so every run "
+                     "compiles again; set MYTRITON_CACHE_DIR to a writable folder, or MYTRITON_CACHE=0",
+                     why);
+        k->write_failed = true;
     }
     pthread_mutex_unlock(&k->mu);
     free(path);

@@ -75,8 +75,9 @@ void mt_kcache_close(MtKcache *k);
 
 /* mt_nvrtc_compile through the cache: same arguments and results; *hit
  * (may be NULL) says where the output came from. A failed disk write does
- * not fail the call (the compile succeeded); it is counted and kept as the
- * handle's warning. */
+ * not fail the call (the compile succeeded); it is counted, becomes the
+ * handle's warning, and the handle stops writing to disk (a read-only or
+ * full folder fails every time). */
 MtStatus mt_kcache_compile(MtKcache *k, const char *src, const char *name, int sm,
                            const char *const *opts, size_t nopts, MtNvrtcOutput *out,
                            MtKcacheHit *hit, char *err, size_t errlen);
@@ -98,7 +99,9 @@ void mt_kcache_stats(MtKcache *k, MtKcacheStats *out);
 /* Bound the memory level (default 256 MiB); evicts at once if over. 0
  * keeps nothing in memory. */
 void mt_kcache_set_memory_limit(MtKcache *k, size_t bytes);
-/* Copy the last disk-write problem into buf; false when there was none. */
+/* Copy the warning about the first failed disk write into buf (a
+ * sentence for the user: what failed, that every compile is now cold,
+ * what to do); false when every write succeeded. Tools print it once. */
 bool mt_kcache_warning(MtKcache *k, char *buf, size_t buflen);
 
 #ifdef __cplusplus

@@ -17,6 +17,7 @@
  */
 #include "launch_spec.h"
 #include "errbuf.h"
+#include "fileio.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -571,33 +572,10 @@ MtStatus mt_launch_spec_parse(const char *json_text, const char *base_dir, MtLau
 
 MtStatus mt_launch_spec_load(const char *path, MtLaunchSpec *spec, char *err, size_t errlen) {
     memset(spec, 0, sizeof *spec);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        mt_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return MT_ERR_IO;
-    }
-    size_t n = 0, cap = 4096;
-    char *text = malloc(cap);
-    while (text) {
-        n += fread(text + n, 1, cap - 1 - n, f);
-        if (n < cap - 1) break;
-        char *bigger = realloc(text, cap * 2);
-        if (!bigger) free(text);
-        text = bigger;
-        cap *= 2;
-    }
-    if (!text) {
-        fclose(f);
-        return nomem(err, errlen);
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(text);
-        mt_errf(err, errlen, "%s: read error", path);
-        return MT_ERR_IO;
-    }
-    text[n] = 0;
+    char *text;
+    size_t n;
+    MtStatus rst = mt_file_read(path, MT_FILE_SPEC, &text, &n, err, errlen);
+    if (rst) return rst;
     if (strlen(text) != n) {
         free(text);
         mt_errf(err, errlen, "%s: not a text file (it contains a NUL byte)", path);
@@ -774,11 +752,12 @@ static MtStatus entry_for_arg(const MtSpecArg *a, char out[40], char *err, size_
     return MT_OK;
 }
 
-char *mt_launch_spec_signature(const MtLaunchSpec *s, const MtKernelInfo *k, char *err, size_t errlen) {
+MtStatus mt_launch_spec_signature(const MtLaunchSpec *s, const MtKernelInfo *k, char **out, char *err,
+                                  size_t errlen) {
+    *out = NULL;
     if (s->signature) {
-        char *copy = strdup(s->signature);
-        if (!copy) nomem(err, errlen);
-        return copy;
+        if (!(*out = strdup(s->signature))) return nomem(err, errlen);
+        return MT_OK;
     }
     const char *names[64];
     size_t np = k->nparams < 64 ? k->nparams : 64;
@@ -795,18 +774,16 @@ char *mt_launch_spec_signature(const MtLaunchSpec *s, const MtKernelInfo *k, cha
             if (j == k->nparams) {
                 mt_errf(err, errlen, "%s.%s: kernel %s has no parameter '%s' (its parameters: %s)",
                         pass ? "constexprs" : "args", nm, k->name, nm, plist);
-                return NULL;
+                return MT_ERR_USAGE;
             }
         }
     }
     size_t cap = 41 * (k->nparams + 1), len = 0, keep = 0;
     char *sig = malloc(cap);
-    if (!sig) {
-        nomem(err, errlen);
-        return NULL;
-    }
+    if (!sig) return nomem(err, errlen);
     sig[0] = 0;
-    for (uint32_t i = 0; i < k->nparams; i++) {
+    MtStatus st = MT_OK;
+    for (uint32_t i = 0; i < k->nparams && !st; i++) {
         const MtParamInfo *p = &k->params[i];
         const MtSpecConst *cv = find_const(s, p->name);
         const MtSpecArg *a = find_arg(s, p->name);
@@ -816,31 +793,29 @@ char *mt_launch_spec_signature(const MtLaunchSpec *s, const MtKernelInfo *k, cha
             if (!value_literal(v, entry)) {
                 mt_errf(err, errlen, "%s.%s: %s has no literal form for a signature", cv ? "constexprs" : "args",
                         p->name, v->f != v->f ? "nan" : "an infinity");
-                free(sig);
-                return NULL;
+                st = MT_ERR_USAGE;
             }
         } else if (p->constexpr_) {
             if (a) {
                 mt_errf(err, errlen, "args.%s: constexpr %s takes a number or a bool, not an array", p->name, p->name);
-                free(sig);
-                return NULL;
+                st = MT_ERR_USAGE;
             }
         } else if (!a) {
             mt_errf(err, errlen, "args: missing argument '%s' of kernel %s", p->name, k->name);
-            free(sig);
-            return NULL;
+            st = MT_ERR_USAGE;
         } else {
-            MtStatus st = entry_for_arg(a, entry, err, errlen);
-            if (st) {
-                free(sig);
-                return NULL;
-            }
+            st = entry_for_arg(a, entry, err, errlen);
         }
         len += (size_t)snprintf(sig + len, cap - len, "%s%s", i ? "," : "", entry);
         if (*entry) keep = len;
     }
+    if (st) {
+        free(sig);
+        return st;
+    }
     sig[keep] = 0;
-    return sig;
+    *out = sig;
+    return MT_OK;
 }
 
 /* ---- binding ---------------------------------------------------------------------- */
@@ -1068,6 +1043,20 @@ static MtStatus bind(const MtLaunchSpec *s, const MtKernelParam *params, size_t 
     MtStatus st = eval_count("bytes", s->bytes, &nm, &l->bytes, err, errlen);
     if (!st) st = eval_count("flops", s->flops, &nm, &l->flops, err, errlen);
     return st;
+}
+
+bool mt_launch_i32_overflow(const MtLaunch *l, int64_t per_program, char *msg, size_t msglen) {
+    int64_t programs, elements;
+    bool over = __builtin_mul_overflow(l->grid[0], l->grid[1], &programs) ||
+                __builtin_mul_overflow(programs, l->grid[2], &programs) ||
+                __builtin_mul_overflow(programs, per_program > 0 ? per_program : 1, &elements) || elements > INT32_MAX;
+    if (!over) return false;
+    mt_errf(msg, msglen,
+            "the grid has %" PRId64 " programs of %" PRId64 " elements each, more than an i32 offset reaches "
+            "(2147483647): offsets computed in i32, such as tl.program_id(0) * BLOCK, overflow and wrap to "
+            "negative values; use fewer programs, or compute offsets in int64",
+            programs, per_program);
+    return true;
 }
 
 MtStatus mt_launch_bind(const MtLaunchSpec *spec, const MtKernelParam *params, size_t nparams, MtLaunch *out,

@@ -116,10 +116,11 @@ MtStatus mt_launch_spec_set(MtLaunchSpec *spec, const char *assignment, char *er
  * so the compiler uses its default; an array argument gives *fp32, *i32 or
  * *i1 by dtype (npy files' headers are read for it); an integer gives i32, a
  * float fp32, a bool i1; a constexpr naming a runtime parameter specialises
- * it. Empty entries at the end are dropped. Returns a malloc'ed string, or
- * NULL with a message. */
-char *mt_launch_spec_signature(const MtLaunchSpec *spec, const MtKernelInfo *kernel, char *err,
-                               size_t errlen);
+ * it. Empty entries at the end are dropped. On MT_OK *out is a malloc'ed
+ * string; MT_ERR_IO when an npy file cannot be read, MT_ERR_USAGE when the
+ * spec does not fit the kernel (*out NULL, with a message). */
+MtStatus mt_launch_spec_signature(const MtLaunchSpec *spec, const MtKernelInfo *kernel, char **out, char *err,
+                                  size_t errlen);
 
 typedef enum MtArgKind {
     MT_ARG_ARRAY,             /* *fp32, *i32, *i1 */
@@ -157,5 +158,12 @@ typedef struct MtLaunch {
 MtStatus mt_launch_bind(const MtLaunchSpec *spec, const MtKernelParam *params, size_t nparams,
                         MtLaunch *out, char *err, size_t errlen);
 void mt_launch_free(MtLaunch *launch);
+
+/* Whether the launch reaches more elements than an i32 offset can: its
+ * programs (grid[0] x grid[1] x grid[2]) times the elements each one
+ * owns (`per_program`, the kernel's output tile) beyond 2^31 - 1. Offsets
+ * computed in i32, such as tl.program_id(0) * BLOCK, then wrap to negative
+ * values. When so, msg gets a sentence saying it (for a warning). */
+bool mt_launch_i32_overflow(const MtLaunch *launch, int64_t per_program, char *msg, size_t msglen);
 
 #endif

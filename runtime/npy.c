@@ -19,6 +19,7 @@
  */
 #include "npy.h"
 #include "errbuf.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -413,6 +414,13 @@ static MtStatus read_header(FILE *f, const char *path, MtNpyInfo *info, char *er
         return MT_ERR_USAGE;
     }
     text[hlen] = 0;
+    const char *nul = memchr(text, 0, hlen);
+    if (nul) {
+        mt_errf(err, errlen, "%s: the header holds a NUL byte (at byte %zu of its text); a .npy header is "
+                "printable text (corrupt file?)", path, (size_t)(nul - text));
+        free(text);
+        return MT_ERR_USAGE;
+    }
     Hdr h = {.s = text, .p = text, .end = text + hlen, .path = path, .err = err, .errlen = errlen};
     MtStatus st = hdr_dict(&h, info);
     free(text);
@@ -445,27 +453,39 @@ static MtStatus read_header(FILE *f, const char *path, MtNpyInfo *info, char *er
     return MT_OK;
 }
 
+/* A regular file within the .npy size limit, as a stdio stream. */
+static FILE *open_npy(const char *path, MtStatus *st, char *err, size_t errlen) {
+    int fd;
+    uint64_t size;
+    if ((*st = mt_file_open(path, MT_FILE_NPY, &fd, &size, err, errlen))) return NULL;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        *st = MT_ERR_NOMEM;
+        mt_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 MtStatus mt_npy_read_header(const char *path, MtNpyInfo *info, char *err, size_t errlen) {
-    FILE *f = fopen(path, "rb");
+    MtStatus st;
+    FILE *f = open_npy(path, &st, err, errlen);
     if (!f) {
         memset(info, 0, sizeof *info);
-        mt_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return MT_ERR_IO;
+        return st;
     }
-    MtStatus st = read_header(f, path, info, err, errlen);
+    st = read_header(f, path, info, err, errlen);
     fclose(f);
     return st;
 }
 
 MtStatus mt_npy_read(const char *path, MtArray **out, char *err, size_t errlen) {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        mt_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return MT_ERR_IO;
-    }
+    MtStatus st;
+    FILE *f = open_npy(path, &st, err, errlen);
+    if (!f) return st;
     MtNpyInfo info;
-    MtStatus st = read_header(f, path, &info, err, errlen);
+    st = read_header(f, path, &info, err, errlen);
     if (st) {
         fclose(f);
         return st;
@@ -532,61 +552,13 @@ static size_t build_header(const MtArray *a, char buf[512]) {
     return total;
 }
 
-static bool write_all(int fd, const void *p, size_t n) {
-    const char *c = p;
-    while (n) {
-        ssize_t w = write(fd, c, n);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            return false;
-        }
-        c += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
-MtStatus mt_npy_write(const char *path, const MtArray *a, char *err, size_t errlen) {
+MtStatus mt_npy_write(const char *path, const MtArray *a, const MtFileSet *inputs, char *err, size_t errlen) {
     char header[512];
     size_t hn = build_header(a, header);
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 32);
-    if (!tmp) {
-        mt_errf(err, errlen, "%s: out of memory", path);
-        return MT_ERR_NOMEM;
-    }
-    /* A name in the same folder, so rename() stays within one file system.
-     * O_EXCL and a retry make concurrent writers of one path safe; mode 0666
-     * lets the umask decide the permissions, as np.save's open() does. */
-    int fd = -1;
-    for (unsigned k = 0; k < 100 && fd < 0; k++) {
-        snprintf(tmp, plen + 32, "%s.tmp%ld.%u", path, (long)getpid(), k);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST) break;
-    }
-    if (fd < 0) {
-        mt_errf(err, errlen, "%s: cannot create a temporary file next to it: %s", path, strerror(errno));
-        free(tmp);
-        return MT_ERR_IO;
-    }
-    const char *what = "write";
-    bool ok = write_all(fd, header, hn) && write_all(fd, a->data, a->nbytes);
-    if (ok && !(ok = fsync(fd) == 0)) what = "fsync";
-    int saved = errno;
-    if (close(fd) != 0 && ok) {
-        ok = false;
-        what = "close";
-        saved = errno;
-    }
-    if (ok && rename(tmp, path) != 0) {
-        ok = false;
-        what = "rename";
-        saved = errno;
-    }
-    if (!ok) {
-        unlink(tmp);
-        mt_errf(err, errlen, "%s: %s failed: %s", path, what, strerror(saved));
-    }
-    free(tmp);
-    return ok ? MT_OK : MT_ERR_IO;
+    MtOut o;
+    MtStatus st = mt_out_open(&o, path, inputs, err, errlen);
+    if (st) return st;
+    mt_out_write(&o, header, hn);
+    mt_out_write(&o, a->data, a->nbytes);
+    return mt_out_close(&o, err, errlen);
 }

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fileio.h"
 #include "mytriton/mytriton.h"
 
 #define MT_ARRAY_MAX_DIMS 8
@@ -75,9 +76,11 @@ typedef struct MtNpyInfo {
 
 /* Read the header of `path` and check it describes an array this runtime
  * accepts (format 1.0, 2.0 or 3.0; dtype '<f4', '<i4' or '|b1'; C order;
- * at most 8 dimensions; a size that fits) and that the file holds all of its
- * data. MT_ERR_IO when the file cannot be opened or read, MT_ERR_USAGE when
- * its contents are not such an array. */
+ * at most 8 dimensions; a size that fits; a header of printable text, no
+ * NUL byte) and that the file holds all of its data. MT_ERR_IO when the
+ * file cannot be opened or read, or is not a regular file within the
+ * .npy size limit (fileio.h); MT_ERR_USAGE when its contents are not such
+ * an array. */
 MtStatus mt_npy_read_header(const char *path, MtNpyInfo *info, char *err, size_t errlen);
 
 /* Read a whole .npy file. Bool elements are normalised to 0 or 1. Bytes
@@ -90,9 +93,10 @@ MtStatus mt_npy_read(const char *path, MtArray **out, char *err, size_t errlen);
  * array (sorted keys, header padded with spaces to a multiple of 64 bytes,
  * ended by '\n'). With at most 8 dimensions
  * the header never outgrows 1.0's 65535 bytes, so 2.0 is never needed.
- * The file appears atomically: the bytes go to a temporary file in the same
- * folder, which is fsync'ed and renamed over `path`, so readers see the old
- * file or the complete new one, never part of one. */
-MtStatus mt_npy_write(const char *path, const MtArray *a, char *err, size_t errlen);
+ * The file appears atomically (fileio.h: a temporary file in the same
+ * folder, fsync'ed and renamed over `path`), so readers see the old file
+ * or the complete new one, never part of one; `inputs` (may be NULL) are
+ * files it must not replace. */
+MtStatus mt_npy_write(const char *path, const MtArray *a, const MtFileSet *inputs, char *err, size_t errlen);
 
 #endif

@@ -59,7 +59,10 @@ MtLineOps *mt_source_map(MtCtx *c, MtCompiled *k, uint32_t *n)
     if (!k->func || !k->optimized)
         return NULL;
     mt_func_walk(k->func, visit, &a);
-    qsort(a.lines.v, a.lines.n, sizeof *a.lines.v, by_line);
+    /* A body of `pass` has no operations: no array to sort (qsort's
+     * pointer must not be NULL, even for zero elements). */
+    if (a.lines.n > 1)
+        qsort(a.lines.v, a.lines.n, sizeof *a.lines.v, by_line);
     *n = a.lines.n;
     return a.lines.v;
 }

@@ -3,8 +3,9 @@
 #
 #   example.NAME       examples/NAME.json runs on 1 thread, dumps its arrays,
 #                      then runs on 3 threads and matches the dump exactly
-#   spec.NAME          tests/exec/data/NAME.json is refused: exit 1 and the
-#                      exact message, naming the field
+#   spec.NAME          tests/exec/data/NAME.json is refused: exit 1 (2 for a
+#                      file that cannot be read) and the exact message,
+#                      naming the field
 #   fault.NAME         a runtime fault: exit 1, the rendered diagnostic, and
 #                      --dump wrote nothing
 #   compile.error      a kernel that does not compile: exit 1, the diagnostic
@@ -55,28 +56,28 @@ example.*)
 
 spec.unknown_kernel)
     run $D/unknown_kernel.json; rc_is 1
-    stderr_is "$D/unknown_kernel.json: kernel: no @triton.jit function named 'add_kernal' in $D/kernels.py (jit functions: add_kernel, off_by_one, ratio, float_floordiv)" ;;
+    stderr_is "mytriton run: $D/unknown_kernel.json: kernel: no @triton.jit function named 'add_kernal' in $D/kernels.py (jit functions: add_kernel, off_by_one, ratio, float_floordiv)" ;;
 spec.missing_argument)
     run $D/missing_argument.json; rc_is 1
-    stderr_is "$D/missing_argument.json: args: missing argument 'y' of kernel add_kernel" ;;
+    stderr_is "mytriton run: $D/missing_argument.json: args: missing argument 'y' of kernel add_kernel" ;;
 spec.wrong_dtype)
     run $D/wrong_dtype.json; rc_is 1
-    stderr_is "$D/wrong_dtype.json: args.x: float32 array expected for parameter x (*fp32), got int32" ;;
+    stderr_is "mytriton run: $D/wrong_dtype.json: args.x: float32 array expected for parameter x (*fp32), got int32" ;;
 spec.bad_grid)
     run $D/bad_grid.json; rc_is 1
-    stderr_is "$D/bad_grid.json: grid[0]: unknown name 'BLOK' at column 9 in \"cdiv(n, BLOK)\"" ;;
+    stderr_is "mytriton run: $D/bad_grid.json: grid[0]: unknown name 'BLOK' at column 9 in \"cdiv(n, BLOK)\"" ;;
 spec.missing_npy)
-    run $D/missing_npy.json; rc_is 1
-    stderr_is "$D/missing_npy.json: args.x: $D/no_such.npy: cannot open: No such file or directory" ;;
+    run $D/missing_npy.json; rc_is 2
+    stderr_is "mytriton run: $D/missing_npy.json: args.x: $D/no_such.npy: cannot open: No such file or directory" ;;
 spec.not_npy)
     run $D/not_npy.json; rc_is 1
-    stderr_is "$D/not_npy.json: args.x: $D/kernels.py: not a .npy file (bad magic)" ;;
+    stderr_is "mytriton run: $D/not_npy.json: args.x: $D/kernels.py: not a .npy file (bad magic)" ;;
 spec.invalid_json)
     run $D/invalid_json.json; rc_is 1
-    stderr_is "$D/invalid_json.json:4:1: invalid JSON near '}'" ;;
+    stderr_is "mytriton run: $D/invalid_json.json:4:1: invalid JSON near '}'" ;;
 spec.missing_file)
-    run $D/no_such_spec.json; rc_is 1
-    stderr_is "$D/no_such_spec.json: cannot open: No such file or directory" ;;
+    run $D/no_such_spec.json; rc_is 2
+    stderr_is "mytriton run: $D/no_such_spec.json: cannot open: No such file or directory" ;;
 
 fault.out_of_bounds)
     run $D/off_by_one.json --dump "$T/dump"; rc_is 1
@@ -105,10 +106,10 @@ compile.error)
 usage.no_spec)
     run; rc_is 2; stderr_has "mytriton run: expected one SPEC.json" ;;
 usage.cuda_backend)
-    # Without a driver: one clear message, exit 1; with a GPU: a real run.
+    # Without a driver: one clear message, exit 2; with a GPU: a real run.
     run $D/add.json --backend cuda
     if [ "$(cat "$T/rc")" = 0 ]; then stdout_has "run      cuda on "
-    else rc_is 1; stderr_has "mytriton run: no CUDA driver: libcuda.so.1 could not be loaded"; fi
+    else rc_is 2; stderr_has "mytriton run: no CUDA driver: libcuda.so.1 could not be loaded"; fi
     run $D/add.json --profile 5; rc_is 2
     stderr_is "mytriton run: --compare and --profile need --backend cuda"
     run $D/add.json --backend cuda --compare cpu; rc_is 2
@@ -152,7 +153,7 @@ expect.tolerance)
     ;;
 expect.no_arrays)
     mkdir -p "$T/empty"
-    run $D/add.json --expect "$T/empty"; rc_is 1
+    run $D/add.json --expect "$T/empty"; rc_is 2
     stderr_is "mytriton run: --expect: $T/empty holds no NAME.npy for any array argument" ;;
 dump.nested_folder)
     run $D/add.json --dump "$T/a/b/c"; rc_is 0

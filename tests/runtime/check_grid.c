@@ -12,6 +12,7 @@ static int names(void *ud, const char *name, int64_t *value) {
     (void)ud;
     static const struct { const char *name; int64_t v; } known[] = {
         {"n", 1000}, {"BLOCK", 256}, {"neg", -7}, {"flag", 1}, {"big", INT64_MAX}, {"small", INT64_MIN},
+        {"lambdax", 5},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (!strcmp(name, known[i].name)) {
@@ -133,6 +134,25 @@ START_TEST(syntax_errors) {
 }
 END_TEST
 
+/* A Triton grid pasted as it is gets what to write instead. */
+START_TEST(pasted_lambdas_and_tuples_get_a_hint) {
+    expect_error("lambda meta: (triton.cdiv(n, meta['BLOCK']),)",
+                 "a grid entry is the body of Triton's grid lambda, not the lambda: write "
+                 "[\"triton.cdiv(n, meta['BLOCK'])\"]");
+    expect_error("lambda META: (cdiv(n, META[\"BM\"]), cdiv(n, META[\"BN\"]))",
+                 "a grid entry is the body of Triton's grid lambda, not the lambda: write "
+                 "[\"cdiv(n, META[\\\"BM\\\"])\", \"cdiv(n, META[\\\"BN\\\"])\"]");
+    expect_error("lambda meta: cdiv(n, 256)",
+                 "a grid entry is the body of Triton's grid lambda, not the lambda: write [\"cdiv(n, 256)\"]");
+    expect_error("(cdiv(n, 64), 4)", "a grid entry is one axis, not a tuple of them: write [\"cdiv(n, 64)\", \"4\"]");
+    ck_assert_int_eq(mt_grid_check("lambda meta: (n,)", err, sizeof err), MT_ERR_USAGE);
+    /* Parentheses that are not a tuple still evaluate. */
+    ck_assert_int_eq(eval("(n + 24) // (BLOCK)"), 4);
+    ck_assert_int_eq(eval("(max(n, 2))"), 1000);
+    ck_assert_int_eq(eval("lambdax"), 5);
+}
+END_TEST
+
 START_TEST(check_is_syntax_only) {
     ck_assert_int_eq(mt_grid_check("cdiv(n, BLOCK) // (X - X)", err, sizeof err), MT_OK);
     ck_assert_int_eq(mt_grid_check("cdiv(n, BLOCK", err, sizeof err), MT_ERR_USAGE);
@@ -147,6 +167,7 @@ static Suite *grid_suite(void) {
     TCase *t = tcase_create("grid");
     tcase_add_test(t, integers_and_names);
     tcase_add_test(t, precedence_is_pythons);
+    tcase_add_test(t, pasted_lambdas_and_tuples_get_a_hint);
     tcase_add_test(t, floor_division_and_modulo_follow_python);
     tcase_add_test(t, functions);
     tcase_add_test(t, meta_subscripts_read_names);

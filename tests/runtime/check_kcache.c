@@ -516,12 +516,19 @@ START_TEST(unwritable_folder_still_compiles)
     mt_kcache_stats(k, &st);
     ck_assert_uint_eq(st.disk_write_errors, 1);
     ck_assert_uint_eq(st.disk_writes, 0);
-    char w[512];
+    char w[1024];
     ck_assert(mt_kcache_warning(k, w, sizeof w));
-    ck_assert_msg(strstr(w, "mkdir") && strstr(w, "k.cu"), "%s", w);
+    ck_assert_str_eq(w, "the kernel cache cannot be written (/dev/null/mytriton-cache: cannot create the folder: "
+                        "Not a directory): compiled kernels are not kept, so every run compiles again; set "
+                        "MYTRITON_CACHE_DIR to a writable folder, or MYTRITON_CACHE=0");
     /* The memory level still works. */
     ck_assert_int_eq(compile_ok(k, src_a, &out), MT_KCACHE_MEMORY);
     mt_nvrtc_output_free(&out);
+    /* After one failure the disk level stops trying: one warning, one error. */
+    ck_assert_int_eq(compile_ok(k, src_b, &out), MT_KCACHE_MISS);
+    mt_nvrtc_output_free(&out);
+    mt_kcache_stats(k, &st);
+    ck_assert_uint_eq(st.disk_write_errors, 1);
     mt_kcache_close(k);
 }
 END_TEST

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../test_util.h"
@@ -39,7 +40,7 @@ static void put_npy(const char *name, MtDtype dt, int64_t n) {
     MtArrayGen g = {.dtype = dt, .ndim = 1, .shape = {n}, .init = MT_INIT_ARANGE};
     MtArray *a;
     ck_assert_int_eq(mt_array_generate(&g, &a, err, sizeof err), MT_OK);
-    ck_assert_int_eq(mt_npy_write(tmp(name), a, err, sizeof err), MT_OK);
+    ck_assert_int_eq(mt_npy_write(tmp(name), a, NULL, err, sizeof err), MT_OK);
     mt_array_free(a);
 }
 
@@ -309,6 +310,46 @@ START_TEST(load_reads_relative_to_the_spec) {
 }
 END_TEST
 
+/* Not a spec at all: refused before any read (a FIFO would block, a
+ * device never end), with what the file is. */
+START_TEST(load_refuses_folders_fifos_devices_and_huge_files) {
+    MtLaunchSpec s;
+    char want[600];
+    ck_assert_int_eq(mt_launch_spec_load(test_tmpdir, &s, err, sizeof err), MT_ERR_IO);
+    snprintf(want, sizeof want, "%s: is a directory", test_tmpdir);
+    ck_assert_str_eq(err, want);
+    ck_assert_int_eq(mkfifo(tmp("fifo.json"), 0600), 0);
+    ck_assert_int_eq(mt_launch_spec_load(tmp("fifo.json"), &s, err, sizeof err), MT_ERR_IO);
+    snprintf(want, sizeof want, "%s: is a FIFO (named pipe), not a regular file", tmp("fifo.json"));
+    ck_assert_str_eq(err, want);
+    ck_assert_int_eq(mt_launch_spec_load("/dev/zero", &s, err, sizeof err), MT_ERR_IO);
+    ck_assert_str_eq(err, "/dev/zero: is a character device, not a regular file");
+    FILE *f = fopen(tmp("big.json"), "wb");
+    ck_assert_int_eq(ftruncate(fileno(f), 5 << 20), 0);
+    fclose(f);
+    ck_assert_int_eq(mt_launch_spec_load(tmp("big.json"), &s, err, sizeof err), MT_ERR_IO);
+    snprintf(want, sizeof want, "%s: is 5 MiB; a launch spec may be at most 4 MiB", tmp("big.json"));
+    ck_assert_str_eq(err, want);
+}
+END_TEST
+
+/* The grid reaches past i32 offsets: named before a run. */
+START_TEST(i32_overflow_of_the_grid_is_named) {
+    MtLaunch l = {.grid = {8388608, 1, 1}, .grid_dims = 1};
+    char msg[512];
+    ck_assert(mt_launch_i32_overflow(&l, 256, msg, sizeof msg));
+    ck_assert_str_eq(msg, "the grid has 8388608 programs of 256 elements each, more than an i32 offset reaches "
+                          "(2147483647): offsets computed in i32, such as tl.program_id(0) * BLOCK, overflow and "
+                          "wrap to negative values; use fewer programs, or compute offsets in int64");
+    l.grid[0] = 8388607; /* 8388607 * 256 = 2^31 - 256: fits */
+    ck_assert(!mt_launch_i32_overflow(&l, 256, msg, sizeof msg));
+    l.grid[0] = 65536, l.grid[1] = 65535;
+    ck_assert(mt_launch_i32_overflow(&l, 1, msg, sizeof msg));
+    l.grid[0] = INT32_MAX, l.grid[1] = 65535, l.grid[2] = 65535; /* programs x elements overflows int64 */
+    ck_assert(mt_launch_i32_overflow(&l, 1024, msg, sizeof msg));
+}
+END_TEST
+
 /* ---- --set ------------------------------------------------------------------ */
 
 START_TEST(set_overrides_scalars_and_constexprs) {
@@ -349,7 +390,9 @@ END_TEST
 
 static char *sig_of(const char *json, const MtKernelInfo *k) {
     MtLaunchSpec s = parse_ok(json);
-    char *sig = mt_launch_spec_signature(&s, k, err, sizeof err);
+    char *sig = NULL;
+    MtStatus st = mt_launch_spec_signature(&s, k, &sig, err, sizeof err);
+    ck_assert_int_eq(st == MT_OK, sig != NULL);
     mt_launch_spec_free(&s);
     return sig;
 }
@@ -584,6 +627,8 @@ static Suite *launch_spec_suite(void) {
     tcase_add_test(t, argument_errors);
     tcase_add_test(t, other_field_errors);
     tcase_add_test(t, load_reads_relative_to_the_spec);
+    tcase_add_test(t, load_refuses_folders_fifos_devices_and_huge_files);
+    tcase_add_test(t, i32_overflow_of_the_grid_is_named);
     tcase_add_test(t, set_overrides_scalars_and_constexprs);
     tcase_add_test(t, signature_is_derived_from_arguments);
     tcase_add_test(t, signature_errors);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../test_util.h"
@@ -147,7 +148,7 @@ START_TEST(write_matches_numpy_header_by_hand) {
     MtArray *a = mt_array_new(MT_DT_F32, 1, shape);
     float *f = a->data;
     f[0] = 0.0f, f[1] = 1.0f, f[2] = 2.0f;
-    ck_assert_int_eq(mt_npy_write(tmp("a.npy"), a, err, sizeof err), MT_OK);
+    ck_assert_int_eq(mt_npy_write(tmp("a.npy"), a, NULL, err, sizeof err), MT_OK);
     unsigned char got[256];
     size_t n = slurp(tmp("a.npy"), got, sizeof got);
     /* np.save('a.npy', np.arange(3, dtype=np.float32)): 128 header bytes
@@ -170,7 +171,7 @@ START_TEST(write_matches_files_numpy_wrote) {
     for (size_t i = 0; i < 3; i++) {
         MtArray *a;
         ck_assert_int_eq(mt_npy_read(data(files[i]), &a, err, sizeof err), MT_OK);
-        ck_assert_int_eq(mt_npy_write(tmp("copy.npy"), a, err, sizeof err), MT_OK);
+        ck_assert_int_eq(mt_npy_write(tmp("copy.npy"), a, NULL, err, sizeof err), MT_OK);
         unsigned char want[512], got[512];
         size_t nw = slurp(data(files[i]), want, sizeof want);
         size_t ng = slurp(tmp("copy.npy"), got, sizeof got);
@@ -184,8 +185,8 @@ END_TEST
 START_TEST(write_leaves_no_temporary_behind) {
     int64_t shape[2] = {4, 4};
     MtArray *a = mt_array_new(MT_DT_I1, 2, shape);
-    ck_assert_int_eq(mt_npy_write(tmp("b.npy"), a, err, sizeof err), MT_OK);
-    ck_assert_int_eq(mt_npy_write(tmp("b.npy"), a, err, sizeof err), MT_OK); /* replaces */
+    ck_assert_int_eq(mt_npy_write(tmp("b.npy"), a, NULL, err, sizeof err), MT_OK);
+    ck_assert_int_eq(mt_npy_write(tmp("b.npy"), a, NULL, err, sizeof err), MT_OK); /* replaces */
     DIR *d = opendir(test_tmpdir);
     struct dirent *e;
     int files = 0;
@@ -203,9 +204,9 @@ END_TEST
 START_TEST(write_into_missing_folder_fails_cleanly) {
     int64_t shape[1] = {2};
     MtArray *a = mt_array_new(MT_DT_F32, 1, shape);
-    ck_assert_int_eq(mt_npy_write(tmp("nope/out.npy"), a, err, sizeof err), MT_ERR_IO);
+    ck_assert_int_eq(mt_npy_write(tmp("nope/out.npy"), a, NULL, err, sizeof err), MT_ERR_IO);
     char want[600];
-    snprintf(want, sizeof want, "%s: cannot create a temporary file next to it: No such file or directory",
+    snprintf(want, sizeof want, "%s: cannot create a temporary file beside it: No such file or directory",
              tmp("nope/out.npy"));
     ck_assert_str_eq(err, want);
     mt_array_free(a);
@@ -221,7 +222,7 @@ START_TEST(round_trip_every_dtype) {
         MtArray *a = mt_array_new(dts[t], 3, shape);
         unsigned char *b = a->data;
         for (size_t i = 0; i < a->nbytes; i++) b[i] = dts[t] == MT_DT_I1 ? (unsigned char)(i % 3 == 0) : (unsigned char)(i * 7);
-        ck_assert_int_eq(mt_npy_write(tmp("r.npy"), a, err, sizeof err), MT_OK);
+        ck_assert_int_eq(mt_npy_write(tmp("r.npy"), a, NULL, err, sizeof err), MT_OK);
         MtArray *r;
         ck_assert_int_eq(mt_npy_read(tmp("r.npy"), &r, err, sizeof err), MT_OK);
         ck_assert_int_eq(r->dtype, dts[t]);
@@ -240,7 +241,7 @@ END_TEST
 START_TEST(round_trip_scalar_and_empty) {
     MtArray *s = mt_array_new(MT_DT_F32, 0, NULL);
     *(float *)s->data = -0.5f;
-    ck_assert_int_eq(mt_npy_write(tmp("s.npy"), s, err, sizeof err), MT_OK);
+    ck_assert_int_eq(mt_npy_write(tmp("s.npy"), s, NULL, err, sizeof err), MT_OK);
     MtArray *r;
     ck_assert_int_eq(mt_npy_read(tmp("s.npy"), &r, err, sizeof err), MT_OK);
     ck_assert_int_eq(r->ndim, 0);
@@ -250,7 +251,7 @@ START_TEST(round_trip_scalar_and_empty) {
 
     int64_t shape[2] = {0, 5};
     MtArray *e = mt_array_new(MT_DT_I32, 2, shape);
-    ck_assert_int_eq(mt_npy_write(tmp("e.npy"), e, err, sizeof err), MT_OK);
+    ck_assert_int_eq(mt_npy_write(tmp("e.npy"), e, NULL, err, sizeof err), MT_OK);
     ck_assert_int_eq(mt_npy_read(tmp("e.npy"), &r, err, sizeof err), MT_OK);
     ck_assert_int_eq(r->numel, 0);
     ck_assert_int_eq(r->shape[1], 5);
@@ -406,6 +407,47 @@ START_TEST(rejects_bad_headers) {
 }
 END_TEST
 
+/* A NUL inside a header string once cut it short: '<f4\0<f8' read as float32. */
+START_TEST(rejects_a_nul_in_the_header) {
+    float f[4] = {0};
+    static const char dict[] = "{'descr': '<f4\0<f8', 'fortran_order': False, 'shape': (2,), }";
+    unsigned char buf[512];
+    size_t len = sizeof dict - 1, total = (10 + len + 1 + 63) / 64 * 64;
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    buf[8] = (unsigned char)((total - 10) & 0xff);
+    buf[9] = (unsigned char)((total - 10) >> 8);
+    memcpy(buf + 10, dict, len);
+    memset(buf + 10 + len, ' ', total - 10 - len);
+    buf[total - 1] = '\n';
+    memcpy(buf + total, f, 8);
+    put(tmp("nul.npy"), buf, total + 8);
+    MtArray *a = NULL;
+    ck_assert_int_eq(mt_npy_read(tmp("nul.npy"), &a, err, sizeof err), MT_ERR_USAGE);
+    ck_assert_ptr_null(a);
+    char want[600];
+    snprintf(want, sizeof want,
+             "%s: the header holds a NUL byte (at byte 14 of its text); a .npy header is printable text (corrupt file?)",
+             tmp("nul.npy"));
+    ck_assert_str_eq(err, want);
+}
+END_TEST
+
+/* A FIFO or a device is refused at once; reading one would block or never end. */
+START_TEST(rejects_fifos_and_devices_without_blocking) {
+    MtArray *a;
+    MtNpyInfo info;
+    ck_assert_int_eq(mkfifo(tmp("f.npy"), 0600), 0);
+    ck_assert_int_eq(mt_npy_read(tmp("f.npy"), &a, err, sizeof err), MT_ERR_IO);
+    char want[600];
+    snprintf(want, sizeof want, "%s: is a FIFO (named pipe), not a regular file", tmp("f.npy"));
+    ck_assert_str_eq(err, want);
+    ck_assert_int_eq(mt_npy_read_header(tmp("f.npy"), &info, err, sizeof err), MT_ERR_IO);
+    ck_assert_str_eq(err, want);
+    ck_assert_int_eq(mt_npy_read("/dev/zero", &a, err, sizeof err), MT_ERR_IO);
+    ck_assert_str_eq(err, "/dev/zero: is a character device, not a regular file");
+}
+END_TEST
+
 START_TEST(rejects_truncated_data) {
     float f[4] = {0};
     expect_reject("{'descr': '<f4', 'fortran_order': False, 'shape': (1000,), }", f, 16,
@@ -487,6 +529,8 @@ static Suite *npy_suite(void) {
     tcase_add_test(t, rejects_numpy_files_it_cannot_use);
     tcase_add_test(t, rejects_bad_shapes);
     tcase_add_test(t, rejects_bad_headers);
+    tcase_add_test(t, rejects_a_nul_in_the_header);
+    tcase_add_test(t, rejects_fifos_and_devices_without_blocking);
     tcase_add_test(t, rejects_truncated_data);
     tcase_add_test(t, rejects_bad_magic_version_and_short_files);
     tcase_add_test(t, missing_file_is_an_io_error);
