@@ -1,0 +1,11 @@
+import triton
+import triton.language as tl
+
+
+# mytriton: BLOCK=8
+@triton.jit
+def kernel(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    for v in offs:
+        pass
+    tl.store(out + offs, 0.0)

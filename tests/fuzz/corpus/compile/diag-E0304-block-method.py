@@ -1,0 +1,10 @@
+import triton
+import triton.language as tl
+
+
+# mytriton: BLOCK=8
+@triton.jit
+def kernel(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    v = tl.load(x + offs).to(tl.float32)
+    tl.store(out + offs, v)

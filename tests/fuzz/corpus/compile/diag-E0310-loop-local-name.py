@@ -1,0 +1,13 @@
+import triton
+import triton.language as tl
+
+
+# mytriton: BLOCK=8
+@triton.jit
+def kernel(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    acc = 0.0
+    for i in range(n):
+        last = tl.load(x + i)
+        acc += last
+    tl.store(out + offs, last)

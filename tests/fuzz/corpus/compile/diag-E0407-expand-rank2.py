@@ -1,0 +1,10 @@
+import triton
+import triton.language as tl
+
+
+# mytriton: BLOCK=8
+@triton.jit
+def kernel(x, out, n, BLOCK: tl.constexpr):
+    t = tl.arange(0, BLOCK)[:, None]
+    u = t[:, None]
+    tl.store(out + t, 0.0)

@@ -1,0 +1,10 @@
+# args: --emit cuda
+import triton
+import triton.language as tl
+
+
+# mytriton: BLOCK=2048
+@triton.jit
+def kernel(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.load(x + offs, mask=offs < n), mask=offs < n)

@@ -1,0 +1,11 @@
+# args: --emit cuda
+import triton
+import triton.language as tl
+
+
+# mytriton: BLOCK=8
+@triton.jit
+def kernel(x, out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    total = tl.sum(tl.load(x + offs))
+    tl.store(out + offs[:, None] * BLOCK + offs[None, :], total)
