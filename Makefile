@@ -1,35 +1,42 @@
-# The two set-up commands of the README. Both install the Debian packages
-# they need (cmake/install-deps.sh) and build from scratch when needed.
-#   make demo   build everything, compile an example kernel, print its SSA
-#   make test   build (normal + ASan/UBSan) and run every test
+# The README's commands. Each installs the Debian packages it needs
+# (cmake/install-deps.sh) and builds from scratch when needed; build
+# output goes to BUILD/logs/ and shows only when something fails.
+#   make demo                     build, compile an example kernel, print its SSA
+#   make test                     build (normal + ASan/UBSan), run every test, one summary line
+#   make install PREFIX=DIR       build, install DIR/bin/mytriton (default PREFIX /usr/local)
+#   make fuzz [FUZZ_SECONDS=N]    build the libFuzzer targets (clang) and run each N seconds
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+PREFIX ?= /usr/local
+FUZZ_SECONDS ?= 600
 
-.PHONY: deps build demo test test-asan clean
+.PHONY: deps build demo test install fuzz clean
 
 deps:
 	@sh cmake/install-deps.sh
 
 build: deps
-	cmake -S . -B $(BUILD) -DMT_WERROR=ON >/dev/null
-	cmake --build $(BUILD) -j $(JOBS)
+	@JOBS=$(JOBS) sh cmake/build.sh $(BUILD) -DMT_WERROR=ON
 
 demo: build
-	./$(BUILD)/cli/mytriton compile examples/add_kernel.py --signature '*fp32,*fp32,*fp32,i32,256' --emit ssa
+	@echo "make demo: built $(BUILD)/cli/mytriton; compiling examples/add_kernel.py:"
+	@./$(BUILD)/cli/mytriton compile examples/add_kernel.py --signature '*fp32,*fp32,*fp32,i32,256' --emit ssa
 
-test: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
-	@# GPU tests skip (exit 77) without a GPU; say so where it shows.
-	@ctest --test-dir $(BUILD) -R '^gpu[.]vector_add$$' -V 2>/dev/null | grep -m1 -o 'SKIP:.*' \
-	  | sed 's/^SKIP: /GPU tests skipped: /; s/$$/ (MYTRITON_REQUIRE_CUDA=1 makes this a failure)/' || true
-	$(MAKE) test-asan
+test:
+	@BUILD=$(BUILD) ASAN_BUILD=$(ASAN_BUILD) JOBS=$(JOBS) sh cmake/run-tests.sh
 
-test-asan: deps
-	cmake -S . -B $(ASAN_BUILD) -DMT_SANITIZE=ON -DMT_WERROR=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
-	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) -LE 'gpu|bench'
+install: build
+	@cmake --install $(BUILD) --prefix "$(PREFIX)" > $(BUILD)/logs/install.log 2>&1 || \
+	  { echo "make install: failed; see $(BUILD)/logs/install.log"; tail -n 20 $(BUILD)/logs/install.log; exit 1; }
+	@echo "make install: installed $(PREFIX)/bin/mytriton"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; \
+	  *) echo "make install: $(PREFIX)/bin is not on PATH; add it: export PATH=\"$(PREFIX)/bin:\$$PATH\"" ;; esac
+
+fuzz:
+	@sh cmake/install-deps.sh fuzz
+	@JOBS=$(JOBS) sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

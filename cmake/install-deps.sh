@@ -1,10 +1,18 @@
 #!/bin/sh
 # install-deps.sh: install the Debian packages mytriton needs, if missing.
-# Used by the README's commands and by .ci/run; safe to run repeatedly.
-#   install-deps.sh            build + test dependencies
+# Used by the Makefile's targets and by .ci/run; safe to run repeatedly.
+#   install-deps.sh          building (make demo, make build, make install)
+#   install-deps.sh test     and testing (make test): Check, Neovim for the editor test
+#   install-deps.sh fuzz     and fuzzing (make fuzz): clang 14 with libFuzzer
 set -eu
 
-need="cmake make gcc pkg-config check libsubunit-dev libcjson-dev libmicrohttpd-dev neovim"
+need="cmake make gcc pkg-config libcjson-dev libmicrohttpd-dev check libsubunit-dev"
+case "${1:-}" in
+  "") ;;
+  test) need="$need neovim" ;;
+  fuzz) need="$need clang-14 libclang-rt-14-dev" ;;
+  *) echo "usage: install-deps.sh [test|fuzz]" >&2; exit 2 ;;
+esac
 missing=""
 for p in $need; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
