@@ -331,7 +331,10 @@ run.grid_overflow)
  "args": {"x": {"dtype": "float32", "shape": [16]}, "y": {"dtype": "float32", "shape": [16]},
           "out": {"dtype": "float32", "shape": [16]}, "n": 16}}
 EOF
-    mt run huge.json --threads 1 --set n=0; rc_is 0
+    # n past the arrays: program 0 faults at once, after the warning that
+    # explains such faults (running 8 million programs would take minutes).
+    mt run huge.json --threads 1 --set n=2147483647; rc_is 1
+    err_has "error: out-of-bounds load in add_kernel: program (0, 0, 0) reads x[16], but x has 16 elements"
     err_has "mytriton run: warning: huge.json: the grid has 8388608 programs of 256 elements each, more than an i32 offset reaches (2147483647): offsets computed in i32, such as tl.program_id(0) * BLOCK, overflow and wrap to negative values; use fewer programs, or compute offsets in int64"
     mt run spec.json; rc_is 0
     [ -s err ] && fail "a warning for a small grid"
