@@ -64,7 +64,8 @@ awk -v secs="$secs" -v logs="$LOGS" '
         if (status == "run") passed++
         else if (status == "fail") {
             failed++
-            printf "---- FAILED (%s build): %s\n%s", build, name, out
+            printf "---- FAILED (%s build): %s\n%s", build, name,
+                out == "" ? "(no output: a timeout? the log has the details)\n" : out
             failures = failures (failures == "" ? "" : ", ") name
         } else {
             skipped++
