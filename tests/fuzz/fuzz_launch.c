@@ -88,7 +88,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     }
     put_npy("x.npy", MT_DT_F32, 1, (const int64_t[]){40});
     put_npy("ints.npy", MT_DT_I32, 2, (const int64_t[]){4, 4});
-    put_npy("flags.npy", MT_DT_BOOL, 2, (const int64_t[]){4, 4});
+    put_npy("flags.npy", MT_DT_I1, 2, (const int64_t[]){4, 4});
     put_npy("empty.npy", MT_DT_F32, 1, (const int64_t[]){0});
     return 0;
 }
