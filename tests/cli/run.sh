@@ -119,7 +119,7 @@ $(cat diff)"
 nonsense|mytriton: unknown command 'nonsense'
 compile|mytriton compile: expected one FILE.py
 compile k.py --format xml|mytriton compile: --format must be text or json
-compile k.py --emit bogus|mytriton compile: unknown stage 'bogus' (stages: ast, expr, ssa-raw, ssa, layout, cuda, ptx, cubin)
+compile k.py --emit bogus|mytriton compile: unknown stage 'bogus' (stages: ast, expr, ssa-raw, ssa, layout, kernel, cuda, ptx, cubin)
 compile nothere.py|mytriton compile: nothere.py: cannot open: No such file or directory
 run|mytriton run: expected one SPEC.json
 run nothere.json|mytriton run: nothere.json: cannot open: No such file or directory
