@@ -47,6 +47,8 @@ static const char help[] =
     "      --compare interp  with --backend cuda: also run the interpreter on the same inputs and report\n"
     "                        the difference per array (exit 1 beyond the tolerance)\n"
     "      --profile N       with --backend cuda: time N launches (CUPTI, else CUDA events) after warm-up\n"
+    "      --lowering L      with --backend cuda: seed (default) or fast\n"
+    "      --num-warps N     warps per program for the fast lowering\n"
     "      --set NAME=VALUE  override a scalar argument or a constexpr; repeatable\n"
     "      --dump DIR        write every array argument after the run to DIR/NAME.npy\n"
     "      --expect DIR      compare every array that has DIR/NAME.npy; exit 1 on a mismatch\n"
@@ -69,6 +71,8 @@ typedef struct Options {
     int threads;
     bool compare;             /* --compare interp */
     int profile;              /* --profile N */
+    int lowering;             /* --lowering (MtLowering) */
+    int num_warps;            /* --num-warps */
     bool has_rtol, has_atol;
     double rtol, atol;
 } Options;
@@ -84,13 +88,15 @@ static bool parse_number(const char *s, double *out)
 /* 0 to continue, else the exit status. */
 static int parse_options(int argc, char **argv, Options *o)
 {
-    enum { OPT_SET = 256, OPT_DUMP, OPT_EXPECT, OPT_RTOL, OPT_ATOL, OPT_COLOR, OPT_COMPARE, OPT_PROFILE };
+    enum { OPT_SET = 256, OPT_DUMP, OPT_EXPECT, OPT_RTOL, OPT_ATOL, OPT_COLOR, OPT_COMPARE, OPT_PROFILE, OPT_LOWERING,
+           OPT_WARPS };
     static const struct option opts[] = {
         {"backend", required_argument, 0, 'b'}, {"threads", required_argument, 0, 't'},
         {"set", required_argument, 0, OPT_SET},  {"dump", required_argument, 0, OPT_DUMP},
         {"expect", required_argument, 0, OPT_EXPECT}, {"rtol", required_argument, 0, OPT_RTOL},
         {"atol", required_argument, 0, OPT_ATOL}, {"color", required_argument, 0, OPT_COLOR},
         {"compare", required_argument, 0, OPT_COMPARE}, {"profile", required_argument, 0, OPT_PROFILE},
+        {"lowering", required_argument, 0, OPT_LOWERING}, {"num-warps", required_argument, 0, OPT_WARPS},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
     };
     int ch;
@@ -137,6 +143,19 @@ static int parse_options(int argc, char **argv, Options *o)
                 return EXIT_TROUBLE;
             }
             o->compare = true;
+            break;
+        case OPT_LOWERING:
+            if ((o->lowering = mt_lowering_from_name(optarg)) < 0) {
+                fprintf(stderr, "mytriton run: --lowering must be seed or fast, got '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case OPT_WARPS:
+            if (sscanf(optarg, "%d", &o->num_warps) != 1 || o->num_warps < 1 || o->num_warps > 32 ||
+                (o->num_warps & (o->num_warps - 1))) {
+                fprintf(stderr, "mytriton run: --num-warps takes a power of two from 1 to 32, got '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
             break;
         case OPT_PROFILE: {
             char *end;
@@ -263,7 +282,9 @@ static int compile_and_bind(Run *r)
     }
     MtSpec cs = {.kernel = r->kinfo->name,
                  .signature = *r->signature ? r->signature : NULL,
-                 .last_stage = !strcmp(r->o->backend, "cuda") ? MT_STAGE_CUDA : MT_STAGE_SSA};
+                 .last_stage = !strcmp(r->o->backend, "cuda") ? MT_STAGE_CUDA : MT_STAGE_SSA,
+                 .lowering = r->o->lowering,
+                 .num_warps = r->o->num_warps};
     if (mt_compile(r->c, r->m, &cs, &r->k) != MT_OK) {
         cli_print_diags(r->c, r->color);
         return EXIT_ERRORS;
@@ -319,7 +340,9 @@ static bool kernel_layout(const Run *r, MtQueryKernel *q)
     MtCompiled *k = NULL;
     MtSpec cs = {.kernel = r->kinfo->name,
                  .signature = *r->signature ? r->signature : NULL,
-                 .last_stage = MT_STAGE_LAYOUT};
+                 .last_stage = MT_STAGE_LAYOUT,
+                 .lowering = r->o->lowering,
+                 .num_warps = r->o->num_warps};
     bool ok = mt_parse(c, r->spec.source_path, r->text, r->len, &m) == MT_OK && mt_compile(c, m, &cs, &k) == MT_OK &&
               mt_query_kernel(k, q) && q->threads > 0;
     mt_ctx_free(c);

@@ -48,8 +48,8 @@ MtStatus mt_cuda_run(MtCtx *c, MtCompiled *k, MtLaunch *launch, MtCuda *cu, MtKc
     MtCudaFunc *fn = NULL;
     size_t n = launch->nargs;
     MtDevPtr *dptr = calloc(n + 1, sizeof *dptr);
-    void **params = calloc(n + 1, sizeof *params);
-    int32_t *ints = calloc(n + 1, sizeof *ints);
+    void **params = calloc(n + 4, sizeof *params);
+    int32_t *ints = calloc(n + 4, sizeof *ints);
     float *floats = calloc(n + 1, sizeof *floats);
     unsigned char *bools = calloc(n + 1, 1);
     if (!dptr || !params || !ints || !floats || !bools) {
@@ -88,10 +88,20 @@ MtStatus mt_cuda_run(MtCtx *c, MtCompiled *k, MtLaunch *launch, MtCuda *cu, MtKc
     if (st != MT_OK)
         goto done;
     Launch l = {cu, fn, name, {0}, {0}, params};
+    MtLaunchShape shape;
+    mt_compiled_launch_shape(k, &shape);
     for (int d = 0; d < 3; d++)
         l.grid[d] = (unsigned)launch->grid[d];
-    res->threads = mt_compiled_threads(k);
-    l.block[0] = (unsigned)res->threads;
+    /* a block runs programs_per_block programs along x; the kernel is told
+     * the program grid to skip the last block's extra ones */
+    l.grid[0] = (unsigned)((launch->grid[0] + shape.programs_per_block - 1) / shape.programs_per_block);
+    if (shape.grid_params)
+        for (int d = 0; d < 3; d++) {
+            ints[n + (size_t)d] = (int32_t)launch->grid[d];
+            params[n + (size_t)d] = &ints[n + (size_t)d];
+        }
+    res->threads = (int)shape.threads;
+    l.block[0] = shape.threads;
     l.block[1] = l.block[2] = 1;
     const MtCudaFuncInfo *fi = mt_cuda_func_info(fn);
     res->registers = fi->num_regs;

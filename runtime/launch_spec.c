@@ -725,12 +725,15 @@ static const char *dtype_pointer_type(MtDtype dt) {
     return dt == MT_DT_F32 ? "*fp32" : dt == MT_DT_I32 ? "*i32" : "*i1";
 }
 
-/* The signature entry of one runtime parameter from its argument. */
+/* The signature entry of one runtime parameter from its argument, with
+ * Triton's ":16" where the value is a multiple of 16: the arrays the
+ * runtime allocates are (64 bytes on the host, 256 on the device), and
+ * integers that are let the compiler vectorise row accesses. */
 static MtStatus entry_for_arg(const MtSpecArg *a, char out[40], char *err, size_t errlen) {
     char path[MAX_PATH_TEXT];
     snprintf(path, sizeof path, "args.%s", a->name);
     if (a->kind == MT_SPEC_ARG_GENERATED) {
-        snprintf(out, 40, "%s", dtype_pointer_type(a->gen.dtype));
+        snprintf(out, 40, "%s:16", dtype_pointer_type(a->gen.dtype));
     } else if (a->kind == MT_SPEC_ARG_NPY) {
         MtNpyInfo info;
         char msg[512];
@@ -739,13 +742,13 @@ static MtStatus entry_for_arg(const MtSpecArg *a, char out[40], char *err, size_
             mt_errf(err, errlen, "%s: %s", path, msg);
             return st;
         }
-        snprintf(out, 40, "%s", dtype_pointer_type(info.dtype));
+        snprintf(out, 40, "%s:16", dtype_pointer_type(info.dtype));
     } else if (a->value.kind == MT_SCALAR_INT) {
         if (a->value.i < INT32_MIN || a->value.i > INT32_MAX) {
             mt_errf(err, errlen, "%s: %" PRId64 " does not fit in i32", path, a->value.i);
             return MT_ERR_USAGE;
         }
-        snprintf(out, 40, "i32");
+        snprintf(out, 40, a->value.i % 16 ? "i32" : "i32:16");
     } else {
         snprintf(out, 40, "%s", a->value.kind == MT_SCALAR_FLOAT ? "fp32" : "i1");
     }

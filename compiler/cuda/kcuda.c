@@ -244,6 +244,139 @@ static void expr(Pr *p, const KExpr *e)
     mt_buf_puts(b, "/*?*/0");
 }
 
+/* ---- vector accesses: raw words of 2 to 16 bytes ------------------------------------ */
+
+static const char *raw_type(unsigned bytes)
+{
+    return bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : bytes == 4 ? "unsigned int" : "unsigned short";
+}
+
+/* The 32-bit word w of raw value t (or t itself below 4 bytes). */
+static const char *word(MtCtx *c, unsigned bytes, unsigned w)
+{
+    static const char *const xyzw = "xyzw";
+    return bytes >= 8 ? mt_sprintf(c, "mt_v.%c", xyzw[w]) : "mt_v";
+}
+
+/* Element i of dtype dt from the raw value t. */
+static const char *from_bits(MtCtx *c, MtDtype dt, unsigned bytes, unsigned i)
+{
+    unsigned size = mt_dtype_info(dt)->size;
+    if (size == 8) {
+        const char *v = mt_sprintf(c, "((unsigned long long)%s | ((unsigned long long)%s << 32))", word(c, bytes, 2 * i),
+                                   word(c, bytes, 2 * i + 1));
+        return dt == MT_DT_F64 ? mt_sprintf(c, "__longlong_as_double((long long)%s)", v) : mt_sprintf(c, "(%s)%s", ctype(dt), v);
+    }
+    if (size == 4)
+        return dt == MT_DT_F32 ? mt_sprintf(c, "__uint_as_float(%s)", word(c, bytes, i))
+                               : mt_sprintf(c, "(%s)%s", ctype(dt), word(c, bytes, i));
+    unsigned per = 4 / size;
+    const char *bits = mt_sprintf(c, "((%s >> %u) & %s)", word(c, bytes, i / per), (i % per) * 8 * size,
+                                  size == 2 ? "0xffffu" : "0xffu");
+    if (bytes == 2)
+        bits = "mt_v";
+    switch (dt) {
+    case MT_DT_F16: return mt_sprintf(c, "__ushort_as_half((unsigned short)%s)", bits);
+    case MT_DT_BF16: return mt_sprintf(c, "__ushort_as_bfloat16((unsigned short)%s)", bits);
+    case MT_DT_I1: return mt_sprintf(c, "(%s != 0)", bits);
+    default: return mt_sprintf(c, "(%s)%s", ctype(dt), bits);
+    }
+}
+
+/* The bits of a value of dtype dt (C expression text) as an unsigned word. */
+static const char *to_bits(MtCtx *c, MtDtype dt, const char *x)
+{
+    switch (dt) {
+    case MT_DT_F32: return mt_sprintf(c, "__float_as_uint(%s)", x);
+    case MT_DT_F64: return mt_sprintf(c, "(unsigned long long)__double_as_longlong(%s)", x);
+    case MT_DT_F16: return mt_sprintf(c, "(unsigned)__half_as_ushort(%s)", x);
+    case MT_DT_BF16: return mt_sprintf(c, "(unsigned)__bfloat16_as_ushort(%s)", x);
+    default: break;
+    }
+    unsigned size = mt_dtype_info(dt)->size;
+    return mt_sprintf(c, size == 8 ? "(unsigned long long)%s" : size == 4 ? "(unsigned)%s" : size == 2 ? "(unsigned)(unsigned short)%s" : "(unsigned)(unsigned char)%s", x);
+}
+
+/* The raw value holding the elements vals[0..vec) of dt. */
+static const char *pack(MtCtx *c, MtDtype dt, unsigned vec, const char *const *vals)
+{
+    unsigned size = mt_dtype_info(dt)->size, bytes = vec * size;
+    unsigned nw = bytes < 4 ? 1 : bytes / 4;
+    const char *w[4];
+    for (unsigned k = 0; k < nw; k++) {
+        if (size == 8) {
+            const char *b = to_bits(c, dt, vals[k / 2]);
+            w[k] = mt_sprintf(c, k % 2 ? "(unsigned)(%s >> 32)" : "(unsigned)%s", b);
+            continue;
+        }
+        if (size == 4) {
+            w[k] = to_bits(c, dt, vals[k]);
+            continue;
+        }
+        unsigned per = 4 / size;
+        MtBuf b;
+        mt_buf_init(&b, &c->arena);
+        mt_buf_putc(&b, '(');
+        for (unsigned j = 0; j < per && k * per + j < vec; j++)
+            mt_buf_printf(&b, "%s(%s << %u)", j ? " | " : "", to_bits(c, dt, vals[k * per + j]), j * 8 * size);
+        mt_buf_putc(&b, ')');
+        w[k] = mt_buf_str(&b);
+    }
+    if (bytes == 16)
+        return mt_sprintf(c, "make_uint4(%s, %s, %s, %s)", w[0], w[1], w[2], w[3]);
+    if (bytes == 8)
+        return mt_sprintf(c, "make_uint2(%s, %s)", w[0], w[1]);
+    return bytes == 2 ? mt_sprintf(c, "(unsigned short)%s", w[0]) : w[0];
+}
+
+static const char *expr_text(Pr *p, const KExpr *e)
+{
+    MtBuf b;
+    mt_buf_init(&b, &p->c->arena);
+    MtBuf *saved = p->b;
+    p->b = &b;
+    expr(p, e);
+    p->b = saved;
+    return mt_buf_str(&b);
+}
+
+static void line_start(Pr *p, const KStmt *s);
+
+/* { uint4 t = mask ? *(const uint4 *)&x[i] : make_uint4(others); v[0] = ...; } */
+static void vector_access(Pr *p, const KStmt *s)
+{
+    MtCtx *c = p->c;
+    MtBuf *b = p->b;
+    const KVar *v = k_var_at(p->f, s->u.vec.var);
+    MtDtype dt = (MtDtype)v->dt;
+    unsigned vec = s->u.vec.vec, bytes = vec * mt_dtype_info(dt)->size;
+    const char *ptr = p->names[s->u.vec.ptr], *var = p->names[s->u.vec.var], *raw = raw_type(bytes);
+    line_start(p, s);
+    if (s->kind == KST_VSTORE) {
+        const char **vals = mt_arena_alloc(&c->arena, vec * sizeof *vals);
+        for (unsigned i = 0; i < vec; i++)
+            vals[i] = mt_sprintf(c, "%s[%u]", var, s->u.vec.first + i);
+        if (s->u.vec.mask)
+            mt_buf_printf(b, "if (%s) ", expr_text(p, s->u.vec.mask));
+        mt_buf_printf(b, "*(%s *)&%s[%s] = %s;\n", raw, ptr, expr_text(p, s->u.vec.index), pack(c, dt, vec, vals));
+        return;
+    }
+    mt_buf_printf(b, "{ %s mt_v = ", raw);
+    const char *load = mt_sprintf(c, "*(const %s *)&%s[%s]", raw, ptr, expr_text(p, s->u.vec.index));
+    if (s->u.vec.mask) {
+        const char **others = mt_arena_alloc(&c->arena, vec * sizeof *others);
+        for (unsigned i = 0; i < vec; i++)
+            others[i] = expr_text(p, s->u.vec.other ? s->u.vec.other[i] : k_int(c, dt, 0));
+        mt_buf_printf(b, "%s ? %s : %s", expr_text(p, s->u.vec.mask), load, pack(c, dt, vec, others));
+    } else {
+        mt_buf_puts(b, load);
+    }
+    mt_buf_puts(b, ";");
+    for (unsigned i = 0; i < vec; i++)
+        mt_buf_printf(b, " %s[%u] = %s;", var, s->u.vec.first + i, from_bits(c, dt, bytes, i));
+    mt_buf_puts(b, " }\n");
+}
+
 static void line_start(Pr *p, const KStmt *s)
 {
     mt_buf_indent(p->b, 4 * p->indent);
@@ -308,6 +441,10 @@ static void stmt(Pr *p, const KStmt *s)
         mt_buf_puts(b, "] = ");
         expr(p, s->u.store.value);
         mt_buf_puts(b, ";\n");
+        return;
+    case KST_VLOAD:
+    case KST_VSTORE:
+        vector_access(p, s);
         return;
     case KST_IF:
         line_start(p, s);

@@ -55,7 +55,12 @@ struct MtExpr {
     uint32_t nargs;
     MtAttrs attr;             /* EX_OP */
     union {
-        struct { const char *name; uint32_t index; const MtType *ty; } param; /* ty NULL: infer from use */
+        struct {
+            const char *name;
+            uint32_t index;
+            const MtType *ty;                         /* NULL: infer from use */
+            uint32_t div;                             /* a signature's ":16": a multiple of 16 (else 1) */
+        } param;
         MtConst cst;
         MtExprLoop *loop;                             /* FOR, LOOP_IV */
         struct { MtExprLoop *loop; uint32_t index; } slot; /* LOOP_ARG, LOOP_RESULT */

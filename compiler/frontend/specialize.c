@@ -67,11 +67,13 @@ static char **split_signature(MtCtx *c, const char *sig, uint32_t *n)
     return out;
 }
 
-/* Signature type spellings, with Triton's ":16" divisibility hints
- * accepted and ignored. Returns 1 for a supported type, 0 when `s` is not
- * a type name (so it is a literal), -1 for a Triton type mytriton lacks. */
-static int parse_sig_type(MtCtx *c, const char *s, const MtType **out)
+/* Signature type spellings, with Triton's ":16" divisibility hint (the
+ * pointer's address or the integer is a multiple of 16), kept in *div (1
+ * without it). Returns 1 for a supported type, 0 when `s` is not a type
+ * name (so it is a literal), -1 for a Triton type mytriton lacks. */
+static int parse_sig_type(MtCtx *c, const char *s, const MtType **out, uint32_t *div)
 {
+    *div = !strcmp(s + strcspn(s, ":"), ":16") ? 16 : 1;
     char buf[32];
     size_t n = strcspn(s, ":");
     if (n >= sizeof buf)
@@ -209,6 +211,7 @@ bool fe_specialize(Fe *fe, const MtFuncDef *k)
         const MtParam *p = &k->params[i];
         bool cexpr = is_constexpr_annotation(p->annotation);
         const MtType *ty = NULL;
+        uint32_t div = 1;
         FValue v = fv_undef();
         bool have = false;
         prog->sig[i].name = p->name;
@@ -228,7 +231,7 @@ bool fe_specialize(Fe *fe, const MtFuncDef *k)
                 dval = dir[d].value;
 
         if (entry) {
-            int t = parse_sig_type(c, entry, &ty);
+            int t = parse_sig_type(c, entry, &ty, &div);
             if (t < 0) {
                 fe_error(fe, p->span, "E0303",
                          "signature entry %u '%s' for '%s': mytriton supports *fp32, *i32, *i1, fp32, i32 and i1",
@@ -305,6 +308,7 @@ bool fe_specialize(Fe *fe, const MtFuncDef *k)
         e->u.param.name = p->name;
         e->u.param.index = prog->nparams;
         e->u.param.ty = ty;
+        e->u.param.div = div;
         prog->params[prog->nparams++] = e;
         prog->sig_param[i] = e;
         fe_assign(fe, p->name, fv_expr(e));

@@ -218,4 +218,28 @@ void k_store(KBuilder *b, KVarId ptr, const KExpr *index, const KExpr *value, co
     s->u.store.vec = (uint8_t)vec;
 }
 
+void k_vload(KBuilder *b, KVarId var, uint32_t first, KVarId ptr, const KExpr *index, int vec, const KExpr *mask,
+             const KExpr **other)
+{
+    KStmt *s = k_stmt(b, KST_VLOAD);
+    s->u.vec.var = var;
+    s->u.vec.first = first;
+    s->u.vec.ptr = ptr;
+    s->u.vec.index = index;
+    s->u.vec.vec = (uint8_t)vec;
+    s->u.vec.mask = mask;
+    s->u.vec.other = other;
+}
+
+void k_vstore(KBuilder *b, KVarId ptr, const KExpr *index, KVarId var, uint32_t first, int vec, const KExpr *mask)
+{
+    KStmt *s = k_stmt(b, KST_VSTORE);
+    s->u.vec.ptr = ptr;
+    s->u.vec.index = index;
+    s->u.vec.var = var;
+    s->u.vec.first = first;
+    s->u.vec.vec = (uint8_t)vec;
+    s->u.vec.mask = mask;
+}
+
 void k_barrier(KBuilder *b) { k_stmt(b, KST_BARRIER); }

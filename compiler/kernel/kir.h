@@ -102,6 +102,9 @@ typedef enum KStmtKind {
     KST_DECL,                 /* declare u.set.var, initialised with u.set.value when set */
     KST_SET,                  /* u.set.var (or u.set.var[u.set.index]) = u.set.value */
     KST_STORE,                /* global store u.store.ptr[index] = value, when mask (or no mask) */
+    KST_VLOAD,                /* u.vec.var[first..first+vec) = ptr[index..index+vec), one aligned access,
+                               * when mask, else the `other` values (zero when NULL) */
+    KST_VSTORE,               /* ptr[index..index+vec) = u.vec.var[first..first+vec), one aligned access, when mask */
     KST_IF,                   /* if (cond) then else */
     KST_FOR,                  /* for (iv = start; iv < stop; iv += step) body; unroll: a hint (0 none, -1 all) */
     KST_WHILE,                /* while (cond) body */
@@ -116,6 +119,13 @@ struct KStmt {
     union {
         struct { KVarId var; const KExpr *index, *value; } set;          /* DECL, SET */
         struct { KVarId ptr; const KExpr *index, *value, *mask; uint8_t vec; } store;
+        struct {
+            KVarId ptr, var;
+            uint32_t first;
+            const KExpr *index, *mask;
+            const KExpr **other;  /* VLOAD: vec values, or NULL */
+            uint8_t vec;
+        } vec;
         struct { const KExpr *cond; KBlock then, els; } if_;
         struct { KVarId iv; const KExpr *start, *stop; int64_t step; KBlock body; int unroll; } for_;
         struct { const KExpr *cond; KBlock body; } while_;
@@ -172,6 +182,9 @@ KStmt *k_stmt(KBuilder *b, KStmtKind kind);
 void k_decl(KBuilder *b, KVarId v, const KExpr *init);
 void k_set(KBuilder *b, KVarId v, const KExpr *index, const KExpr *value);
 void k_store(KBuilder *b, KVarId ptr, const KExpr *index, const KExpr *value, const KExpr *mask, int vec);
+void k_vload(KBuilder *b, KVarId var, uint32_t first, KVarId ptr, const KExpr *index, int vec, const KExpr *mask,
+             const KExpr **other);
+void k_vstore(KBuilder *b, KVarId ptr, const KExpr *index, KVarId var, uint32_t first, int vec, const KExpr *mask);
 void k_barrier(KBuilder *b);
 
 /* ---- text (kprint.c) -------------------------------------------------------------- */

@@ -116,6 +116,33 @@ static void stmt(MtBuf *b, const KFunc *f, const KStmt *s, int indent)
             expr(b, f, s->u.store.mask);
         }
         break;
+    case KST_VLOAD:
+    case KST_VSTORE: {
+        const char *var = k_var_at(f, s->u.vec.var)->name, *ptr = k_var_at(f, s->u.vec.ptr)->name;
+        if (s->kind == KST_VLOAD)
+            mt_buf_printf(b, "%s[%u:%u] = load%u %s[", var, s->u.vec.first, s->u.vec.first + s->u.vec.vec, s->u.vec.vec, ptr);
+        else
+            mt_buf_printf(b, "store%u %s[", s->u.vec.vec, ptr);
+        expr(b, f, s->u.vec.index);
+        if (s->kind == KST_VLOAD)
+            mt_buf_putc(b, ']');
+        else
+            mt_buf_printf(b, "] = %s[%u:%u]", var, s->u.vec.first, s->u.vec.first + s->u.vec.vec);
+        if (s->u.vec.mask) {
+            mt_buf_puts(b, " if ");
+            expr(b, f, s->u.vec.mask);
+        }
+        if (s->kind == KST_VLOAD && s->u.vec.other) {
+            mt_buf_puts(b, " else (");
+            for (int i = 0; i < s->u.vec.vec; i++) {
+                if (i)
+                    mt_buf_puts(b, ", ");
+                expr(b, f, s->u.vec.other[i]);
+            }
+            mt_buf_putc(b, ')');
+        }
+        break;
+    }
     case KST_IF:
         mt_buf_puts(b, "if ");
         expr(b, f, s->u.if_.cond);

@@ -744,6 +744,7 @@ KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt)
         L.grid[d] = k_param(c, L.kf, grid_names[d], MT_DT_I32, false);
     plan_region(&L, &f->body);
     plan_region(&L, &f->body);
+    lw_axis_analysis(&L);
     prologue(&L);
     KBlock *outer = L.b.block;
     if (L.programs > 1) {

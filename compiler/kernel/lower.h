@@ -61,6 +61,13 @@ typedef struct LMemo {
     uint32_t depth;
 } LMemo;
 
+/* Facts about a value's elements along each dimension (axis.c). */
+typedef struct LAxis {
+    int32_t contig[MT_LL_MAX_RANK];   /* runs of consecutive values */
+    int32_t div[MT_LL_MAX_RANK];      /* each run starts at a multiple of this (pointers: byte address) */
+    int32_t cnst[MT_LL_MAX_RANK];     /* runs of equal values */
+} LAxis;
+
 /* A coordinate base (the thread's part of a coordinate) computed once. */
 typedef struct LBase {
     int32_t lane[MT_LL_LANES], warp[MT_LL_MAX_WARP]; /* the bits' offsets along the dimension */
@@ -77,6 +84,7 @@ typedef struct Lw {
     int programs;             /* programs per block */
     LVal *val;                /* per SSA value: its lowered home */
     const MtLinear **home;    /* per SSA value: its home layout, NULL for cheap and scalar values */
+    LAxis *axis;              /* per SSA value (axis.c) */
     uint8_t *cheap;           /* per SSA value: recomputed where needed */
     MT_VEC(LMemo) memo;
     MT_VEC(LBase) bases;
@@ -116,6 +124,9 @@ const KExpr *lw_owner(Lw *L, const MtLinear *ll);
 /* A shared array of n elements of dt for each program of the block; the
  * element i of this program's share is at *base + i. */
 KVarId lw_shared(Lw *L, MtDtype dt, uint32_t n, const char *prefix, const KExpr **base);
+
+/* axis.c */
+void lw_axis_analysis(Lw *L);
 
 /* lower_mem.c */
 void lw_load(Lw *L, const MtInst *in);

@@ -21,6 +21,55 @@ static LVal operand(Lw *L, const MtInst *in, uint32_t i, const MtLinear *ll)
     return lw_get(L, in->args[i], as);
 }
 
+/* How many consecutive registers of ll (from register 0 up) hold
+ * consecutive elements along the last dimension. */
+static uint32_t register_run(const MtLinear *ll)
+{
+    int last = ll->rank - 1;
+    uint32_t run = 1;
+    for (int i = 0; i < ll->nreg; i++) {
+        bool along = ll->reg[i][last] == (int32_t)run;
+        for (int d = 0; d < last; d++)
+            along &= ll->reg[i][d] == 0;
+        if (!along)
+            break;
+        run *= 2;
+    }
+    return run;
+}
+
+/* The widest access (elements) a load or store of `esize`-byte elements
+ * through pointer p in layout ll can make: registers in a run, at most 16
+ * bytes, within a run of consecutive aligned addresses, with the mask
+ * (and the value loaded instead) constant over it. */
+static uint32_t vector_width(Lw *L, const MtLinear *ll, uint32_t esize, MtVal p, MtVal mask, MtVal other,
+                             const MtType *shape)
+{
+    if (!ll || !ll->rank)
+        return 1;
+    int last = ll->rank - 1;
+    uint32_t v = register_run(ll);
+    while (v > 1 && v * esize > 16)
+        v /= 2;
+    int32_t contig = L->axis[p].contig[last], align = L->axis[p].div[last];
+    const MtType *pt = mt_val_ty(L->f, p);
+    if (pt->kind != TY_BLOCK || pt->rank != shape->rank || pt->shape[last] != shape->shape[last])
+        return 1;
+    while (v > 1 && ((int32_t)v > contig || align < (int32_t)(v * esize)))
+        v /= 2;
+    MtVal also[2] = {mask, other};
+    for (int i = 0; i < 2; i++)
+        if (also[i] && L->f->vals[also[i]].kind != VK_CONST) {
+            const MtType *t = mt_val_ty(L->f, also[i]);
+            int32_t k = t->kind == TY_BLOCK && t->rank == shape->rank ? L->axis[also[i]].cnst[last] : 1 << 30;
+            if (t->kind == TY_BLOCK && t->rank == shape->rank && t->shape[last] == 1)
+                k = 1 << 30;
+            while (v > 1 && (int32_t)v > k)
+                v /= 2;
+        }
+    return v;
+}
+
 void lw_load(Lw *L, const MtInst *in)
 {
     MtCtx *c = L->c;
@@ -40,6 +89,21 @@ void lw_load(Lw *L, const MtInst *in)
         return;
     }
     LVal r = lw_new_regs(L, dt, ll, "v");
+    uint32_t vec = vector_width(L, ll, mt_dtype_info(dt)->size, in->args[0], in->args[1], in->args[2], in->ty);
+    if (vec > 1 && ptr.kind == LV_REGS) {
+        for (uint32_t k = 0; k < mt_ll_nregs(ll); k += vec) {
+            const KExpr **others = NULL;
+            if (in->args[2]) {
+                others = mt_arena_alloc(&c->arena, vec * sizeof *others);
+                for (uint32_t i = 0; i < vec; i++)
+                    others[i] = k_cast(c, dt, lw_elem(L, &other, ll, k + i));
+            }
+            k_vload(&L->b, r.regs, k, ptr.base, lw_elem(L, &ptr, ll, k), (int)vec,
+                    in->args[1] ? lw_elem(L, &mask, ll, k) : NULL, others);
+        }
+        L->val[in->dst] = r;
+        return;
+    }
     for (uint32_t k = 0; k < mt_ll_nregs(ll); k++) {
         const KExpr *v = k_load(c, L->kf, ptr.base, lw_elem(L, &ptr, ll, k), 1, 0);
         if (in->args[1])
@@ -92,9 +156,23 @@ void lw_store(Lw *L, const MtInst *in)
         s->u.if_.cond = own;
         L->b.block = &s->u.if_.then;
     }
-    for (uint32_t k = 0; k < n; k++) {
-        const KExpr *m = in->args[2] ? lw_elem(L, &mask, ll, k) : NULL;
-        k_store(&L->b, ptr.base, lw_elem(L, &ptr, ll, k), k_cast(c, dt, lw_elem(L, &val, ll, k)), m, 1);
+    uint32_t vec = ll ? vector_width(L, ll, mt_dtype_info(dt)->size, in->args[0], in->args[2], 0, shape) : 1;
+    if (vec > 1 && ptr.kind == LV_REGS) {
+        /* the values, converted, in registers of the store's layout */
+        LVal v = val;
+        if (val.kind != LV_REGS || !mt_ll_equal(val.ll, ll) || lw_dtype(mt_val_ty(f, in->args[1])) != dt) {
+            v = lw_new_regs(L, dt, ll, "v");
+            for (uint32_t k = 0; k < n; k++)
+                k_set(&L->b, v.regs, k_int(c, MT_DT_I32, k), k_cast(c, dt, lw_elem(L, &val, ll, k)));
+        }
+        for (uint32_t k = 0; k < n; k += vec)
+            k_vstore(&L->b, ptr.base, lw_elem(L, &ptr, ll, k), v.regs, k, (int)vec,
+                     in->args[2] ? lw_elem(L, &mask, ll, k) : NULL);
+    } else {
+        for (uint32_t k = 0; k < n; k++) {
+            const KExpr *m = in->args[2] ? lw_elem(L, &mask, ll, k) : NULL;
+            k_store(&L->b, ptr.base, lw_elem(L, &ptr, ll, k), k_cast(c, dt, lw_elem(L, &val, ll, k)), m, 1);
+        }
     }
     L->b.block = outer;
 }

@@ -321,6 +321,37 @@ static void run_stmt(Sim *s, const KStmt *st, const uint8_t *active)
             if (active[t] && (!st->u.store.mask || eval(s, t, st->u.store.mask).i))
                 store(s, st->u.store.ptr, eval(s, t, st->u.store.index).i, eval(s, t, st->u.store.value));
         return;
+    case KST_VLOAD:
+        for (uint32_t t = 0; t < n && !s->fault; t++) {
+            if (!active[t])
+                continue;
+            bool on = !st->u.vec.mask || eval(s, t, st->u.vec.mask).i;
+            int64_t at = eval(s, t, st->u.vec.index).i;
+            if (on && at % st->u.vec.vec)
+                fault(s, mt_sprintf(s->c, "misaligned %u-wide load from %s", st->u.vec.vec,
+                                    s->f->vars.v[st->u.vec.ptr].name), at);
+            for (uint32_t i = 0; i < st->u.vec.vec && !s->fault; i++) {
+                Slot v = {0};
+                if (on)
+                    v = load(s, st->u.vec.ptr, at + i);
+                else if (st->u.vec.other)
+                    v = eval(s, t, st->u.vec.other[i]);
+                *var_slot(s, t, st->u.vec.var, st->u.vec.first + i) = v;
+            }
+        }
+        return;
+    case KST_VSTORE:
+        for (uint32_t t = 0; t < n && !s->fault; t++) {
+            if (!active[t] || (st->u.vec.mask && !eval(s, t, st->u.vec.mask).i))
+                continue;
+            int64_t at = eval(s, t, st->u.vec.index).i;
+            if (at % st->u.vec.vec)
+                fault(s, mt_sprintf(s->c, "misaligned %u-wide store to %s", st->u.vec.vec,
+                                    s->f->vars.v[st->u.vec.ptr].name), at);
+            for (uint32_t i = 0; i < st->u.vec.vec && !s->fault; i++)
+                store(s, st->u.vec.ptr, at + i, *var_slot(s, t, st->u.vec.var, st->u.vec.first + i));
+        }
+        return;
     case KST_IF: {
         uint8_t *yes = malloc(n), *no = malloc(n);
         for (uint32_t t = 0; t < n; t++) {

@@ -212,8 +212,11 @@ MtFunc *mt_lower(MtCtx *c, MtExprProgram *p)
     L.memo = mt_arena_alloc(&c->arena, (p->nexprs + 1) * sizeof *L.memo);
     L.mark = mt_arena_alloc(&c->arena, (p->nexprs + 1) * sizeof *L.mark);
     L.region = &L.f->body;
-    for (uint32_t i = 0; i < p->nparams; i++)
-        L.memo[p->params[i]->id] = mt_func_param(c, L.f, p->params[i]->u.param.name, p->params[i]->u.param.ty);
+    for (uint32_t i = 0; i < p->nparams; i++) {
+        MtVal v = mt_func_param(c, L.f, p->params[i]->u.param.name, p->params[i]->u.param.ty);
+        L.f->vals[v].div = p->params[i]->u.param.div ? p->params[i]->u.param.div : 1;
+        L.memo[p->params[i]->id] = v;
+    }
     lower_roots(&L, &p->roots, NULL, 0);
     return L.f;
 }

@@ -50,6 +50,7 @@ typedef struct MtValue {
     uint32_t num;             /* the printed %num (INST, IV, ARG, RESULT) */
     uint32_t index;           /* PARAM: parameter index; ARG/RESULT: carried slot */
     const char *name;         /* PARAM */
+    uint32_t div;             /* PARAM: known to be a multiple of this (1, or 16 from a signature's ":16") */
     MtConst cst;              /* CONST */
     MtInst *def;              /* INST: defining instruction; IV/ARG/RESULT: the for */
 } MtValue;

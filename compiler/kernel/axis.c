@@ -1,0 +1,239 @@
+/* axis.c: what is known of a value's elements along each dimension, for
+ * vectorising loads and stores (Triton's AxisInfo).
+ *
+ * For every SSA value and every dimension d, three powers of two:
+ *   contig  runs of this many consecutive elements along d hold consecutive
+ *           values (x, x+1, ...): offsets from tl.arange;
+ *   div     the first element of each such run is a multiple of this (for
+ *           pointers: its byte address is);
+ *   cnst    runs of this many elements along d are equal (a scalar or a
+ *           broadcast dimension: the whole size).
+ * The facts come from constants, the signature's ":16" hints, tl.arange,
+ * program ids, and flow through +, -, *, expand_dims, broadcasting,
+ * pointer offsets, comparisons and & / |; anything else knows nothing
+ * (1, 1, 1). Loop-carried values start from their initial value and meet
+ * their yielded one until nothing changes.
+ *
+ * A load or store of `vec` consecutive elements per access is valid when
+ * the pointer's runs are at least vec long and vec * size bytes aligned,
+ * and the mask (and `other`) are constant over each run. */
+#include "lower.h"
+
+#include <string.h>
+
+enum { BIG = 1 << 30 };
+
+static int32_t gcd(int32_t a, int32_t b)
+{
+    while (b) {
+        int32_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static int32_t min32(int32_t a, int32_t b) { return a < b ? a : b; }
+
+/* The largest power of two dividing v (0: BIG). */
+static int32_t pow2_div(int64_t v)
+{
+    if (!v)
+        return BIG;
+    int32_t p = 1;
+    while (!(v & p) && p < BIG)
+        p <<= 1;
+    return p;
+}
+
+static int rank_of(const MtType *t) { return t && t->kind == TY_BLOCK ? t->rank : 0; }
+
+/* The facts of a scalar: one run, divisibility div, constant everywhere. */
+static LAxis scalar(int32_t div)
+{
+    LAxis a;
+    for (int d = 0; d < MT_LL_MAX_RANK; d++) {
+        a.contig[d] = 1;
+        a.div[d] = div;
+        a.cnst[d] = BIG;
+    }
+    return a;
+}
+
+/* v's facts seen from a result of shape `t` (broadcast: a size-1 dimension
+ * of v, or a missing one, is constant along the result's). */
+static LAxis seen_as(const LAxis *info, const MtFunc *f, MtVal v, const MtType *t)
+{
+    const MtType *vt = mt_val_ty(f, v);
+    LAxis a = info[v];
+    int rv = rank_of(vt), rt = rank_of(t);
+    LAxis r = scalar(a.div[0]);
+    for (int d = 0; d < rt; d++) {
+        int dv = d - (rt - rv);
+        if (dv < 0 || vt->shape[dv] == 1) {
+            r.contig[d] = 1;
+            r.div[d] = dv < 0 ? a.div[0] : a.div[dv];
+            r.cnst[d] = BIG;
+        } else {
+            r.contig[d] = a.contig[dv];
+            r.div[d] = a.div[dv];
+            r.cnst[d] = a.cnst[dv];
+        }
+    }
+    return r;
+}
+
+static LAxis meet(LAxis a, LAxis b)
+{
+    for (int d = 0; d < MT_LL_MAX_RANK; d++) {
+        a.contig[d] = min32(a.contig[d], b.contig[d]);
+        a.div[d] = gcd(a.div[d], b.div[d]);
+        a.cnst[d] = min32(a.cnst[d], b.cnst[d]);
+    }
+    return a;
+}
+
+static bool same(const LAxis *a, const LAxis *b) { return !memcmp(a, b, sizeof *a); }
+
+static LAxis inst_axis(Lw *L, const MtInst *in)
+{
+    const MtFunc *f = L->f;
+    const MtType *t = in->ty;
+    int rank = rank_of(t);
+    LAxis x[3], r = scalar(1);
+    for (uint32_t i = 0; i < in->nargs && i < 3; i++)
+        x[i] = in->args[i] ? seen_as(L->axis, f, in->args[i], t) : scalar(BIG);
+    switch (in->op) {
+    case OP_ARANGE:
+        r.contig[0] = (int32_t)(in->attr.end - in->attr.start);
+        r.div[0] = pow2_div(in->attr.start);
+        r.cnst[0] = 1;
+        return r;
+    case OP_ZEROS:
+    case OP_FULL:
+        return in->op == OP_FULL ? seen_as(L->axis, f, in->args[0], t) : scalar(BIG);
+    case OP_PROGRAM_ID:
+        return scalar(1);
+    case OP_EXPAND_DIMS: {
+        const LAxis *a = &L->axis[in->args[0]];
+        int k = 0;
+        for (int d = 0; d < rank; d++) {
+            if (d == in->attr.axis) {
+                r.contig[d] = 1;
+                r.div[d] = a->div[0];
+                r.cnst[d] = BIG;
+            } else {
+                r.contig[d] = a->contig[k];
+                r.div[d] = a->div[k];
+                r.cnst[d] = a->cnst[k];
+                k++;
+            }
+        }
+        return r;
+    }
+    case OP_ADD:
+    case OP_SUB:
+    case OP_ADDPTR: {
+        int32_t scale = 1;
+        if (in->op == OP_ADDPTR)
+            scale = mt_ty_info(mt_ty_elem(mt_val_ty(f, in->args[0]))->elem)->size;
+        for (int d = 0; d < MT_LL_MAX_RANK; d++) {
+            int32_t c0 = min32(x[0].contig[d], x[1].cnst[d]), c1 = in->op == OP_SUB ? 1 : min32(x[1].contig[d], x[0].cnst[d]);
+            r.contig[d] = c0 > c1 ? c0 : c1;
+            int32_t d1 = x[1].div[d] >= BIG / scale ? BIG : x[1].div[d] * scale;
+            r.div[d] = gcd(x[0].div[d], d1);
+            r.cnst[d] = min32(x[0].cnst[d], x[1].cnst[d]);
+        }
+        return r;
+    }
+    case OP_MUL:
+        for (int d = 0; d < MT_LL_MAX_RANK; d++) {
+            int64_t p = (int64_t)x[0].div[d] * x[1].div[d];
+            r.div[d] = p >= BIG ? BIG : (int32_t)p;
+            r.cnst[d] = min32(x[0].cnst[d], x[1].cnst[d]);
+            r.contig[d] = 1;
+        }
+        return r;
+    case OP_CMP_LT:
+    case OP_CMP_LE:
+    case OP_CMP_GT:
+    case OP_CMP_GE:
+    case OP_CMP_EQ:
+    case OP_CMP_NE:
+        /* a run of consecutive values starting at a multiple of g against a
+         * constant multiple of g: the comparison holds for all of it or for
+         * none of it (g = gcd of both divisibilities) */
+        for (int d = 0; d < MT_LL_MAX_RANK; d++) {
+            int32_t g = gcd(x[0].div[d], x[1].div[d]);
+            int32_t k = min32(x[0].cnst[d], x[1].cnst[d]);
+            int32_t k0 = min32(min32(x[0].contig[d], x[1].cnst[d]), g);
+            int32_t k1 = min32(min32(x[1].contig[d], x[0].cnst[d]), g);
+            r.cnst[d] = k > k0 ? (k > k1 ? k : k1) : (k0 > k1 ? k0 : k1);
+            r.contig[d] = 1;
+            r.div[d] = 1;
+        }
+        return r;
+    case OP_AND:
+    case OP_OR:
+    case OP_SELECT:
+        for (int d = 0; d < MT_LL_MAX_RANK; d++) {
+            r.cnst[d] = min32(x[0].cnst[d], x[1].cnst[d]);
+            if (in->op == OP_SELECT)
+                r.cnst[d] = min32(r.cnst[d], x[2].cnst[d]);
+        }
+        return r;
+    default:
+        return r;
+    }
+}
+
+static void axis_region(Lw *L, const MtRegion *r);
+
+static void axis_for(Lw *L, const MtInst *in)
+{
+    const MtForData *l = in->loop;
+    L->axis[l->iv] = scalar(1);
+    for (uint32_t i = 0; i < l->ncarried; i++)
+        L->axis[l->iter_args[i]] = L->axis[in->args[2 + i]];
+    const MtInst *y = l->body.v[l->body.n - 1];
+    for (int round = 0; round < 8; round++) {
+        axis_region(L, &l->body);
+        bool changed = false;
+        for (uint32_t i = 0; i < l->ncarried; i++) {
+            LAxis m = meet(L->axis[l->iter_args[i]], L->axis[y->args[i]]);
+            changed |= !same(&m, &L->axis[l->iter_args[i]]);
+            L->axis[l->iter_args[i]] = m;
+        }
+        if (!changed)
+            break;
+    }
+    for (uint32_t i = 0; i < l->ncarried; i++)
+        L->axis[l->results[i]] = L->axis[l->iter_args[i]];
+}
+
+static void axis_region(Lw *L, const MtRegion *r)
+{
+    for (uint32_t i = 0; i < r->n; i++) {
+        const MtInst *in = r->v[i];
+        if (in->op == OP_FOR)
+            axis_for(L, in);
+        else if (in->dst)
+            L->axis[in->dst] = inst_axis(L, in);
+    }
+}
+
+void lw_axis_analysis(Lw *L)
+{
+    const MtFunc *f = L->f;
+    L->axis = mt_arena_alloc(&L->c->arena, (f->nvals + 1) * sizeof *L->axis);
+    for (uint32_t v = 1; v < f->nvals; v++) {
+        const MtValue *x = &f->vals[v];
+        if (x->kind == VK_CONST)
+            L->axis[v] = scalar(x->cst.kind == CST_FLOAT ? 1 : pow2_div(x->cst.i));
+        else if (x->kind == VK_PARAM)
+            L->axis[v] = scalar(x->div ? (int32_t)x->div : 1);
+        else
+            L->axis[v] = scalar(1);
+    }
+    axis_region(L, &f->body);
+}
