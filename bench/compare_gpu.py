@@ -109,7 +109,7 @@ def mytriton(gpu_bench, iters):
     for line in res.stdout.splitlines():
         if line.startswith("{"):
             r = json.loads(line)
-            out[("mytriton", r["case"])] = r["ms"]
+            out[(r["impl"], r["case"])] = r["ms"]
     return out
 
 
@@ -127,17 +127,17 @@ def main():
         "matmul_4096": ("TFLOP/s", 2.0 * 4096 ** 3),
     }
     print(f"\n{torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}")
-    print(f"{'case':<12} {'impl':<9} {'ms':>10} {'rate':>14} {'vs torch':>9} {'vs triton':>9}")
+    print(f"{'case':<12} {'impl':<14} {'ms':>10} {'rate':>14} {'vs torch':>9} {'vs triton':>9}")
     for case, (unit, amount) in work.items():
-        for impl in ("mytriton", "triton", "torch"):
+        for impl in ("mytriton-fast", "mytriton-seed", "triton", "torch"):
             ms = times.get((impl, case))
             if ms is None:
-                print(f"{case:<12} {impl:<9} {'n/a':>10}")
+                print(f"{case:<12} {impl:<14} {'n/a':>10}")
                 continue
             rate = amount / (ms * 1e-3) / (1e12 if unit == "TFLOP/s" else 1e9)
             vs_torch = times[("torch", case)] / ms if ("torch", case) in times else float("nan")
             vs_triton = times[("triton", case)] / ms if ("triton", case) in times else float("nan")
-            print(f"{case:<12} {impl:<9} {ms:>10.4f} {rate:>8.1f} {unit:<6}{vs_torch:>8.2f}x {vs_triton:>8.2f}x")
+            print(f"{case:<12} {impl:<14} {ms:>10.4f} {rate:>8.1f} {unit:<6}{vs_torch:>8.2f}x {vs_triton:>8.2f}x")
     print("(vs = speed relative to the peer: >1 means faster than it)")
 
 

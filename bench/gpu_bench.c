@@ -1,9 +1,11 @@
 /* gpu_bench.c: mytriton's own kernels on the GPU, timed with CUPTI: vector
  * add of 2^28 elements, row softmax of 16384x1024, and fp32 matmul of
- * 1024^3 and 4096^3 (examples/dot.py's tl.dot kernel). Each case compiles
- * the example from source, fills device buffers with random data, and
- * prints the median kernel time over the iterations with the achieved
- * GB/s or TFLOP/s, as a table and as one JSON object per line (for
+ * 1024^3 and 4096^3 (examples/dot.py's tl.dot kernel), each with the seed
+ * and the fast lowering. Each case compiles the example from source (the
+ * signature marks the device buffers and the sizes as multiples of 16, as
+ * the runtime does), fills device buffers with random data, and prints
+ * the median kernel time over the iterations with the achieved GB/s or
+ * TFLOP/s, as a table and as one JSON object per line (for
  * bench/compare_gpu.py, which runs Triton and PyTorch on the same
  * problems). Without a GPU it prints a skip line and exits 0.
  *
@@ -20,6 +22,7 @@
 
 typedef struct Case {
     const char *name, *file, *kernel;
+    const char *signature;    /* the runtime parameters, with :16 hints */
     const char *defines[3][2];
     int64_t m, n, k;          /* problem sizes (meaning per case) */
     bool report;              /* the configuration compare_gpu.py tabulates */
@@ -39,7 +42,7 @@ static bool random_buffer(MtCuda *cu, int64_t count, uint64_t seed, MtDevPtr *ou
     return ok;
 }
 
-static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs, int iters)
+static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs, int lowering, int iters)
 {
     char path[1024], err[1024];
     snprintf(path, sizeof path, "%s/%s", dir, cs->file);
@@ -56,7 +59,12 @@ static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs
     size_t nd = 0;
     for (; nd < 3 && cs->defines[nd][0]; nd++)
         defs[nd] = (MtDefine){cs->defines[nd][0], cs->defines[nd][1]};
-    MtSpec spec = {.kernel = cs->kernel, .defines = defs, .ndefines = nd, .last_stage = MT_STAGE_CUDA};
+    MtSpec spec = {.kernel = cs->kernel,
+                   .signature = cs->signature,
+                   .defines = defs,
+                   .ndefines = nd,
+                   .last_stage = MT_STAGE_CUDA,
+                   .lowering = lowering};
     MtNvrtcOutput out = {0};
     const MtCudaDeviceInfo *dev = mt_cuda_device_info(cu);
     int rc = 1;
@@ -73,9 +81,12 @@ static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs
         mt_cuda_module_function(cu, mod, cs->kernel, &fn, err, sizeof err) != MT_OK)
         goto fail;
 
-    unsigned grid[3] = {1, 1, 1}, block[3] = {(unsigned)mt_compiled_threads(k), 1, 1};
-    void *params[8];
-    int32_t ints[3];
+    MtLaunchShape shape;
+    mt_compiled_launch_shape(k, &shape);
+    unsigned grid[3] = {1, 1, 1}, block[3] = {shape.threads, 1, 1};
+    void *params[12];
+    int32_t ints[3], grid_ints[3];
+    size_t nparams;
     double bytes = 0, flops = 0;
     if (!strcmp(cs->name, "vector_add")) {
         int64_t n = cs->m;
@@ -85,6 +96,7 @@ static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs
         ints[0] = (int32_t)n;
         void *p[] = {&bufs[0], &bufs[1], &bufs[2], &ints[0]};
         memcpy(params, p, sizeof p);
+        nparams = 4;
         grid[0] = (unsigned)(n / 1024);
         bytes = 12.0 * (double)n;
     } else if (!strcmp(cs->name, "softmax")) {
@@ -95,6 +107,7 @@ static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs
         ints[0] = (int32_t)cols;
         void *p[] = {&bufs[0], &bufs[1], &ints[0]};
         memcpy(params, p, sizeof p);
+        nparams = 3;
         grid[0] = (unsigned)rows;
         bytes = 8.0 * (double)(rows * cols);
     } else {
@@ -108,11 +121,18 @@ static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs
         ints[2] = (int32_t)kk;
         void *p[] = {&bufs[0], &bufs[1], &bufs[2], &ints[0], &ints[1], &ints[2]};
         memcpy(params, p, sizeof p);
+        nparams = 6;
         int64_t bm = atoll(cs->defines[0][1]), bn = atoll(cs->defines[1][1]);
         grid[0] = (unsigned)((mm + bm - 1) / bm);
         grid[1] = (unsigned)((nn + bn - 1) / bn);
         flops = 2.0 * (double)mm * (double)nn * (double)kk;
     }
+    for (int d = 0; d < 3; d++) {
+        grid_ints[d] = (int32_t)grid[d];
+        if (shape.grid_params)
+            params[nparams + (size_t)d] = &grid_ints[d];
+    }
+    grid[0] = (grid[0] + shape.programs_per_block - 1) / shape.programs_per_block;
     MtProfile prof;
     if (mt_cuda_profile_launch(cu, fn, cs->kernel, grid, block, params, 3, iters, &prof, err, sizeof err) != MT_OK)
         goto fail;
@@ -122,11 +142,12 @@ static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs
     if (cs->name[0] == 'm')
         snprintf(config, sizeof config, "%lld^3 %sx%sx%s", (long long)cs->m, cs->defines[0][1], cs->defines[1][1],
                  cs->defines[2][1]);
-    printf("%-12s %-20s %10.4f ms  %9.1f GB/s  %8.3f TFLOP/s  threads %d  regs %d  (%s)\n", cs->name, config, ms,
-           gbps, tflops, block[0], mt_cuda_func_info(fn)->num_regs, prof.timer);
+    const char *lname = mt_lowering_name((MtLowering)lowering);
+    printf("%-12s %-4s %-20s %10.4f ms  %9.1f GB/s  %8.3f TFLOP/s  threads %d  regs %d  (%s)\n", cs->name, lname,
+           config, ms, gbps, tflops, block[0], mt_cuda_func_info(fn)->num_regs, prof.timer);
     if (cs->report)
-        printf("{\"impl\": \"mytriton\", \"case\": \"%s%s\", \"ms\": %.6f, \"gbps\": %.2f, \"tflops\": %.4f}\n",
-               cs->name, cs->name[0] == 'm' ? (cs->m == 1024 ? "_1024" : "_4096") : "", ms, gbps, tflops);
+        printf("{\"impl\": \"mytriton-%s\", \"case\": \"%s%s\", \"ms\": %.6f, \"gbps\": %.2f, \"tflops\": %.4f}\n",
+               lname, cs->name, cs->name[0] == 'm' ? (cs->m == 1024 ? "_1024" : "_4096") : "", ms, gbps, tflops);
     mt_profile_free(&prof);
     rc = 0;
     goto done;
@@ -154,19 +175,31 @@ int main(int argc, char **argv)
         printf("SKIP: gpu_bench needs a GPU: %s\n", err);
         return 0;
     }
-    const Case cases[] = {
-        {"vector_add", "add_kernel.py", "add_kernel", {{"BLOCK", "1024"}}, (int64_t)1 << 28, 0, 0, true},
-        {"softmax", "softmax.py", "softmax_kernel", {{"BLOCK", "1024"}}, 16384, 1024, 0, true},
-        {"matmul", "dot.py", "matmul_kernel", {{"BM", "32"}, {"BN", "32"}, {"BK", "32"}}, 1024, 1024, 1024, true},
-        {"matmul", "dot.py", "matmul_kernel", {{"BM", "32"}, {"BN", "32"}, {"BK", "32"}}, 4096, 4096, 4096, true},
-        {"matmul", "dot.py", "matmul_kernel", {{"BM", "64"}, {"BN", "64"}, {"BK", "16"}}, 4096, 4096, 4096, false},
-        {"matmul", "dot.py", "matmul_kernel", {{"BM", "16"}, {"BN", "16"}, {"BK", "64"}}, 4096, 4096, 4096, false},
+#define ADD_SIG "*fp32:16,*fp32:16,*fp32:16,i32:16"
+#define SOFTMAX_SIG "*fp32:16,*fp32:16,i32:16"
+#define MM_SIG "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16"
+    const Case seed_cases[] = {
+        {"vector_add", "add_kernel.py", "add_kernel", ADD_SIG, {{"BLOCK", "1024"}}, (int64_t)1 << 28, 0, 0, true},
+        {"softmax", "softmax.py", "softmax_kernel", SOFTMAX_SIG, {{"BLOCK", "1024"}}, 16384, 1024, 0, true},
+        {"matmul", "dot.py", "matmul_kernel", MM_SIG, {{"BM", "32"}, {"BN", "32"}, {"BK", "32"}}, 1024, 1024, 1024, true},
+        {"matmul", "dot.py", "matmul_kernel", MM_SIG, {{"BM", "32"}, {"BN", "32"}, {"BK", "32"}}, 4096, 4096, 4096, true},
+    };
+    const Case fast_cases[] = {
+        {"vector_add", "add_kernel.py", "add_kernel", ADD_SIG, {{"BLOCK", "1024"}}, (int64_t)1 << 28, 0, 0, true},
+        {"softmax", "softmax.py", "softmax_kernel", SOFTMAX_SIG, {{"BLOCK", "1024"}}, 16384, 1024, 0, true},
+        {"matmul", "dot.py", "matmul_kernel", MM_SIG, {{"BM", "64"}, {"BN", "64"}, {"BK", "32"}}, 1024, 1024, 1024, false},
+        {"matmul", "dot.py", "matmul_kernel", MM_SIG, {{"BM", "128"}, {"BN", "128"}, {"BK", "32"}}, 1024, 1024, 1024, true},
+        {"matmul", "dot.py", "matmul_kernel", MM_SIG, {{"BM", "128"}, {"BN", "128"}, {"BK", "32"}}, 4096, 4096, 4096, true},
+        {"matmul", "dot.py", "matmul_kernel", MM_SIG, {{"BM", "128"}, {"BN", "128"}, {"BK", "16"}}, 4096, 4096, 4096, false},
+        {"matmul", "dot.py", "matmul_kernel", MM_SIG, {{"BM", "64"}, {"BN", "128"}, {"BK", "32"}}, 4096, 4096, 4096, false},
     };
     printf("mytriton on %s (CUPTI kernel time, median of %d)\n", mt_cuda_device_info(cu)->name, iters);
     MtKcache *cache = mt_kcache_open(NULL);
     int failures = 0;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        failures += run_case(cu, cache, dir, &cases[i], iters);
+    for (size_t i = 0; i < sizeof seed_cases / sizeof seed_cases[0]; i++)
+        failures += run_case(cu, cache, dir, &seed_cases[i], MT_LOWERING_SEED, iters);
+    for (size_t i = 0; i < sizeof fast_cases / sizeof fast_cases[0]; i++)
+        failures += run_case(cu, cache, dir, &fast_cases[i], MT_LOWERING_FAST, iters);
     mt_kcache_close(cache);
     mt_cuda_close(cu);
     return failures ? 1 : 0;

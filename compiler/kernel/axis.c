@@ -192,7 +192,8 @@ static void axis_region(Lw *L, const MtRegion *r);
 static void axis_for(Lw *L, const MtInst *in)
 {
     const MtForData *l = in->loop;
-    L->axis[l->iv] = scalar(1);
+    /* start, start + step, ...: multiples of both */
+    L->axis[l->iv] = scalar(gcd(L->axis[in->args[0]].div[0], pow2_div(l->step)));
     for (uint32_t i = 0; i < l->ncarried; i++)
         L->axis[l->iter_args[i]] = L->axis[in->args[2 + i]];
     const MtInst *y = l->body.v[l->body.n - 1];

@@ -449,8 +449,11 @@ static void plan_inst(Lw *L, const MtInst *in)
         const MtInst *y = l->body.v[l->body.n - 1];
         for (uint32_t i = 0; i < l->ncarried; i++) {
             const MtLinear *yh = L->home[y->args[i]];
-            if (yh && is_block(mt_val_ty(f, l->iter_args[i])))
+            if (yh && is_block(mt_val_ty(f, l->iter_args[i]))) {
                 L->home[l->iter_args[i]] = yh;
+                L->strong[l->iter_args[i]] = L->strong[y->args[i]];
+            }
+            L->strong[l->results[i]] = L->strong[l->iter_args[i]];
             L->home[l->results[i]] = L->home[l->iter_args[i]];
         }
         return;
@@ -464,6 +467,7 @@ static void plan_inst(Lw *L, const MtInst *in)
     switch (mt_op_class(in->op)) {
     case OC_DOT:
         h = lw_dot_layout(L, in->ty);
+        L->strong[in->dst] = 1;
         break;
     case OC_SHAPE: {
         const MtLinear *x = L->home[in->args[0]];
@@ -474,13 +478,18 @@ static void plan_inst(Lw *L, const MtInst *in)
         h = L->home[in->args[0]];
         break;
     default:
+        /* an operand's home of the result's shape, a tl.dot's first */
         if (mt_op_info[in->op].flags & F_ELEM)
-            for (uint32_t i = 0; i < in->nargs && !h; i++) {
-                const MtType *t = mt_val_ty(f, in->args[i]);
-                const MtLinear *oh = L->home[in->args[i]];
-                if (oh && is_block(t) && t->rank == in->ty->rank && !memcmp(t->shape, in->ty->shape, sizeof t->shape))
-                    h = oh;
-            }
+            for (int want = 1; want >= 0 && !h; want--)
+                for (uint32_t i = 0; i < in->nargs && !h; i++) {
+                    const MtType *t = mt_val_ty(f, in->args[i]);
+                    const MtLinear *oh = L->home[in->args[i]];
+                    if (oh && L->strong[in->args[i]] == want && is_block(t) && t->rank == in->ty->rank &&
+                        !memcmp(t->shape, in->ty->shape, sizeof t->shape)) {
+                        h = oh;
+                        L->strong[in->dst] = (uint8_t)want;
+                    }
+                }
         break;
     }
     L->home[in->dst] = h ? h : lw_default_layout(L, in->ty);
@@ -729,6 +738,7 @@ KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt)
     L.val = mt_arena_alloc(&c->arena, (f->nvals + 1) * sizeof *L.val);
     L.home = mt_arena_alloc(&c->arena, (f->nvals + 1) * sizeof *L.home);
     L.cheap = mt_arena_alloc(&c->arena, f->nvals + 1);
+    L.strong = mt_arena_alloc(&c->arena, f->nvals + 1);
     launch_shape(&L, opt);
     L.kf->threads = (uint32_t)(32 * L.warps * L.programs);
     L.kf->programs_per_block = (uint32_t)L.programs;

@@ -86,6 +86,7 @@ typedef struct Lw {
     const MtLinear **home;    /* per SSA value: its home layout, NULL for cheap and scalar values */
     LAxis *axis;              /* per SSA value (axis.c) */
     uint8_t *cheap;           /* per SSA value: recomputed where needed */
+    uint8_t *strong;          /* per SSA value: its home comes from a tl.dot (elementwise users keep it) */
     MT_VEC(LMemo) memo;
     MT_VEC(LBase) bases;
     uint32_t depth;           /* open regions */
