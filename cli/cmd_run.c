@@ -146,15 +146,15 @@ static int parse_options(int argc, char **argv, Options *o)
             break;
         case OPT_LOWERING:
             if ((o->lowering = mt_lowering_from_name(optarg)) < 0) {
-                fprintf(stderr, "mytriton run: --lowering must be seed or fast, got '%s'\n", optarg);
-                return EXIT_USAGE;
+                cli_error("--lowering must be seed or fast, got '%s'", optarg);
+                return EXIT_TROUBLE;
             }
             break;
         case OPT_WARPS:
             if (sscanf(optarg, "%d", &o->num_warps) != 1 || o->num_warps < 1 || o->num_warps > 32 ||
                 (o->num_warps & (o->num_warps - 1))) {
-                fprintf(stderr, "mytriton run: --num-warps takes a power of two from 1 to 32, got '%s'\n", optarg);
-                return EXIT_USAGE;
+                cli_error("--num-warps takes a power of two from 1 to 32, got '%s'", optarg);
+                return EXIT_TROUBLE;
             }
             break;
         case OPT_PROFILE: {
