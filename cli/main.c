@@ -15,6 +15,7 @@ static const char usage[] =
     "  check [PATH...]   compile every kernel in files and folders: the CI gate\n"
     "  run SPEC.json     run a launch spec on the CPU interpreter or the GPU and summarise its arrays\n"
     "  lsp               the language server for editors (JSON-RPC on stdin/stdout)\n"
+    "  serve [PATH...]   the dashboard: edit, inspect, run and profile kernels in the browser\n"
     "\n"
     "Run 'mytriton <command> --help' for a command's options, 'mytriton --version' for the version.\n"
     "Exit status: 0 success, 1 errors in the inputs (source, spec, results), 2 the command could not\n"
@@ -28,6 +29,7 @@ static const struct {
     {"check", cmd_check},
     {"run", cmd_run},
     {"lsp", cmd_lsp},
+    {"serve", cmd_serve},
 };
 
 int main(int argc, char **argv)

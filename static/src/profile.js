@@ -1,0 +1,211 @@
+// profile.js: the profile of a GPU run, drawn with uPlot.
+//
+//  - the N timed launches (CUPTI kernel durations, or CUDA events when
+//    CUPTI is missing), one point per launch, with min/median/max;
+//  - achieved GB/s and TFLOP/s from the bytes and FLOPs of the launch;
+//  - a roofline: the device's copy bandwidth and fp32 mul+add rate,
+//    measured once per device by two small kernels and cached by the
+//    server, with this run as a point;
+//  - a size sweep: the same launch with one scalar stepped over a range
+//    (arrays whose extent equals that scalar follow it), time and GB/s
+//    against size.
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { get, post, follow } from './api.js';
+
+const el = (tag, cls, text) => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+};
+const fmt = (v, d = 4) => (typeof v === 'number' && Number.isFinite(v) ? Number(v.toPrecision(d)).toString() : '-');
+
+// What a run's result says about its timing (null when not profiled).
+export function profileOf(run) {
+  const res = run?.result?.result || run?.result;
+  const p = res?.profile;
+  if (!p) return null;
+  const samples = (p.samples_ns || p.ns || []).map((x) => x / 1000);
+  const median = p.median_ns ?? (p.median_ms !== undefined ? p.median_ms * 1e6 : undefined);
+  const bytes = res.bytes >= 0 ? res.bytes : undefined;
+  const flops = res.flops >= 0 ? res.flops : undefined;
+  return {
+    samples,
+    timer: p.timer,
+    note: p.note,
+    min: p.min_ns / 1000,
+    median: median / 1000,
+    max: p.max_ns / 1000,
+    gbs: bytes !== undefined && median ? bytes / median : undefined,
+    tflops: flops !== undefined && median ? flops / median / 1000 : undefined,
+    bytes,
+    flops,
+    kernel: res.kernel || {},
+  };
+}
+
+function chart(parent, opts, data) {
+  const box = el('div', 'chart');
+  parent.append(box);
+  const width = Math.max(320, Math.min(720, parent.clientWidth - 20 || 640));
+  return new uPlot({ width, height: 220, ...opts }, data, box);
+}
+
+export class ProfileView {
+  constructor(root, { info, launch }) {
+    this.root = root;
+    this.info = info;
+    this.launch = launch;      // () => {request, spec, options} of the current launch panel
+    this.run = null;
+  }
+
+  show(run) {
+    this.run = run;
+    this.render();
+  }
+
+  render() {
+    const root = this.root;
+    root.replaceChildren();
+    const p = profileOf(this.run);
+    if (!p) {
+      root.append(el('p', 'hint', 'Profile a kernel: choose a GPU backend, set "profile" to a number of launches, and run it. ' +
+        'Without a GPU the interpreter runs it, but there is nothing to time.'));
+      this.sweepForm(root);
+      return;
+    }
+    const facts = el('p', 'facts');
+    facts.textContent = `${p.samples.length} launches timed with ${p.timer || 'the profiler'}: ` +
+      `min ${fmt(p.min)} µs, median ${fmt(p.median)} µs, max ${fmt(p.max)} µs` +
+      (p.gbs !== undefined ? ` · ${fmt(p.gbs)} GB/s` : '') +
+      (p.tflops !== undefined ? ` · ${fmt(p.tflops)} TFLOP/s` : '');
+    root.append(facts);
+    if (p.note) root.append(el('p', 'hint', p.note));
+    const k = p.kernel;
+    if (k.registers !== undefined)
+      root.append(el('p', 'facts', `registers ${k.registers} per thread · shared ${k.shared_bytes ?? 0} B per block` +
+        (k.local_bytes ? ` · ${k.local_bytes} B local (spills)` : '') +
+        (k.occupancy !== undefined ? ` · occupancy ${fmt(k.occupancy * 100, 3)}% (${k.blocks_per_sm} blocks per SM)` : '')));
+    chart(root, {
+      title: 'launch durations (µs)',
+      scales: { x: { time: false } },
+      series: [{ label: 'launch' }, { label: 'µs', stroke: '#3366cc', points: { show: true, size: 4 }, width: 1 }],
+    }, [p.samples.map((_, i) => i + 1), p.samples]);
+    this.roofline(root, p);
+    this.sweepForm(root);
+  }
+
+  async roofline(root, p) {
+    const box = el('div', 'roofline');
+    root.append(box);
+    const device = this.run?.result?.result?.device?.ordinal ?? 0;
+    let doc;
+    try {
+      doc = await get(`/api/ceilings?device=${device}`);
+    } catch (e) {
+      box.append(el('p', 'hint', `roofline: ${e.message}`));
+      return;
+    }
+    const c = doc.ceilings;
+    if (!c) {
+      box.append(el('p', 'hint', 'No ceilings measured on this device yet. '));
+      const b = el('button', null, 'Measure the copy bandwidth and fp32 rate (once per device)');
+      b.addEventListener('click', () => this.measure(box, device, doc.kernels));
+      box.append(b);
+      return;
+    }
+    const ai = p.flops !== undefined && p.bytes ? p.flops / p.bytes : undefined;
+    const xs = [];
+    for (let e = -3; e <= 4; e += 0.125) xs.push(10 ** e);
+    const roof = xs.map((x) => Math.min(c.copy_gbs * x, c.fp32_tflops * 1000));
+    const point = xs.map(() => null);
+    if (ai !== undefined) {
+      let best = 0;
+      xs.forEach((x, i) => { if (Math.abs(Math.log(x / ai)) < Math.abs(Math.log(xs[best] / ai))) best = i; });
+      point[best] = p.tflops * 1000;
+    }
+    box.append(el('p', 'facts', `ceilings on ${c.device}: copy ${fmt(c.copy_gbs)} GB/s, fp32 mul+add ${fmt(c.fp32_tflops)} TFLOP/s (measured ${c.measured})` +
+      (p.gbs !== undefined ? ` · this run: ${fmt((100 * p.gbs) / c.copy_gbs, 3)}% of the copy bandwidth` : '')));
+    chart(box, {
+      title: 'roofline (GFLOP/s against FLOP per byte)',
+      scales: { x: { time: false, distr: 3 }, y: { distr: 3 } },
+      series: [{ label: 'FLOP/byte' }, { label: 'ceiling', stroke: '#888' }, { label: 'this run', stroke: '#cc3333', points: { show: true, size: 8 }, width: 0 }],
+    }, [xs, roof, point]);
+  }
+
+  async measure(box, device, kernels) {
+    box.replaceChildren(el('p', 'hint', 'measuring...'));
+    const ids = {};
+    for (const k of kernels) {
+      try {
+        const r = await post('/api/runs', { source: k.source, path: `${k.name}_ceiling.py`, kernel: k.kernel, spec: k.spec, backend: 'cuda', device, profile: 50 });
+        const end = await follow(r.id, () => {});
+        if (end.status !== 'ok') throw new Error(end.error || end.status);
+        ids[k.name] = r.id;
+      } catch (e) {
+        box.replaceChildren(el('p', 'run-error', `measuring ${k.name} failed: ${e.message}`));
+        return;
+      }
+    }
+    try {
+      await post('/api/ceilings', { device, copy_run: ids.copy, fma_run: ids.fma });
+    } catch (e) {
+      box.replaceChildren(el('p', 'run-error', e.message));
+      return;
+    }
+    this.render();
+  }
+
+  sweepForm(root) {
+    const box = el('details', 'sweep');
+    box.append(el('summary', null, 'size sweep'));
+    const name = el('input');
+    name.size = 8;
+    name.placeholder = 'n';
+    const values = el('input');
+    values.size = 40;
+    values.placeholder = '1024, 4096, 16384, 65536, 262144, 1048576';
+    const go = el('button', null, 'Sweep');
+    const out = el('div');
+    box.append(el('label', null, 'scalar '), name, el('label', null, ' values '), values, ' ', go, out);
+    go.addEventListener('click', () => this.sweep(out, name.value.trim(), values.value.split(/[ ,]+/).filter(Boolean).map(Number)));
+    root.append(box);
+  }
+
+  async sweep(out, name, values) {
+    const base = this.launch();
+    if (!name || !values.length || base.spec.args?.[name] === undefined) {
+      out.replaceChildren(el('p', 'run-error', `give the name of a scalar argument of the launch and a list of values`));
+      return;
+    }
+    const old = base.spec.args[name];
+    const rows = [];
+    out.replaceChildren(el('p', 'hint', `0 of ${values.length} runs`));
+    for (const v of values) {
+      const spec = JSON.parse(JSON.stringify(base.spec));
+      spec.args[name] = v;
+      for (const a of Object.values(spec.args))
+        if (a && Array.isArray(a.shape)) a.shape = a.shape.map((d) => (d === old ? v : d));
+      try {
+        const r = await post('/api/runs', { ...base.request, spec, ...base.options, profile: Math.max(base.options.profile, 10) });
+        await follow(r.id, () => {});
+        const run = await get(`/api/runs/${r.id}`);
+        const p = profileOf(run);
+        rows.push({ v, us: p ? p.median : run.time_ms * 1000, gbs: p?.gbs });
+      } catch (e) {
+        out.replaceChildren(el('p', 'run-error', `${name} = ${v}: ${e.message}`));
+        return;
+      }
+      out.replaceChildren(el('p', 'hint', `${rows.length} of ${values.length} runs`));
+    }
+    out.replaceChildren();
+    chart(out, {
+      title: `time (µs) and GB/s against ${name}`,
+      scales: { x: { time: false, distr: 3 }, us: {}, gbs: {} },
+      axes: [{}, { scale: 'us', label: 'µs' }, { scale: 'gbs', side: 1, label: 'GB/s', grid: { show: false } }],
+      series: [{ label: name }, { label: 'µs', scale: 'us', stroke: '#3366cc', points: { show: true } },
+        { label: 'GB/s', scale: 'gbs', stroke: '#cc7733', points: { show: true } }],
+    }, [rows.map((r) => r.v), rows.map((r) => r.us), rows.map((r) => r.gbs ?? null)]);
+  }
+}

@@ -1,0 +1,76 @@
+// results.js: a finished run: its outputs as a table (shape, sum, min, max,
+// first values, the difference from the interpreter when compared), each
+// with its .npy download, and what the run reported about itself.
+const el = (tag, cls, text) => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+};
+
+const num = (v, digits = 7) => (typeof v === 'number' ? Number(v.toPrecision(digits)).toString() : v ?? '');
+const shapeText = (a) => `${a.dtype || ''}[${(a.shape || []).join(', ')}]`;
+
+export function renderRun(root, run) {
+  root.replaceChildren();
+  if (!run) {
+    root.append(el('p', 'hint', 'Run a kernel to see its outputs here.'));
+    return;
+  }
+  const res = run.result?.result || run.result || {};
+  const head = el('div', 'run-head');
+  head.append(el('span', `badge ${run.status}`, run.status));
+  head.append(el('span', null, ` run ${run.id} · ${run.kernel || ''} · ${run.backend}${run.device ? ` (${run.device})` : ''} · ${run.created || ''}`));
+  if (run.time_ms !== undefined) head.append(el('span', 'time', ` · ${num(run.time_ms, 4)} ms`));
+  const repro = el('a', 'repro', 'repro archive');
+  repro.href = `/api/runs/${run.id}/repro`;
+  head.append(' · ', repro);
+  root.append(head);
+  if (run.error) root.append(el('pre', 'run-error', run.error));
+  const arrays = res.arrays || [];
+  const outputs = new Map((run.outputs || []).map((o) => [o.name, o]));
+  if (arrays.length || outputs.size) {
+    const t = el('table', 'outputs');
+    const cols = ['array', 'shape', 'sum', 'min', 'max', 'first values', 'max |error| vs interpreter', ''];
+    const hr = el('tr');
+    for (const c of cols) hr.append(el('th', null, c));
+    t.append(hr);
+    const names = arrays.length ? arrays.map((a) => a.name) : [...outputs.keys()];
+    for (const name of names) {
+      const a = arrays.find((x) => x.name === name) || { name };
+      const tr = el('tr');
+      tr.dataset.array = name;
+      const cmp = a.compare;
+      tr.append(
+        el('td', 'name', name),
+        el('td', null, a.shape ? shapeText(a) : ''),
+        el('td', 'num', num(a.sum)),
+        el('td', 'num', num(a.min)),
+        el('td', 'num', num(a.max)),
+        el('td', 'preview', Array.isArray(a.preview) ? a.preview.join(', ') : a.preview ?? ''),
+        el('td', `num ${cmp ? (cmp.ok ? 'ok' : 'bad') : ''}`, cmp ? `${num(cmp.max_abs_err, 3)}${cmp.mismatches ? ` (${cmp.mismatches} over tolerance)` : ''}` : ''),
+      );
+      const out = outputs.get(name);
+      const dl = el('td');
+      if (out) {
+        const link = el('a', 'download', '.npy');
+        link.href = out.url;
+        link.setAttribute('download', `run${run.id}_${name}.npy`);
+        dl.append(link);
+      }
+      tr.append(dl);
+      t.append(tr);
+    }
+    root.append(t);
+  }
+  const facts = [];
+  if (res.grid) facts.push(`grid (${res.grid.join(', ')})`);
+  if (res.threads) facts.push(`${res.threads} threads per block`);
+  if (res.kernel?.registers !== undefined) facts.push(`${res.kernel.registers} registers`);
+  if (res.kernel?.shared_bytes !== undefined) facts.push(`${res.kernel.shared_bytes} B shared`);
+  if (res.time_ms !== undefined) facts.push(`run ${num(res.time_ms, 4)} ms`);
+  if (facts.length) root.append(el('p', 'facts', facts.join(' · ')));
+  const raw = el('details', 'raw');
+  raw.append(el('summary', null, 'the run as recorded (JSON)'), el('pre', null, JSON.stringify(run.result, null, 2)));
+  root.append(raw);
+}

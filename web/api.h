@@ -1,0 +1,56 @@
+/* api.h: the JSON API's handlers, one per endpoint of routes.c, and the
+ * request pieces several of them read. docs/dashboard.md describes each. */
+#ifndef MT_WEB_API_H
+#define MT_WEB_API_H
+
+#include "mytriton/mytriton.h"
+#include "web_int.h"
+
+void mt_web_api_info(WebReq *r);             /* api_info.c */
+void mt_web_api_files(WebReq *r);            /* api_files.c */
+void mt_web_api_file(WebReq *r);
+void mt_web_api_compile(WebReq *r);          /* api_compile.c */
+void mt_web_api_actions(WebReq *r);
+void mt_web_api_upload(WebReq *r);           /* api_runs.c */
+void mt_web_api_run_start(WebReq *r);
+void mt_web_api_runs(WebReq *r);
+void mt_web_api_run_get(WebReq *r);
+void mt_web_api_run_delete(WebReq *r);
+void mt_web_api_run_output(WebReq *r);
+void mt_web_api_run_repro(WebReq *r);        /* repro.c */
+void mt_web_api_events(WebReq *r);           /* events.c */
+void mt_web_api_ceilings(WebReq *r);         /* ceilings.c */
+void mt_web_api_ceilings_measure(WebReq *r);
+
+/* What names a kernel specialisation in a request (request.c):
+ * {"source" | "path", "kernel", "signature", "defines", "sm"}. */
+typedef struct WebKernelReq {
+    char *source;             /* the text to compile (the body's, or the file's) */
+    size_t len;
+    char *path;               /* label for diagnostics: the file's shown path, or "untitled.py" */
+    char *kernel;             /* NULL: the file's only kernel */
+    char *signature;          /* NULL: inferred, with constexprs from defines / directive / defaults */
+    MtDefine *defines;
+    size_t ndefines;
+    int sm;                   /* CUDA architecture for PTX/cubin; 90 */
+} WebKernelReq;
+
+/* Read the fields above from body; on a bad field replies 400 (naming the
+ * field) and returns false. A "path" without "source" reads the file
+ * (under the roots only). */
+bool mt_web_kernel_req(WebReq *r, const cJSON *body, WebKernelReq *out);
+void mt_web_kernel_req_free(WebKernelReq *q);
+
+/* Parse q->source into c: *m gets the module (partial after syntax
+ * errors, NULL when none could be made) and *clean whether it parsed
+ * without errors. A clean file that lacks q->kernel is answered with a 404
+ * listing its jit functions; then (and when out of memory) it returns
+ * false, having replied. */
+bool mt_web_parse_kernel(WebReq *r, MtCtx *c, const WebKernelReq *q, MtModule **m, bool *clean);
+
+/* Compile slots: at most a few compiles run at once (the rest wait), each
+ * cancelled past opt.compile_timeout_s. */
+void mt_web_compile_begin(MtWebServer *s, MtCtx *c);
+void mt_web_compile_end(MtWebServer *s, MtCtx *c);
+
+#endif
