@@ -1,14 +1,67 @@
 /* api_files.c: GET /api/files (the kernels under the roots, for the
  * picker) and GET /api/file?path=P (one file's text and kernels, with what
  * the editor needs to pre-fill a specialisation: each kernel's parameters,
- * their defaults and its `# mytriton:` directive). Only files under the
- * roots are read (roots.c). */
+ * their defaults and its `# mytriton:` directive, and the launch specs
+ * beside the file whose "source" is this file, which pre-fill the launch
+ * panel). Only files under the roots are read (roots.c). */
+#include <dirent.h>
+#include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
 
-enum { WEB_MAX_LISTED = 2000 };
+enum { WEB_MAX_LISTED = 2000, WEB_MAX_SPECS = 200, WEB_MAX_SPEC_BYTES = 1 << 20 };
+
+/* Launch specs (*.json) in the folder of `real` whose "source" names it:
+ * [{"path", "kernel", "spec"}]. */
+static cJSON *specs_beside(const WebRoots *roots, const char *real)
+{
+    cJSON *a = cJSON_CreateArray();
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", real);
+    dirname(dir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return a;
+    int seen = 0;
+    for (struct dirent *e; (e = readdir(d)) && seen < WEB_MAX_SPECS;) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".json") || e->d_name[0] == '.')
+            continue;
+        seen++;
+        char path[PATH_MAX * 2], spec_real[PATH_MAX], src_real[PATH_MAX], err[256];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (!mt_web_roots_resolve(roots, path, spec_real, err, sizeof err))
+            continue;
+        size_t len;
+        char *text = mt_web_read_file(spec_real, WEB_MAX_SPEC_BYTES, &len, err, sizeof err);
+        cJSON *spec = text ? cJSON_ParseWithLength(text, len) : NULL;
+        free(text);
+        const char *src = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(spec, "source"));
+        char joined[PATH_MAX * 2];
+        if (src)
+            snprintf(joined, sizeof joined, "%s%s%s", src[0] == '/' ? "" : dir, src[0] == '/' ? "" : "/", src);
+        if (!src || !realpath(joined, src_real) || strcmp(src_real, real)) {
+            cJSON_Delete(spec);
+            continue;
+        }
+        cJSON *o = cJSON_CreateObject();
+        char *shown = mt_web_roots_display(roots, spec_real);
+        cJSON_AddStringToObject(o, "path", shown ? shown : e->d_name);
+        free(shown);
+        const char *kernel = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(spec, "kernel"));
+        if (kernel)
+            cJSON_AddStringToObject(o, "kernel", kernel);
+        else
+            cJSON_AddNullToObject(o, "kernel");
+        cJSON_AddItemToObject(o, "spec", spec);
+        cJSON_AddItemToArray(a, o);
+    }
+    closedir(d);
+    return a;
+}
 
 void mt_web_api_files(WebReq *r)
 {
@@ -72,6 +125,7 @@ void mt_web_api_file(WebReq *r)
         }
         cJSON_AddItemToArray(ks, k);
     }
+    cJSON_AddItemToObject(doc, "specs", specs_beside(&r->s->roots, real));
     mt_web_reply_json(r, 200, doc);
 done:
     mt_ctx_free(c);

@@ -208,6 +208,7 @@ static cJSON *build_spec(WebReq *r, const cJSON *body, const WebKernelReq *q)
         }
         cJSON *npy = cJSON_CreateObject();
         cJSON_AddStringToObject(npy, "npy", path);
+        npy->string = strdup(a->string);
         cJSON_ReplaceItemViaPointer(args, a, npy);
         a = npy;
     }

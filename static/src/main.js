@@ -245,8 +245,13 @@ async function openFile(path, kernel, { signature = '', defines = {}, keepLaunch
   selectInPicker();
   updateHash();
   if (!keepLaunch) {
-    const spec = state.specs.find((s) => s.kernel === state.kernel) || null;
-    launch.setSpec(spec ? spec.spec : null);
+    const found = state.specs.find((s) => s.kernel === state.kernel) || null;
+    const spec = found ? JSON.parse(JSON.stringify(found.spec)) : null;
+    // The header's constexpr inputs are the one place constexprs are set.
+    if (spec?.constexprs && !Object.keys(defines).length)
+      for (const [k, v] of Object.entries(spec.constexprs)) state.defines[k] = v === true ? 'True' : v === false ? 'False' : String(v);
+    if (spec) delete spec.constexprs;
+    launch.setSpec(spec);
   }
   scheduleCompile(0);
 }

@@ -1,0 +1,748 @@
+/* check_web_api.c: the dashboard's JSON API, through a real HTTP client
+ * (libcurl) against a server started on an ephemeral port for each test.
+ *
+ * Every endpoint; bad JSON, wrong field types, oversized bodies (declared
+ * and chunked), unknown kernels and endpoints; path traversal (`..`,
+ * absolute paths, encoded dots, a symbolic link out of the root); the
+ * Host and Origin checks; the token in each of its four places; a
+ * non-loopback address refused without a token; and runs end to end
+ * through worker processes, with a worker that crashes, one that hangs
+ * and one that runs out of memory each costing only their own request
+ * while another request succeeds. The workers are tests/web/fake_worker.py,
+ * which speaks the worker protocol without running kernels; the real
+ * worker's runs are tested by the browser test and the GPU test. */
+#include <check.h>
+#include <curl/curl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "http_client.h"
+#include "web.h"
+
+#ifndef MT_FIXTURES
+#error "MT_FIXTURES must name tests/web/fixtures"
+#endif
+#ifndef MT_FAKE_WORKER
+#error "MT_FAKE_WORKER must name tests/web/fake_worker.py"
+#endif
+
+static char tmp[256], root[300], data[300], base[128];
+static MtWebServer *srv;
+
+static void copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    ck_assert_msg(in && out, "cannot copy %s to %s", from, to);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)))
+        fwrite(buf, 1, n, out);
+    fclose(in);
+    fclose(out);
+}
+
+static MtWebServer *start(MtWebOptions o, char *err, size_t errlen)
+{
+    static const char *roots[1];
+    roots[0] = root;
+    o.roots = roots;
+    o.nroots = 1;
+    o.data_dir = data;
+    o.worker_exe = MT_FAKE_WORKER;
+    if (!o.max_body)
+        o.max_body = 256 << 10;
+    if (!o.max_upload)
+        o.max_upload = 64 << 10;
+    if (!o.run_timeout_s)
+        o.run_timeout_s = 3;
+    return mt_web_start(&o, err, errlen);
+}
+
+static void setup_with(MtWebOptions o)
+{
+    snprintf(tmp, sizeof tmp, "/tmp/mtweb_XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmp));
+    snprintf(root, sizeof root, "%s/root", tmp);
+    snprintf(data, sizeof data, "%s/data", tmp);
+    ck_assert_int_eq(mkdir(root, 0700), 0);
+    char to[400];
+    static const char *const files[] = {"kernels.py", "faults.py"};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(to, sizeof to, "%s/%s", root, files[i]);
+        copy_file(i ? MT_FIXTURES "/faults.py" : MT_FIXTURES "/kernels.py", to);
+    }
+    snprintf(to, sizeof to, "%s/escape.py", root);
+    ck_assert_int_eq(symlink("/etc/passwd", to), 0);
+    snprintf(to, sizeof to, "%s/outside", root);
+    ck_assert_int_eq(symlink("/", to), 0);
+    snprintf(to, sizeof to, "%s/sub", root);
+    ck_assert_int_eq(mkdir(to, 0700), 0);
+    char err[512];
+    srv = start(o, err, sizeof err);
+    ck_assert_msg(srv != NULL, "server did not start: %s", err);
+    snprintf(base, sizeof base, "http://127.0.0.1:%d", mt_web_port(srv));
+}
+
+static void setup(void) { setup_with((MtWebOptions){0}); }
+
+static int remove_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)st, (void)flag, (void)f;
+    return remove(p);
+}
+
+static void teardown(void)
+{
+    mt_web_stop(srv);
+    srv = NULL;
+    nftw(tmp, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static const char *url(const char *path)
+{
+    static char u[2][2048];
+    static int k;
+    k ^= 1;
+    snprintf(u[k], sizeof u[k], "%s%s", base, path);
+    return u[k];
+}
+
+static cJSON *get_json(const char *path, long want)
+{
+    long status;
+    cJSON *doc = http_get_json(url(path), &status);
+    ck_assert_msg(status == want, "GET %s: status %ld, wanted %ld", path, status, want);
+    ck_assert_ptr_nonnull(doc);
+    return doc;
+}
+
+static cJSON *post_json(const char *path, const char *body, long want)
+{
+    long status;
+    cJSON *doc = http_post_json(url(path), body, &status);
+    ck_assert_msg(status == want, "POST %s %.200s: status %ld, wanted %ld", path, body, status, want);
+    ck_assert_ptr_nonnull(doc);
+    return doc;
+}
+
+static const char *error_code(const cJSON *doc)
+{
+    return cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "error"), "code"));
+}
+
+static const char *error_field(const cJSON *doc)
+{
+    return cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "error"), "field"));
+}
+
+static void expect_error(const char *method, const char *path, const char *body, long status, const char *code)
+{
+    HttpResp r = http_request(method, url(path), body, body ? strlen(body) : 0, NULL, 0);
+    ck_assert_msg(r.status == status, "%s %s: status %ld, wanted %ld (%s)", method, path, r.status, status, r.body);
+    cJSON *doc = cJSON_Parse(r.body);
+    ck_assert_msg(doc && error_code(doc) && !strcmp(error_code(doc), code), "%s %s: wanted error %s, got %s", method,
+                  path, code, r.body);
+    cJSON_Delete(doc);
+    http_free(&r);
+}
+
+/* ---- the page, info, files ------------------------------------------------------ */
+
+START_TEST(info_and_security_headers)
+{
+    HttpResp r = http_request("GET", url("/api/info"), NULL, 0, NULL, 0);
+    ck_assert_int_eq(r.status, 200);
+    char *csp = http_header(&r, "Content-Security-Policy");
+    ck_assert_ptr_nonnull(csp);
+    ck_assert_ptr_nonnull(strstr(csp, "default-src 'none'"));
+    ck_assert_ptr_nonnull(strstr(csp, "script-src 'self'"));
+    ck_assert_ptr_nonnull(strstr(csp, "frame-ancestors 'none'"));
+    free(csp);
+    char *nosniff = http_header(&r, "X-Content-Type-Options");
+    ck_assert_str_eq(nosniff, "nosniff");
+    free(nosniff);
+    cJSON *doc = cJSON_Parse(r.body);
+    ck_assert_int_gt(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "dtypes")), 2);
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(doc, "token_required")));
+    ck_assert_ptr_nonnull(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "backends"), "cuda"));
+    cJSON_Delete(doc);
+    http_free(&r);
+}
+END_TEST
+
+START_TEST(page_carries_its_nonce)
+{
+    HttpResp r = http_request("GET", url("/"), NULL, 0, NULL, 0);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_ptr_null(strstr(r.body, "{{nonce}}"));
+    char *csp = http_header(&r, "Content-Security-Policy");
+    const char *n = strstr(csp, "'nonce-");
+    ck_assert_ptr_nonnull(n);
+    char nonce[64];
+    ck_assert_int_eq(sscanf(n + 7, "%63[0-9a-f]", nonce), 1);
+    char meta[128];
+    snprintf(meta, sizeof meta, "content=\"%s\"", nonce);
+    ck_assert_ptr_nonnull(strstr(r.body, meta));
+    free(csp);
+    http_free(&r);
+    r = http_request("GET", url("/app.js"), NULL, 0, NULL, 0);
+    ck_assert_int_eq(r.status, 200);
+    char *type = http_header(&r, "Content-Type");
+    ck_assert_ptr_nonnull(strstr(type, "javascript"));
+    free(type);
+    http_free(&r);
+    expect_error("GET", "/no-such-page.js", NULL, 404, "not_found");
+}
+END_TEST
+
+START_TEST(files_lists_kernels_under_the_root)
+{
+    cJSON *doc = get_json("/api/files", 200);
+    char *text = cJSON_PrintUnformatted(doc);
+    ck_assert_ptr_nonnull(strstr(text, "kernels.py"));
+    ck_assert_ptr_nonnull(strstr(text, "\"scale_kernel\""));
+    ck_assert_ptr_nonnull(strstr(text, "\"twice\",\"line\":17,\"helper\":true"));
+    ck_assert_ptr_null(strstr(text, "passwd"));
+    free(text);
+    cJSON_Delete(doc);
+}
+END_TEST
+
+START_TEST(file_reads_only_under_the_root)
+{
+    char path[600];
+    snprintf(path, sizeof path, "/api/file?path=%s/kernels.py", root);
+    cJSON *doc = get_json(path, 200);
+    ck_assert_ptr_nonnull(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(doc, "source")), "def add_kernel"));
+    cJSON *k = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "kernels"), 0);
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(k, "directive")), "BLOCK=64");
+    cJSON_Delete(doc);
+    static const char *const refused[] = {
+        "/api/file?path=/etc/passwd",
+        "/api/file?path=../../../../../etc/passwd",
+        "/api/file?path=%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+        "/api/file?path=ROOT/../../../etc/passwd",
+        "/api/file?path=ROOT/escape.py",
+        "/api/file?path=ROOT/outside/etc/passwd",
+        "/api/file?path=ROOT/sub",
+        "/api/file?path=ROOT/missing.py",
+        "/api/file?path=",
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        char p[700];
+        const char *at = strstr(refused[i], "ROOT");
+        if (at)
+            snprintf(p, sizeof p, "%.*s%s%s", (int)(at - refused[i]), refused[i], root, at + 4);
+        else
+            snprintf(p, sizeof p, "%s", refused[i]);
+        HttpResp r = http_request("GET", url(p), NULL, 0, NULL, 0);
+        ck_assert_msg(r.status == 404 || r.status == 400, "%s: status %ld", p, r.status);
+        ck_assert_msg(!strstr(r.body, "root:"), "%s leaked a file: %s", p, r.body);
+        http_free(&r);
+    }
+    expect_error("GET", "/api/file", NULL, 400, "bad_field");
+}
+END_TEST
+
+/* ---- compiling ------------------------------------------------------------------------------ */
+
+static char *body_for(const char *kernel, const char *extra)
+{
+    static char b[1024];
+    snprintf(b, sizeof b, "{\"path\": \"%s/kernels.py\", \"kernel\": \"%s\"%s}", root, kernel, extra);
+    return b;
+}
+
+START_TEST(compile_links_every_stage_to_the_source)
+{
+    cJSON *doc = post_json("/api/compile", body_for("scale_kernel", ", \"passes\": true"), 200);
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(doc, "status")), "ok");
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(doc, "signature")), "*fp32,*fp32,i32,64");
+    cJSON *lines = cJSON_GetObjectItem(doc, "lines");
+    const char *ssa = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "stages"), "ssa"));
+    /* the helper's multiply: its own line (18) and the call site (27) */
+    const char *mul = strstr(ssa, ", 2.0 :");
+    ck_assert_ptr_nonnull(mul);
+    int line = 0;
+    for (const char *p = ssa; p <= mul; p++)
+        line += *p == '\n';
+    cJSON *o = cJSON_GetArrayItem(cJSON_GetObjectItem(lines, "ssa"), line);
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "span"), "line")->valueint, 18);
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "calls"), 0), "line")->valueint, 27);
+    for (const char *s = "expr\0ssa-raw\0ssa\0layout\0cuda\0"; *s; s += strlen(s) + 1)
+        ck_assert_msg(cJSON_GetArraySize(cJSON_GetObjectItem(lines, s)) > 3, "no lines for %s", s);
+    cJSON *passes = cJSON_GetObjectItem(doc, "passes");
+    ck_assert_int_ge(cJSON_GetArraySize(passes), 3);
+    ck_assert_ptr_nonnull(cJSON_GetObjectItem(cJSON_GetArrayItem(passes, 0), "diff"));
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "kernel_info"), "threads")->valueint, 64);
+    cJSON_Delete(doc);
+}
+END_TEST
+
+START_TEST(compile_ptx_is_linked_through_cuda)
+{
+    cJSON *doc = post_json("/api/compile", body_for("add_kernel", ", \"stages\": [\"cuda\", \"sass\"]"), 200);
+    cJSON *ptx = cJSON_GetObjectItem(doc, "ptx");
+    ck_assert_ptr_nonnull(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(ptx, "text")), ".entry add_kernel"));
+    int linked = 0;
+    cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(ptx, "lines")) linked += cJSON_GetObjectItem(e, "span") != NULL;
+    ck_assert_int_gt(linked, 5);
+    cJSON *sass = cJSON_GetObjectItem(doc, "sass");
+    ck_assert(cJSON_GetObjectItem(sass, "text") || cJSON_GetObjectItem(sass, "unavailable"));
+    cJSON_Delete(doc);
+}
+END_TEST
+
+START_TEST(compile_errors_come_with_ranges_and_fixes)
+{
+    const char *body = "{\"source\": \"import triton\\nimport triton.language as tl\\n\\n@triton.jit\\n"
+                       "def k(x, n, BLOCK: tl.constexpr):\\n    r = tl.arange(0, BLOCK)\\n"
+                       "    mask = r < n & r >= 0\\n    tl.store(x + r, 0.0, mask=mask)\\n\","
+                       " \"defines\": {\"BLOCK\": 16}}";
+    cJSON *doc = post_json("/api/compile", body, 200);
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(doc, "status")), "error");
+    cJSON *d = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "diagnostics"), 0);
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(d, "code")), "E0207");
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(d, "range"), "start"), "line")->valueint, 7);
+    ck_assert_int_gt(cJSON_GetObjectItem(d, "from")->valueint, 0);
+    cJSON *fix = cJSON_GetArrayItem(cJSON_GetObjectItem(d, "fixes"), 0);
+    ck_assert_ptr_nonnull(fix);
+    ck_assert_int_gt(cJSON_GetArraySize(cJSON_GetObjectItem(fix, "edits")), 0);
+    cJSON_Delete(doc);
+}
+END_TEST
+
+START_TEST(compile_rejects_bad_requests)
+{
+    expect_error("POST", "/api/compile", "{\"source\": ", 400, "bad_json");
+    expect_error("POST", "/api/compile", "[1, 2]", 400, "bad_json");
+    expect_error("POST", "/api/compile", "{} trailing", 400, "bad_json");
+    expect_error("POST", "/api/compile", "", 400, "bad_json");
+    expect_error("POST", "/api/compile", "{}", 400, "bad_field");
+    expect_error("POST", "/api/compile", "{\"source\": 12}", 400, "bad_field");
+    expect_error("POST", "/api/compile", "{\"source\": \"x\", \"defines\": [1]}", 400, "bad_field");
+    expect_error("POST", "/api/compile", "{\"source\": \"x\", \"defines\": {\"B\": {}}}", 400, "bad_field");
+    expect_error("POST", "/api/compile", "{\"source\": \"x\", \"stages\": [\"mlir-ish\"]}", 400, "bad_field");
+    expect_error("POST", "/api/compile", "{\"source\": \"x\", \"sm\": \"90\"}", 400, "bad_field");
+    expect_error("POST", "/api/compile", body_for("no_such_kernel", ""), 404, "unknown_kernel");
+    char path[600];
+    snprintf(path, sizeof path, "{\"path\": \"%s/escape.py\"}", root);
+    expect_error("POST", "/api/compile", path, 404, "not_found");
+    cJSON *doc = post_json("/api/compile", "{\"source\": \"x\", \"stages\": []}", 200);
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(doc, "status")), "error");
+    cJSON_Delete(doc);
+}
+END_TEST
+
+START_TEST(oversized_bodies_are_refused)
+{
+    size_t n = 300 << 10;
+    char *big = malloc(n + 32);
+    memset(big, ' ', n);
+    memcpy(big, "{\"source\": \"", 12);
+    memcpy(big + n - 2, "\"}", 3);
+    HttpResp r = http_request("POST", url("/api/compile"), big, n, NULL, 0);
+    ck_assert_int_eq(r.status, 413);
+    http_free(&r);
+    r = http_request("POST", url("/api/compile"), big, n, NULL, 1);   /* chunked: no length declared */
+    ck_assert_int_eq(r.status, 413);
+    http_free(&r);
+    free(big);
+    /* the server still serves */
+    cJSON *doc = get_json("/api/info", 200);
+    cJSON_Delete(doc);
+}
+END_TEST
+
+START_TEST(actions_offer_refactorings)
+{
+    static const char src[] = "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+                              "def k(x, out, n, BLOCK: tl.constexpr):\n    offs = tl.arange(0, BLOCK)\n"
+                              "    mask = offs < n\n    v = tl.load(x + offs)\n    tl.store(out + offs, v, mask=mask)\n";
+    int at = (int)(strstr(src, "tl.load") - src);
+    cJSON *req = cJSON_CreateObject();
+    cJSON_AddStringToObject(req, "source", src);
+    cJSON_AddNumberToObject(cJSON_AddObjectToObject(req, "defines"), "BLOCK", 16);
+    cJSON_AddNumberToObject(req, "from", at);
+    cJSON_AddNumberToObject(req, "to", at + 7);
+    char *body = cJSON_PrintUnformatted(req);
+    cJSON *doc = post_json("/api/actions", body, 200);
+    cJSON *a = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "actions"), 0);
+    ck_assert_msg(a != NULL, "no actions: %s", cJSON_PrintUnformatted(doc));
+    ck_assert_ptr_nonnull(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(a, "title")), "mask"));
+    cJSON_Delete(doc);
+    cJSON_Delete(req);
+    free(body);
+    expect_error("POST", "/api/actions", "{\"source\": \"x\", \"from\": -1, \"to\": 2}", 400, "bad_field");
+}
+END_TEST
+
+/* ---- who may ask -------------------------------------------------------------------------- */
+
+static long status_with(const char *method, const char *path, const char *const *headers)
+{
+    HttpResp r = http_request(method, url(path), NULL, 0, headers, 0);
+    long s = r.status;
+    http_free(&r);
+    return s;
+}
+
+START_TEST(host_and_origin_are_checked)
+{
+    static const char *const evil_host[] = {"Host: evil.example", NULL};
+    static const char *const rebinding[] = {"Host: 127.0.0.1.evil.example", NULL};
+    static const char *const evil_origin[] = {"Origin: http://evil.example", NULL};
+    static const char *const null_origin[] = {"Origin: null", NULL};
+    static const char *const cross_site[] = {"Sec-Fetch-Site: cross-site", NULL};
+    ck_assert_int_eq(status_with("GET", "/api/info", evil_host), 403);
+    ck_assert_int_eq(status_with("GET", "/api/info", rebinding), 403);
+    ck_assert_int_eq(status_with("GET", "/", evil_host), 403);
+    ck_assert_int_eq(status_with("GET", "/api/info", evil_origin), 403);
+    ck_assert_int_eq(status_with("GET", "/api/info", null_origin), 403);
+    ck_assert_int_eq(status_with("GET", "/api/info", cross_site), 403);
+    char same[200], localhost[64];
+    snprintf(same, sizeof same, "Origin: %s", base);
+    snprintf(localhost, sizeof localhost, "Host: localhost:%d", mt_web_port(srv));
+    const char *const ok_origin[] = {same, NULL};
+    const char *const ok_host[] = {localhost, NULL};
+    ck_assert_int_eq(status_with("GET", "/api/info", ok_origin), 200);
+    ck_assert_int_eq(status_with("GET", "/api/info", ok_host), 200);
+}
+END_TEST
+
+START_TEST(unknown_endpoints_and_methods)
+{
+    expect_error("GET", "/api/nothing", NULL, 404, "not_found");
+    expect_error("DELETE", "/api/info", NULL, 405, "method_not_allowed");
+    expect_error("GET", "/api/compile", NULL, 405, "method_not_allowed");
+    expect_error("PUT", "/", NULL, 405, "method_not_allowed");
+    expect_error("GET", "/api/info", "{\"x\": 1}", 400, "unexpected_body");
+    expect_error("GET", "/api/events/xyz", NULL, 404, "not_found");
+    expect_error("GET", "/api/events/999", NULL, 404, "not_found");
+    expect_error("GET", "/api/runs/999", NULL, 404, "not_found");
+    expect_error("GET", "/api/runs/-3", NULL, 404, "not_found");
+}
+END_TEST
+
+static void setup_token(void) { setup_with((MtWebOptions){.token = "s3cret-token"}); }
+
+START_TEST(token_is_enforced)
+{
+    static const char *const bearer[] = {"Authorization: Bearer s3cret-token", NULL};
+    static const char *const header[] = {"X-Mytriton-Token: s3cret-token", NULL};
+    static const char *const cookie[] = {"Cookie: mytriton_token=s3cret-token", NULL};
+    static const char *const wrong[] = {"Authorization: Bearer s3cret-tokem", NULL};
+    static const char *const longer[] = {"X-Mytriton-Token: s3cret-token-and-more", NULL};
+    ck_assert_int_eq(status_with("GET", "/api/info", NULL), 401);
+    ck_assert_int_eq(status_with("GET", "/", NULL), 401);
+    ck_assert_int_eq(status_with("GET", "/api/info", wrong), 401);
+    ck_assert_int_eq(status_with("GET", "/api/info", longer), 401);
+    ck_assert_int_eq(status_with("GET", "/api/info", bearer), 200);
+    ck_assert_int_eq(status_with("GET", "/api/info", header), 200);
+    ck_assert_int_eq(status_with("GET", "/api/info", cookie), 200);
+    ck_assert_int_eq(status_with("GET", "/api/info?token=s3cret-token", NULL), 200);
+    HttpResp r = http_request("GET", url("/?token=s3cret-token"), NULL, 0, NULL, 0);
+    ck_assert_int_eq(r.status, 303);
+    char *set = http_header(&r, "Set-Cookie");
+    ck_assert_ptr_nonnull(strstr(set, "mytriton_token=s3cret-token"));
+    ck_assert_ptr_nonnull(strstr(set, "HttpOnly"));
+    ck_assert_ptr_nonnull(strstr(set, "SameSite=Strict"));
+    free(set);
+    http_free(&r);
+    ck_assert_ptr_nonnull(strstr(mt_web_url(srv), "?token=s3cret-token"));
+}
+END_TEST
+
+START_TEST(non_loopback_needs_a_token)
+{
+    char err[512];
+    MtWebServer *s = start((MtWebOptions){.host = "0.0.0.0"}, err, sizeof err);
+    ck_assert_ptr_null(s);
+    ck_assert_ptr_nonnull(strstr(err, "token"));
+    s = start((MtWebOptions){.host = "0.0.0.0", .generate_token = true}, err, sizeof err);
+    ck_assert_msg(s != NULL, "%s", err);
+    ck_assert_ptr_nonnull(strstr(mt_web_url(s), "?token="));
+    char u[128];
+    snprintf(u, sizeof u, "http://127.0.0.1:%d/api/info", mt_web_port(s));
+    HttpResp r = http_request("GET", u, NULL, 0, NULL, 0);
+    ck_assert_int_eq(r.status, 401);
+    http_free(&r);
+    mt_web_stop(s);
+}
+END_TEST
+
+/* ---- runs ---------------------------------------------------------------------------------- */
+
+static const char run_spec[] =
+    "\"spec\": {\"grid\": [\"cdiv(n, BLOCK)\"], \"args\": {\"x\": {\"dtype\": \"float32\", \"shape\": [100], "
+    "\"init\": \"uniform\"}, \"y\": {\"dtype\": \"float32\", \"shape\": [100]}, \"out\": {\"dtype\": \"float32\", "
+    "\"shape\": [100]}, \"n\": 100}}";
+
+static const char fault_spec[] =
+    "\"spec\": {\"grid\": [1], \"args\": {\"x\": {\"dtype\": \"float32\", \"shape\": [16]}, \"n\": 16}}";
+
+/* Start a run; its id. */
+static int start_run(const char *file, const char *kernel, const char *spec)
+{
+    char body[2048];
+    snprintf(body, sizeof body, "{\"path\": \"%s/%s\", \"kernel\": \"%s\", %s}", root, file, kernel, spec);
+    cJSON *doc = post_json("/api/runs", body, 202);
+    int id = cJSON_GetObjectItem(doc, "id")->valueint;
+    cJSON_Delete(doc);
+    return id;
+}
+
+/* Follow the run's events to the end; its final run record. */
+static cJSON *finish_run(int id)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/api/events/%d", id);
+    char *events = http_events(url(path), 30);
+    ck_assert_msg(strstr(events, "event: done"), "no done event for run %d: %s", id, events);
+    free(events);
+    snprintf(path, sizeof path, "/api/runs/%d", id);
+    return get_json(path, 200);
+}
+
+static const char *str_of(const cJSON *o, const char *k) { return cJSON_GetStringValue(cJSON_GetObjectItem(o, k)); }
+
+START_TEST(run_end_to_end)
+{
+    int id = start_run("kernels.py", "add_kernel", run_spec);
+    char path[256];
+    snprintf(path, sizeof path, "/api/events/%d", id);
+    char *events = http_events(url(path), 30);
+    ck_assert_ptr_nonnull(strstr(events, "event: queued"));
+    ck_assert_ptr_nonnull(strstr(events, "event: started"));
+    ck_assert_ptr_nonnull(strstr(events, "event: progress"));
+    ck_assert_ptr_nonnull(strstr(events, "event: done\ndata: {\"status\":\"ok\"}"));
+    free(events);
+    cJSON *run = finish_run(id);
+    ck_assert_str_eq(str_of(run, "status"), "ok");
+    ck_assert_str_eq(str_of(run, "signature"), "*fp32,*fp32,*fp32,i32,64");
+    ck_assert_ptr_nonnull(strstr(str_of(run, "source"), "def add_kernel"));
+    cJSON *arrays = cJSON_GetObjectItem(cJSON_GetObjectItem(run, "result"), "arrays");
+    ck_assert_int_eq(cJSON_GetArraySize(arrays), 3);
+    cJSON *outs = cJSON_GetObjectItem(run, "outputs");
+    ck_assert_int_eq(cJSON_GetArraySize(outs), 3);
+    HttpResp r = http_request("GET", url(str_of(cJSON_GetArrayItem(outs, 0), "url")), NULL, 0, NULL, 0);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert(r.len > 10 && !memcmp(r.body, "\x93NUMPY", 6));
+    char *disp = http_header(&r, "Content-Disposition");
+    ck_assert_ptr_nonnull(strstr(disp, "attachment"));
+    free(disp);
+    http_free(&r);
+    cJSON_Delete(run);
+    /* a second look at the events after the end: the one done event */
+    events = http_events(url(path), 10);
+    ck_assert_ptr_nonnull(strstr(events, "event: done"));
+    free(events);
+    cJSON *list = get_json("/api/runs", 200);
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(list, "runs"), 0), "id")->valueint, id);
+    cJSON_Delete(list);
+    snprintf(path, sizeof path, "/api/runs/%d/outputs/../../history.sqlite3", id);
+    HttpResp bad = http_request("GET", url(path), NULL, 0, NULL, 0);
+    ck_assert_int_eq(bad.status, 404);
+    http_free(&bad);
+    snprintf(path, sizeof path, "/api/runs/%d", id);
+    HttpResp d = http_request("DELETE", url(path), NULL, 0, NULL, 0);
+    ck_assert_int_eq(d.status, 200);
+    http_free(&d);
+    expect_error("GET", path, NULL, 404, "not_found");
+}
+END_TEST
+
+START_TEST(runs_refuse_what_cannot_start)
+{
+    char body[2048];
+    snprintf(body, sizeof body, "{\"path\": \"%s/kernels.py\", \"kernel\": \"add_kernel\", \"spec\": {\"args\": {}}}", root);
+    cJSON *doc = post_json("/api/runs", body, 400);
+    ck_assert_str_eq(error_code(doc), "bad_spec");
+    ck_assert_ptr_nonnull(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "error"), "message")), "grid"));
+    cJSON_Delete(doc);
+    snprintf(body, sizeof body, "{\"path\": \"%s/kernels.py\", \"kernel\": \"add_kernel\", \"spec\": {\"grid\": [1], \"source\": \"x.py\"}}", root);
+    doc = post_json("/api/runs", body, 400);
+    ck_assert_str_eq(error_field(doc), "spec.source");
+    cJSON_Delete(doc);
+    snprintf(body, sizeof body, "{\"path\": \"%s/kernels.py\", \"kernel\": \"add_kernel\", \"spec\": {\"grid\": [1], \"args\": {\"x\": {\"upload\": \"../../etc/passwd\"}}}}", root);
+    doc = post_json("/api/runs", body, 400);
+    ck_assert_str_eq(error_field(doc), "spec.args.x.upload");
+    cJSON_Delete(doc);
+    snprintf(body, sizeof body, "{\"path\": \"%s/kernels.py\", \"kernel\": \"add_kernel\", \"backend\": \"tpu\", %s}", root, run_spec);
+    doc = post_json("/api/runs", body, 400);
+    ck_assert_str_eq(error_field(doc), "backend");
+    cJSON_Delete(doc);
+    snprintf(body, sizeof body, "{\"path\": \"%s/kernels.py\", \"kernel\": \"add_kernel\", \"profile\": 5, %s}", root, run_spec);
+    doc = post_json("/api/runs", body, 400);
+    ck_assert_str_eq(error_field(doc), "profile");
+    cJSON_Delete(doc);
+    /* a kernel that does not compile: the diagnostics come back at once */
+    doc = post_json("/api/runs",
+                    "{\"source\": \"import triton\\n@triton.jit\\ndef k(x):\\n    tl.store(x, undefined_name)\\n\", "
+                    "\"spec\": {\"grid\": [1], \"args\": {\"x\": {\"dtype\": \"float32\", \"shape\": [1]}}}}",
+                    422);
+    ck_assert_str_eq(error_code(doc), "compile");
+    ck_assert_int_gt(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "diagnostics")), 0);
+    cJSON_Delete(doc);
+    /* no GPU: the probe says so, and a GPU run is refused with its reason */
+    for (int i = 0; i < 100; i++) {
+        cJSON *info = get_json("/api/info", 200);
+        const char *state = str_of(cJSON_GetObjectItem(cJSON_GetObjectItem(info, "backends"), "cuda"), "state");
+        bool probing = !strcmp(state, "probing");
+        cJSON_Delete(info);
+        if (!probing)
+            break;
+        usleep(50000);
+    }
+    snprintf(body, sizeof body, "{\"path\": \"%s/kernels.py\", \"kernel\": \"add_kernel\", \"backend\": \"cuda\", %s}", root, run_spec);
+    doc = post_json("/api/runs", body, 503);
+    ck_assert_ptr_nonnull(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "error"), "message")), "no GPU"));
+    cJSON_Delete(doc);
+}
+END_TEST
+
+typedef struct Parallel {
+    int id;
+    cJSON *run;
+} Parallel;
+
+static void *good_run(void *arg)
+{
+    Parallel *p = arg;
+    p->run = finish_run(p->id);
+    return NULL;
+}
+
+/* A faulting run fails alone: a good run started next to it succeeds, and
+ * so does one started after it (on a fresh worker). */
+static void fault_costs_one_request(const char *kernel, const char *want)
+{
+    int bad = start_run("faults.py", kernel, fault_spec);
+    Parallel good = {start_run("kernels.py", "add_kernel", run_spec), NULL};
+    pthread_t t;
+    pthread_create(&t, NULL, good_run, &good);
+    cJSON *run = finish_run(bad);
+    pthread_join(t, NULL);
+    ck_assert_str_eq(str_of(run, "status"), "error");
+    ck_assert_msg(strstr(str_of(run, "error"), want), "%s: error '%s' lacks '%s'", kernel, str_of(run, "error"), want);
+    ck_assert_str_eq(str_of(good.run, "status"), "ok");
+    cJSON_Delete(run);
+    cJSON_Delete(good.run);
+    for (int i = 0; i < 3; i++) {
+        cJSON *after = finish_run(start_run("kernels.py", "add_kernel", run_spec));
+        ck_assert_str_eq(str_of(after, "status"), "ok");
+        cJSON_Delete(after);
+    }
+}
+
+START_TEST(crashing_worker_costs_one_request)
+{
+    fault_costs_one_request("crash_kernel", "crashed (signal 11, SIGSEGV)");
+}
+END_TEST
+
+START_TEST(hanging_worker_costs_one_request)
+{
+    fault_costs_one_request("hang_kernel", "longer than 3 s");
+}
+END_TEST
+
+START_TEST(worker_errors_are_reported)
+{
+    fault_costs_one_request("error_kernel", "made-up error");
+}
+END_TEST
+
+/* A float32 .npy of n zeros, as np.save writes it (header padded to 64). */
+static char *npy_zeros(int count, size_t *len)
+{
+    char header[128];
+    int h = snprintf(header, sizeof header, "{'descr': '<f4', 'fortran_order': False, 'shape': (%d,), }", count);
+    int pad = 64 - (10 + h + 1) % 64;
+    size_t hl = (size_t)(h + pad + 1);
+    *len = 10 + hl + 4 * (size_t)count;
+    char *b = calloc(1, *len);
+    memcpy(b, "\x93NUMPY\x01\x00", 8);
+    b[8] = (char)(hl & 0xff);
+    b[9] = (char)(hl >> 8);
+    memcpy(b + 10, header, (size_t)h);
+    memset(b + 10 + h, ' ', (size_t)pad);
+    b[10 + hl - 1] = '\n';
+    return b;
+}
+
+START_TEST(uploads_are_checked)
+{
+    size_t n;
+    char *npy = npy_zeros(2, &n);
+    HttpResp r = http_request("POST", url("/api/uploads"), npy, n, (const char *const[]){"Content-Type: application/octet-stream", NULL}, 0);
+    ck_assert_msg(r.status == 201, "%ld %s", r.status, r.body);
+    cJSON *doc = cJSON_Parse(r.body);
+    ck_assert_str_eq(str_of(doc, "dtype"), "float32");
+    ck_assert_int_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "shape"), 0)->valueint, 2);
+    ck_assert_int_eq(strlen(str_of(doc, "upload")), 64);
+    /* a run may use it */
+    char spec[512];
+    snprintf(spec, sizeof spec,
+             "\"spec\": {\"grid\": [1], \"args\": {\"x\": {\"upload\": \"%s\"}, \"n\": 2}}", str_of(doc, "upload"));
+    cJSON *run = finish_run(start_run("faults.py", "crash_kernel", spec));
+    ck_assert_str_eq(str_of(run, "status"), "error");
+    cJSON_Delete(run);
+    cJSON_Delete(doc);
+    http_free(&r);
+    free(npy);
+    r = http_request("POST", url("/api/uploads"), "not an npy file", 15, (const char *const[]){"Content-Type: application/octet-stream", NULL}, 0);
+    ck_assert_int_eq(r.status, 422);
+    http_free(&r);
+    char *big = calloc(1, 70 << 10);
+    r = http_request("POST", url("/api/uploads"), big, 70 << 10, (const char *const[]){"Content-Type: application/octet-stream", NULL}, 0);
+    ck_assert_int_eq(r.status, 413);
+    http_free(&r);
+    free(big);
+}
+END_TEST
+
+int main(void)
+{
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    Suite *s = suite_create("web_api");
+    TCase *t = tcase_create("api");
+    tcase_add_checked_fixture(t, setup, teardown);
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, info_and_security_headers);
+    tcase_add_test(t, page_carries_its_nonce);
+    tcase_add_test(t, files_lists_kernels_under_the_root);
+    tcase_add_test(t, file_reads_only_under_the_root);
+    tcase_add_test(t, compile_links_every_stage_to_the_source);
+    tcase_add_test(t, compile_ptx_is_linked_through_cuda);
+    tcase_add_test(t, compile_errors_come_with_ranges_and_fixes);
+    tcase_add_test(t, compile_rejects_bad_requests);
+    tcase_add_test(t, oversized_bodies_are_refused);
+    tcase_add_test(t, actions_offer_refactorings);
+    tcase_add_test(t, host_and_origin_are_checked);
+    tcase_add_test(t, unknown_endpoints_and_methods);
+    tcase_add_test(t, non_loopback_needs_a_token);
+    tcase_add_test(t, run_end_to_end);
+    tcase_add_test(t, runs_refuse_what_cannot_start);
+    tcase_add_test(t, crashing_worker_costs_one_request);
+    tcase_add_test(t, hanging_worker_costs_one_request);
+    tcase_add_test(t, worker_errors_are_reported);
+    tcase_add_test(t, uploads_are_checked);
+    suite_add_tcase(s, t);
+    TCase *tok = tcase_create("token");
+    tcase_add_checked_fixture(tok, setup_token, teardown);
+    tcase_add_test(tok, token_is_enforced);
+    suite_add_tcase(s, tok);
+    SRunner *r = srunner_create(s);
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    curl_global_cleanup();
+    return failed ? 1 : 0;
+}
