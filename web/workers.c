@@ -380,7 +380,7 @@ static void stderr_lines(const Proc *p, char *out, size_t n)
 static void run_task(Slot *sl, WebTask *t)
 {
     MtWebServer *s = sl->w->s;
-    char err[2048] = "", how[128];
+    char err[WEB_ERR_TAIL + 512] = "", how[128];
     cJSON *id = cJSON_GetObjectItemCaseSensitive(t->request, "id");
     if (!id)
         cJSON_AddNumberToObject(t->request, "id", (double)t->id);

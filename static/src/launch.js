@@ -33,6 +33,25 @@ function scalarValue(type, text) {
   return t === '' || Number.isNaN(n) ? t : n;
 }
 
+// "cdiv(n, BLOCK), 4" -> ["cdiv(n, BLOCK)", "4"]: commas inside parentheses stay.
+function splitTopLevel(text) {
+  const parts = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of text) {
+    if (ch === ',' && depth === 0) {
+      parts.push(cur);
+      cur = '';
+      continue;
+    }
+    if (ch === '(' || ch === '[') depth++;
+    if (ch === ')' || ch === ']') depth--;
+    cur += ch;
+  }
+  parts.push(cur);
+  return parts.map((p) => p.trim()).filter(Boolean);
+}
+
 function defaultGrid(params) {
   const n = params.find((p) => p.type && !p.type.startsWith('*') && p.type.startsWith('i') && p.type !== 'i1');
   const block = params.find((p) => p.value && /BLOCK/i.test(p.name));
@@ -45,7 +64,7 @@ export class LaunchPanel {
     this.onRun = onRun;
     this.info = null;
     this.params = [];
-    this.spec = { grid: ['1'], args: {} };
+    this.spec = { grid: [], args: {} };
     this.options = { backend: 'interp', device: 0, compare: false, profile: 0 };
   }
 
@@ -63,7 +82,7 @@ export class LaunchPanel {
 
   // Fill the panel from a spec (an example's spec file, a run from the history).
   setSpec(spec, options) {
-    this.spec = JSON.parse(JSON.stringify(spec || { grid: ['1'], args: {} }));
+    this.spec = JSON.parse(JSON.stringify(spec || { grid: [], args: {} }));
     if (!this.spec.args) this.spec.args = {};
     delete this.spec.source;
     delete this.spec.kernel;
@@ -119,7 +138,7 @@ export class LaunchPanel {
     if (!this.spec.grid || !this.spec.grid.length) this.spec.grid = [defaultGrid(this.params)];
     const grid = el('input', { class: 'grid', size: 30, spellcheck: 'false', value: this.spec.grid.join(', ') });
     grid.addEventListener('change', () => {
-      this.spec.grid = grid.value.split(',').map((s) => s.trim()).filter(Boolean).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+      this.spec.grid = splitTopLevel(grid.value).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
     });
     const row = el('div', { class: 'launch-row' }, el('label', { text: 'grid ' }, grid));
     const backend = el('select', { class: 'backend' });

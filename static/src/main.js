@@ -82,7 +82,9 @@ for (const b of document.querySelectorAll('#tabs button')) b.addEventListener('c
 
 function kernelRequest() {
   const req = { source: editor.text(), path: state.path };
-  if (state.kernel) req.kernel = state.kernel;
+  // A kernel renamed or deleted in the editor is not asked for: the
+  // server then takes the file's only kernel, or says which to pick.
+  if (state.kernel && new RegExp(`\\bdef\\s+${state.kernel}\\s*\\(`).test(req.source)) req.kernel = state.kernel;
   if (state.signature.trim()) req.signature = state.signature.trim();
   const defines = Object.fromEntries(Object.entries(state.defines).filter(([, v]) => String(v).trim() !== ''));
   if (Object.keys(defines).length) req.defines = defines;
@@ -104,7 +106,10 @@ async function compile() {
   } catch (e) {
     if (seq !== state.compileSeq) return;
     setStatus(e.message, 'error');
-    if (e instanceof ApiError && e.code === 'unknown_kernel') state.kernel = null;
+    if (e instanceof ApiError && e.code === 'unknown_kernel') {
+      state.kernel = null;  // renamed or removed in the editor: compile the file's kernel instead
+      scheduleCompile(0);
+    }
     return;
   }
   if (seq !== state.compileSeq) return;
@@ -202,7 +207,10 @@ async function loadPicker() {
     if (path === 'untitled.py') {
       state.path = path;
       state.kernel = null;
+      state.specs = [];
+      launch.setSpec(null);
       updateHash();
+      scheduleCompile(0);
       return;
     }
     openFile(path, kernel);
@@ -290,7 +298,7 @@ async function showRun(id) {
 async function openRun(id) {
   const run = await get(`/api/runs/${id}`);
   const req = run.request || {};
-  const known = [...$('#picker').options].some((o) => o.value.startsWith(`${run.path}::`));
+  const known = run.path !== 'untitled.py' && [...$('#picker').options].some((o) => o.value.startsWith(`${run.path}::`));
   if (known) {
     await openFile(run.path, run.kernel, { signature: req.signature || '', defines: req.defines || {}, keepLaunch: true });
   } else {

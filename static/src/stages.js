@@ -146,8 +146,9 @@ export class Stages {
       return;
     }
     for (const p of passes) {
-      const head = el('div', 'pass-head', `after ${p.pass}${p.changed ? '' : ' (no change)'}`);
+      const head = el('div', 'pass-head', `after ${p.pass}${p.changed ? '' : ': no change'}`);
       pane.body.append(head);
+      if (!p.changed) continue;
       // Diff rows: '=' and '+' rows are the pass's own lines, in order.
       const rows = [];
       const ops = [];
