@@ -214,7 +214,8 @@ static void walk(Walk *w, const char *dir, int depth)
         n++;
     }
     closedir(d);
-    qsort(names, n, sizeof *names, by_name);
+    if (n)
+        qsort(names, n, sizeof *names, by_name);
     for (size_t i = 0; i < n; i++) {
         char path[PATH_MAX];
         struct stat st;
