@@ -42,8 +42,9 @@ static bool origin(MtCtx *c, MtSpan span, uint32_t inl, MtLineOrigin *out)
 
 bool mt_compiled_line_origin(MtCtx *c, MtCompiled *k, MtStage stage, uint32_t line, MtLineOrigin *out)
 {
-    if (stage == MT_STAGE_CUDA) {
-        if (!k->cuda || line == 0 || line > k->cuda->nlines)
+    if (stage == MT_STAGE_CUDA && k->cuda && k->cuda->line_span) {
+        /* the seed emitter's own per-line table (the fast lowering marks its lines) */
+        if (line == 0 || line > k->cuda->nlines)
             return false;
         return origin(c, k->cuda->line_span[line], k->cuda->line_inl[line], out);
     }

@@ -29,16 +29,18 @@ typedef struct Fixture {
     MtCompiled *k;
 } Fixture;
 
-static Fixture compile(const char *dump)
+static Fixture compile_with(const char *dump, int lowering)
 {
     Fixture f = {mt_ctx_new(NULL), NULL};
     MtModule *m;
     ck_assert_int_eq(mt_parse(f.c, "t.py", src, sizeof src - 1, &m), MT_OK);
     MtSpec spec = {.kernel = "k", .signature = "*fp32,*fp32,i32,64", .last_stage = MT_STAGE_CUDA,
-                   .dump_passes = dump};
+                   .dump_passes = dump, .lowering = lowering};
     ck_assert_int_eq(mt_compile(f.c, m, &spec, &f.k), MT_OK);
     return f;
 }
+
+static Fixture compile(const char *dump) { return compile_with(dump, MT_LOWERING_SEED); }
 
 /* The 1-based line of `text` that contains `needle`, or 0. */
 static uint32_t line_of(const char *text, const char *needle)
@@ -82,6 +84,38 @@ START_TEST(ssa_lines_name_their_source)
     expect_line(&f, MT_STAGE_EXPR, "* 2.0", 6, 12);
     expect_line(&f, MT_STAGE_CUDA, "blockIdx.x", 10, 0);
     expect_line(&f, MT_STAGE_CUDA, "* 2.0f", 6, 12);
+    mt_ctx_free(f.c);
+}
+END_TEST
+
+/* The fast lowering's kernel layer and CUDA are linked the same way. */
+START_TEST(fast_lowering_lines_name_their_source)
+{
+    Fixture f = compile_with(NULL, MT_LOWERING_FAST);
+    const char *cuda = mt_compiled_text(f.c, f.k, MT_STAGE_CUDA);
+    uint32_t n = 0, linked = 0, helper = 0;
+    for (const char *p = cuda; *p; p++)
+        n += *p == '\n';
+    for (uint32_t line = 1; line <= n; line++) {
+        MtLineOrigin o;
+        if (!mt_compiled_line_origin(f.c, f.k, MT_STAGE_CUDA, line, &o))
+            continue;
+        linked++;
+        if (o.span.line == 6) {
+            ck_assert_uint_eq(o.ncalls, 1);
+            ck_assert_uint_eq(o.calls[0].line, 12);
+            helper++;
+        }
+    }
+    ck_assert_uint_gt(linked, 5);
+    ck_assert_uint_gt(helper, 0);
+    const char *kernel = mt_compiled_text(f.c, f.k, MT_STAGE_KERNEL);
+    ck_assert_ptr_nonnull(kernel);
+    MtLineOrigin o;
+    bool any = false;
+    for (uint32_t line = 1; line < 200 && !any; line++)
+        any = mt_compiled_line_origin(f.c, f.k, MT_STAGE_KERNEL, line, &o);
+    ck_assert(any);
     mt_ctx_free(f.c);
 }
 END_TEST
@@ -152,6 +186,7 @@ int main(void)
     Suite *s = suite_create("line_origin");
     TCase *t = tcase_create("core");
     tcase_add_test(t, ssa_lines_name_their_source);
+    tcase_add_test(t, fast_lowering_lines_name_their_source);
     tcase_add_test(t, loop_closing_line_belongs_to_the_loop);
     tcase_add_test(t, headers_and_out_of_range_have_none);
     tcase_add_test(t, every_layout_value_line_has_an_origin);
