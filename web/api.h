@@ -23,7 +23,7 @@ void mt_web_api_ceilings(WebReq *r);         /* ceilings.c */
 void mt_web_api_ceilings_measure(WebReq *r);
 
 /* What names a kernel specialisation in a request (request.c):
- * {"source" | "path", "kernel", "signature", "defines", "sm"}. */
+ * {"source" | "path", "kernel", "signature", "defines", "sm", "lowering", "num_warps"}. */
 typedef struct WebKernelReq {
     char *source;             /* the text to compile (the body's, or the file's) */
     size_t len;
@@ -33,6 +33,8 @@ typedef struct WebKernelReq {
     MtDefine *defines;
     size_t ndefines;
     int sm;                   /* CUDA architecture for PTX/cubin; 90 */
+    int lowering;             /* MtLowering: "lowering": "seed" | "fast" */
+    int num_warps;            /* fast lowering: warps per program; 0: chosen */
 } WebKernelReq;
 
 /* Read the fields above from body; on a bad field replies 400 (naming the

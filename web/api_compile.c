@@ -64,7 +64,7 @@ static bool wanted(WebReq *r, const cJSON *body, Wanted *w)
             stage = MT_STAGE_CUDA;
         } else if (stage < 0 || stage == MT_STAGE_MLIR) {
             mt_web_reply_error(r, 400, "bad_field", "stages",
-                               "unknown stage '%s' (stages: ast, expr, ssa-raw, ssa, layout, cuda, ptx, sass)",
+                               "unknown stage '%s' (stages: ast, expr, ssa-raw, ssa, layout, kernel, cuda, ptx, sass)",
                                name ? name : "(not a string)");
             return false;
         } else {
@@ -170,7 +170,9 @@ void mt_web_api_compile(WebReq *r)
                        .infer_params = !q.signature,
                        .last_stage = w.last,
                        .sm = q.sm,
-                       .dump_passes = w.passes ? "all" : NULL};
+                       .dump_passes = w.passes ? "all" : NULL,
+                       .lowering = q.lowering,
+                       .num_warps = q.num_warps};
         mt_web_compile_begin(r->s, c);
         st = mt_compile(c, m, &spec, &k);
         compile_ms = (mt_web_now() - t0) * 1e3;
@@ -270,7 +272,9 @@ void mt_web_api_actions(WebReq *r)
                    .defines = q.defines,
                    .ndefines = q.ndefines,
                    .infer_params = !q.signature,
-                   .last_stage = MT_STAGE_SSA};
+                   .last_stage = MT_STAGE_SSA,
+                   .lowering = q.lowering,
+                   .num_warps = q.num_warps};
     if (clean) {
         mt_web_compile_begin(r->s, c);
         MtStatus st = mt_compile(c, m, &spec, &k);

@@ -317,7 +317,9 @@ static bool check_compiles(WebReq *r, const WebKernelReq *q, const MtLaunchSpec 
     MtCompiled *k = NULL;
     MtSpec spec = {.kernel = ki ? ki->name : NULL,
                    .signature = q->signature ? q->signature : derived && *derived ? derived : NULL,
-                   .last_stage = strcmp(o->backend, "cuda") ? MT_STAGE_SSA : MT_STAGE_CUDA};
+                   .last_stage = strcmp(o->backend, "cuda") ? MT_STAGE_SSA : MT_STAGE_CUDA,
+                   .lowering = q->lowering,
+                   .num_warps = q->num_warps};
     MtStatus st = MT_ERR_SOURCE;
     if (clean) {
         mt_web_compile_begin(r->s, c);

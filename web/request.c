@@ -2,7 +2,8 @@
  * shared by compile, actions and runs:
  *
  *   {"source": "...", "path": "examples/add_kernel.py", "kernel": "add_kernel",
- *    "signature": "*fp32,*fp32,*fp32,i32,256", "defines": {"BLOCK": 256}, "sm": 90}
+ *    "signature": "*fp32,*fp32,*fp32,i32,256", "defines": {"BLOCK": 256}, "sm": 90,
+ *    "lowering": "seed" | "fast", "num_warps": 4}
  *
  * "source" is the editor's text; without it "path" is read from the roots.
  * Every field is checked for its type, and a bad one is answered with a
@@ -94,6 +95,29 @@ bool mt_web_kernel_req(WebReq *r, const cJSON *body, WebKernelReq *q)
             return false;
         }
         q->sm = sm->valueint;
+    }
+    char *lowering;
+    if (!opt_string(r, body, "lowering", &lowering)) {
+        free(path);
+        return false;
+    }
+    int l = lowering ? mt_lowering_from_name(lowering) : MT_LOWERING_DEFAULT;
+    free(lowering);
+    if (l < 0) {
+        mt_web_reply_error(r, 400, "bad_field", "lowering", "lowering must be \"seed\" or \"fast\"");
+        free(path);
+        return false;
+    }
+    q->lowering = l;
+    const cJSON *warps = cJSON_GetObjectItemCaseSensitive(body, "num_warps");
+    if (warps && !cJSON_IsNull(warps)) {
+        if (!cJSON_IsNumber(warps) || warps->valuedouble < 1 || warps->valuedouble > 32 ||
+            warps->valuedouble != (int)warps->valuedouble) {
+            mt_web_reply_error(r, 400, "bad_field", "num_warps", "num_warps must be a number of warps from 1 to 32");
+            free(path);
+            return false;
+        }
+        q->num_warps = warps->valueint;
     }
     if (q->kernel && !*q->kernel) {
         free(q->kernel);

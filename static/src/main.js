@@ -33,6 +33,7 @@ const state = {
   specs: [],
   signature: '',
   defines: {},
+  lowering: 'seed',
   compileSeq: 0,
   lastDoc: null,
   run: null,
@@ -86,6 +87,7 @@ function kernelRequest() {
   // server then takes the file's only kernel, or says which to pick.
   if (state.kernel && new RegExp(`\\bdef\\s+${state.kernel}\\s*\\(`).test(req.source)) req.kernel = state.kernel;
   if (state.signature.trim()) req.signature = state.signature.trim();
+  if (state.lowering !== 'seed') req.lowering = state.lowering;
   const defines = Object.fromEntries(Object.entries(state.defines).filter(([, v]) => String(v).trim() !== ''));
   if (Object.keys(defines).length) req.defines = defines;
   return req;
@@ -180,6 +182,12 @@ function renderConstexprs(doc) {
 
 $('#signature').addEventListener('change', (e) => {
   state.signature = e.target.value;
+  updateHash();
+  scheduleCompile(0);
+});
+$('#lowering').addEventListener('change', (e) => {
+  state.lowering = e.target.value;
+  updateHash();
   scheduleCompile(0);
 });
 
@@ -228,6 +236,7 @@ function updateHash() {
   h.set('file', state.path);
   if (state.kernel) h.set('kernel', state.kernel);
   if (state.signature) h.set('sig', state.signature);
+  if (state.lowering !== 'seed') h.set('lowering', state.lowering);
   for (const [k, v] of Object.entries(state.defines)) if (v !== '') h.set(`D.${k}`, v);
   history.replaceState(null, '', `#${h.toString()}`);
 }
@@ -321,6 +330,8 @@ async function route() {
   if (h.get('run')) return openRun(Number(h.get('run')));
   const defines = {};
   for (const [k, v] of h) if (k.startsWith('D.')) defines[k.slice(2)] = v;
+  state.lowering = h.get('lowering') === 'fast' ? 'fast' : 'seed';
+  $('#lowering').value = state.lowering;
   if (h.get('file')) return openFile(h.get('file'), h.get('kernel'), { signature: h.get('sig') || '', defines });
   const first = [...$('#picker').options].find((o) => o.value !== 'untitled.py::');
   if (first) {

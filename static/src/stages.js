@@ -16,7 +16,8 @@ export const STAGES = [
   ['ssa-raw', 'SSA (lowered)'],
   ['passes', 'SSA after each pass'],
   ['ssa', 'SSA (optimised)'],
-  ['layout', 'layouts'],
+  ['layout', 'layouts (seed lowering)'],
+  ['kernel', 'kernel layer (fast lowering)'],
   ['cuda', 'CUDA C++'],
   ['ptx', 'PTX (NVRTC)'],
   ['sass', 'SASS'],
@@ -67,7 +68,7 @@ export class Stages {
   // The stages the compile request must ask for.
   wanted() {
     const shown = this.panes.map((p) => p.stage);
-    const stages = ['expr', 'ssa-raw', 'ssa', 'layout', 'cuda'];
+    const stages = ['expr', 'ssa-raw', 'ssa', 'layout', 'kernel', 'cuda'];
     if (shown.includes('sass')) stages.push('sass');
     else if (shown.includes('ptx')) stages.push('ptx');
     return { stages, passes: shown.includes('passes') };
