@@ -2,6 +2,7 @@
 # (cmake/install-deps.sh) and builds from scratch when needed; build
 # output goes to BUILD/logs/ and shows only when something fails.
 #   make demo                     build, compile an example kernel, print its SSA
+#   make dashboard                build, serve the dashboard on the examples (Ctrl-C stops)
 #   make test                     build (normal + ASan/UBSan), run every test, one summary line
 #   make install PREFIX=DIR       build, install DIR/bin/mytriton (default PREFIX /usr/local)
 #   make fuzz [FUZZ_SECONDS=N]    build the libFuzzer targets (clang) and run each N seconds
@@ -12,7 +13,7 @@ FUZZ_BUILD ?= build-fuzz
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 600
 
-.PHONY: deps build demo test install fuzz clean
+.PHONY: deps build demo dashboard test install fuzz clean
 
 deps:
 	@sh cmake/install-deps.sh
@@ -23,6 +24,11 @@ build: deps
 demo: build
 	@echo "make demo: built $(BUILD)/cli/mytriton; compiling examples/add_kernel.py:"
 	@./$(BUILD)/cli/mytriton compile examples/add_kernel.py --signature '*fp32,*fp32,*fp32,i32,256' --emit ssa
+	@echo "make demo: the dashboard (every stage linked to the source, runs, profiles): make dashboard,"
+	@echo "           or ./$(BUILD)/cli/mytriton serve examples, then open http://127.0.0.1:8765/"
+
+dashboard: build
+	@./$(BUILD)/cli/mytriton serve examples
 
 test:
 	@BUILD=$(BUILD) ASAN_BUILD=$(ASAN_BUILD) JOBS=$(JOBS) sh cmake/run-tests.sh

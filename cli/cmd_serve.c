@@ -107,7 +107,7 @@ static void open_browser(const char *url)
     char *argv[] = {"xdg-open", (char *)url, NULL};
     pid_t pid;
     if (posix_spawnp(&pid, "xdg-open", NULL, NULL, argv, environ)) {
-        fprintf(stderr, "mytriton serve: --open: no xdg-open here; open %s yourself\n", url);
+        cli_warn("--open: no xdg-open here; open %s yourself", url);
         return;
     }
     int status;
@@ -121,7 +121,7 @@ static bool parse_seconds(const char *opt, const char *s, double *out)
     *out = strtod(s, &end);
     if (*s && !*end && !errno && *out > 0 && *out <= 86400)
         return true;
-    fprintf(stderr, "mytriton serve: %s expects seconds from 0 to 86400, got '%s'\n", opt, s);
+    cli_error("%s expects seconds from 0 to 86400, got '%s'", opt, s);
     return false;
 }
 #endif
@@ -152,13 +152,13 @@ int cmd_serve(int argc, char **argv)
     const char **allow = calloc((size_t)argc + 1, sizeof *allow);
     bool open = false, quiet = false;
     if (!allow) {
-        fprintf(stderr, "mytriton serve: out of memory\n");
-        return EXIT_ERRORS;
+        cli_error("out of memory");
+        return EXIT_TROUBLE;
     }
 #endif
     int ch, status = EXIT_OK;
     optind = 1;
-    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         if (ch == OPT_PROBE)
             return probe_devices();
         if (ch == 'h') {
@@ -173,8 +173,8 @@ int cmd_serve(int argc, char **argv)
         case OPT_PORT:
             n = strtol(optarg, &end, 10);
             if (!*optarg || *end || n < 0 || n > 65535) {
-                fprintf(stderr, "mytriton serve: --port expects 0 to 65535, got '%s'\n", optarg);
-                status = EXIT_USAGE;
+                cli_error("--port expects 0 to 65535, got '%s'", optarg);
+                status = EXIT_TROUBLE;
             }
             o.port = (int)n;
             break;
@@ -185,32 +185,34 @@ int cmd_serve(int argc, char **argv)
         case OPT_WORKERS:
             n = strtol(optarg, &end, 10);
             if (!*optarg || *end || n < 1 || n > 256) {
-                fprintf(stderr, "mytriton serve: --workers expects 1 to 256, got '%s'\n", optarg);
-                status = EXIT_USAGE;
+                cli_error("--workers expects 1 to 256, got '%s'", optarg);
+                status = EXIT_TROUBLE;
             }
             o.interp_workers = (int)n;
             break;
         case OPT_RUN_TIMEOUT:
             if (!parse_seconds("--run-timeout", optarg, &o.run_timeout_s))
-                status = EXIT_USAGE;
+                status = EXIT_TROUBLE;
             break;
         case OPT_COMPILE_TIMEOUT:
             if (!parse_seconds("--compile-timeout", optarg, &o.compile_timeout_s))
-                status = EXIT_USAGE;
+                status = EXIT_TROUBLE;
             break;
         case OPT_SASS: o.sass_tool = optarg; break;
         case OPT_WORKER: o.worker_exe = optarg; break;
         case OPT_QUIET: quiet = true; break;
-        default: status = EXIT_USAGE; break;
+        default:
+            free(allow);
+            return cli_option_error(ch, argv, help);
         }
 #else
-        status = EXIT_USAGE;
+        status = EXIT_TROUBLE;
 #endif
     }
 #ifndef MT_HAVE_WEB
     (void)status;
-    fputs("mytriton serve: this build has no dashboard (libmicrohttpd was not found when it was built)\n", stderr);
-    return EXIT_USAGE;
+    cli_error("this build has no dashboard (libmicrohttpd was not found when it was built)");
+    return EXIT_TROUBLE;
 #else
     if (status != EXIT_OK) {
         fputs(help, stderr);
@@ -232,9 +234,9 @@ int cmd_serve(int argc, char **argv)
     char err[1024];
     MtWebServer *s = mt_web_start(&o, err, sizeof err);
     if (!s) {
-        fprintf(stderr, "mytriton serve: %s\n", err);
+        cli_error("%s", err);
         free(allow);
-        return EXIT_ERRORS;
+        return EXIT_TROUBLE;
     }
     printf("mytriton dashboard: %s\n", mt_web_url(s));
     printf("  data in %s; Ctrl-C stops\n", mt_web_data_dir(s));
@@ -243,7 +245,7 @@ int cmd_serve(int argc, char **argv)
         open_browser(mt_web_url(s));
     int sig;
     sigwait(&stop, &sig);
-    fprintf(stderr, "mytriton serve: stopping (%s)\n", sig == SIGINT ? "Ctrl-C" : "SIGTERM");
+    cli_error("stopping (%s)", sig == SIGINT ? "Ctrl-C" : "SIGTERM");
     mt_web_stop(s);
     free(allow);
     return EXIT_OK;

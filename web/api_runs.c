@@ -310,7 +310,7 @@ static bool check_compiles(WebReq *r, const WebKernelReq *q, const MtLaunchSpec 
                            q->path);
         goto done;
     }
-    if (clean && !q->signature && !(derived = mt_launch_spec_signature(ls, ki, err, sizeof err))) {
+    if (clean && !q->signature && mt_launch_spec_signature(ls, ki, &derived, err, sizeof err) != MT_OK) {
         mt_web_reply_error(r, 400, "bad_spec", "spec", "%s", err);
         goto done;
     }
