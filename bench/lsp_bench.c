@@ -20,7 +20,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "lsp.h"
+#include "mytriton/lsp.h"
 
 enum { KERNELS = 10, BODY = 39 };
 

@@ -16,7 +16,7 @@
 
 #include "cli.h"
 #ifdef MT_HAVE_LSP
-#include "lsp.h"
+#include "mytriton/lsp.h"
 #endif
 
 static const char help[] =

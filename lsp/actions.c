@@ -34,7 +34,7 @@ static cJSON *action(Server *s, Doc *d, const MtQueryFix *f, const char *kind, c
     cJSON_AddStringToObject(a, "kind", kind);
     if (g) {
         cJSON *ds = cJSON_AddArrayToObject(a, "diagnostics");
-        cJSON_AddItemToArray(ds, diag_to_lsp(s, d, g));
+        cJSON_AddItemToArray(ds, mt_lsp_diag_to_lsp(s, d, g));
     }
     if (f->preferred)
         cJSON_AddBoolToObject(a, "isPreferred", true);
@@ -43,7 +43,7 @@ static cJSON *action(Server *s, Doc *d, const MtQueryFix *f, const char *kind, c
     cJSON *edits = cJSON_AddArrayToObject(changes, d->uri);
     for (uint32_t i = 0; i < f->nedits; i++) {
         cJSON *e = cJSON_CreateObject();
-        cJSON_AddItemToObject(e, "range", proto_range(s, d, f->edits[i].off, f->edits[i].end));
+        cJSON_AddItemToObject(e, "range", mt_lsp_proto_range(s, d, f->edits[i].off, f->edits[i].end));
         cJSON_AddStringToObject(e, "newText", f->edits[i].text);
         cJSON_AddItemToArray(edits, e);
     }
@@ -56,24 +56,24 @@ static bool seen_title(const cJSON *out, const char *title, uint32_t at, uint32_
     const cJSON *it;
     cJSON_ArrayForEach(it, out)
     {
-        if (i < n && offs[i] == at && !strcmp(proto_str(it, "title"), title))
+        if (i < n && offs[i] == at && !strcmp(mt_lsp_proto_str(it, "title"), title))
             return true;
         i++;
     }
     return false;
 }
 
-cJSON *handle_code_action(Server *s, const cJSON *params, RpcErr *err)
+cJSON *mt_lsp_handle_code_action(Server *s, const cJSON *params, RpcErr *err)
 {
-    Doc *d = proto_doc(s, params, err);
+    Doc *d = mt_lsp_proto_doc(s, params, err);
     const cJSON *range = cJSON_GetObjectItemCaseSensitive(params, "range");
     uint32_t off, end;
-    if (!d || !proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(range, "start"), &off, err) ||
-        !proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(range, "end"), &end, err))
+    if (!d || !mt_lsp_proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(range, "start"), &off, err) ||
+        !mt_lsp_proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(range, "end"), &end, err))
         return NULL;
     if (end < off)
         end = off;
-    analyse(s, d);
+    mt_lsp_analyse(s, d);
     const cJSON *only = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(params, "context"), "only");
     cJSON *out = cJSON_CreateArray();
     if (!d->m)

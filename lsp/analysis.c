@@ -22,7 +22,7 @@ static bool is_parse_error(const MtDiag *g)
     return g->sev == MT_SEV_ERROR && !g->kernel;
 }
 
-bool parse_error_in(const Doc *d, uint32_t off, uint32_t end)
+bool mt_lsp_parse_error_in(const Doc *d, uint32_t off, uint32_t end)
 {
     for (size_t i = 0; i < mt_diag_count(d->ctx); i++) {
         const MtDiag *g = mt_diag_at(d->ctx, i);
@@ -32,7 +32,7 @@ bool parse_error_in(const Doc *d, uint32_t off, uint32_t end)
     return false;
 }
 
-void analyse(Server *s, Doc *d)
+void mt_lsp_analyse(Server *s, Doc *d)
 {
     if (!d->dirty)
         return;
@@ -56,23 +56,23 @@ void analyse(Server *s, Doc *d)
     if (!d->kernels)
         return;
     d->nkernels = n;
-    const Project *p = project_for(&s->project, d->path);
+    const Project *p = mt_lsp_project_for(&s->project, d->path);
     if (p->error)
         d->config_error = strdup(p->error);
     for (size_t i = 0; i < n; i++) {
         Kernel *k = &d->kernels[i];
         k->info = mt_module_kernel(m, i);
         k->helper = mt_query_is_helper(m, i);
-        if (k->helper || parse_error_in(d, k->info->span.off, k->info->span.end))
+        if (k->helper || mt_lsp_parse_error_in(d, k->info->span.off, k->info->span.end))
             continue;
         KernelSpec ks;
-        kernel_spec(&ks, k->info, p, &s->settings);
+        mt_lsp_kernel_spec(&ks, k->info, p, &s->settings);
         k->compiled = true;
         k->status = mt_compile(d->ctx, m, &ks.spec, &k->k);
     }
 }
 
-Kernel *kernel_at(Doc *d, uint32_t off)
+Kernel *mt_lsp_kernel_at(Doc *d, uint32_t off)
 {
     for (size_t i = 0; i < d->nkernels; i++)
         if (off >= d->kernels[i].info->span.off && off < d->kernels[i].info->span.end)
@@ -80,9 +80,9 @@ Kernel *kernel_at(Doc *d, uint32_t off)
     return NULL;
 }
 
-Kernel *kernel_with_value(Doc *d, uint32_t off, MtQueryValue *v)
+Kernel *mt_lsp_kernel_with_value(Doc *d, uint32_t off, MtQueryValue *v)
 {
-    Kernel *own = kernel_at(d, off);
+    Kernel *own = mt_lsp_kernel_at(d, off);
     if (own && own->k && mt_query_value_at(d->ctx, own->k, off, v))
         return own;
     for (size_t i = 0; i < d->nkernels; i++) {

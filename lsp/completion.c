@@ -15,7 +15,7 @@ static bool ident_char(char ch) { return isalnum((unsigned char)ch) || ch == '_'
 
 static cJSON *doc_markup(Server *s, const TlFunc *f)
 {
-    char *md = tl_markdown(f, s->markdown);
+    char *md = mt_lsp_tl_markdown(f, s->markdown);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "kind", s->markdown ? "markdown" : "plaintext");
     cJSON_AddStringToObject(o, "value", md ? md : f->doc);
@@ -23,23 +23,23 @@ static cJSON *doc_markup(Server *s, const TlFunc *f)
     return o;
 }
 
-cJSON *handle_completion(Server *s, const cJSON *params, RpcErr *err)
+cJSON *mt_lsp_handle_completion(Server *s, const cJSON *params, RpcErr *err)
 {
-    Doc *d = proto_doc(s, params, err);
+    Doc *d = mt_lsp_proto_doc(s, params, err);
     uint32_t off;
-    if (!d || !proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(params, "position"), &off, err))
+    if (!d || !mt_lsp_proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(params, "position"), &off, err))
         return NULL;
-    analyse(s, d);
+    mt_lsp_analyse(s, d);
     cJSON *list = cJSON_CreateObject();
     cJSON_AddBoolToObject(list, "isIncomplete", false);
     cJSON *items = cJSON_AddArrayToObject(list, "items");
     uint32_t b = off;
     while (b > 0 && ident_char(d->text[b - 1]))
         b--;
-    if (b == 0 || !tl_module_at(d, b - 1))
+    if (b == 0 || !mt_lsp_tl_module_at(d, b - 1))
         return list;
-    for (size_t i = 0; tl_at(i); i++) {
-        const TlFunc *f = tl_at(i);
+    for (size_t i = 0; mt_lsp_tl_at(i); i++) {
+        const TlFunc *f = mt_lsp_tl_at(i);
         if (strncmp(f->name, d->text + b, off - b))
             continue;
         cJSON *it = cJSON_CreateObject();
@@ -104,13 +104,13 @@ static bool enclosing_call(const Doc *d, uint32_t off, uint32_t *open, int *comm
     return false;
 }
 
-cJSON *handle_signature_help(Server *s, const cJSON *params, RpcErr *err)
+cJSON *mt_lsp_handle_signature_help(Server *s, const cJSON *params, RpcErr *err)
 {
-    Doc *d = proto_doc(s, params, err);
+    Doc *d = mt_lsp_proto_doc(s, params, err);
     uint32_t off;
-    if (!d || !proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(params, "position"), &off, err))
+    if (!d || !mt_lsp_proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(params, "position"), &off, err))
         return NULL;
-    analyse(s, d);
+    mt_lsp_analyse(s, d);
     uint32_t open, kw, kwlen;
     int commas;
     if (!enclosing_call(d, off, &open, &commas, &kw, &kwlen))
@@ -118,7 +118,7 @@ cJSON *handle_signature_help(Server *s, const cJSON *params, RpcErr *err)
     uint32_t e = open, b = open;
     while (b > 0 && ident_char(d->text[b - 1]))
         b--;
-    const TlFunc *f = b < e && b > 0 && tl_module_at(d, b - 1) ? tl_find(d->text + b, e - b) : NULL;
+    const TlFunc *f = b < e && b > 0 && mt_lsp_tl_module_at(d, b - 1) ? mt_lsp_tl_find(d->text + b, e - b) : NULL;
     if (!f || f->kind != 3)
         return cJSON_CreateNull();
     int active = commas;

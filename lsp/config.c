@@ -22,7 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-void settings_init(Settings *s)
+void mt_lsp_settings_init(Settings *s)
 {
     memset(s, 0, sizeof *s);
     s->last_stage = MT_STAGE_CUDA;
@@ -30,14 +30,14 @@ void settings_init(Settings *s)
     s->code_lens = true;
 }
 
-void settings_free(Settings *s)
+void mt_lsp_settings_free(Settings *s)
 {
     cJSON_Delete(s->constexprs);
     free(s->rules_url);
-    settings_init(s);
+    mt_lsp_settings_init(s);
 }
 
-void settings_apply(Settings *s, const cJSON *section)
+void mt_lsp_settings_apply(Settings *s, const cJSON *section)
 {
     if (!cJSON_IsObject(section))
         return;
@@ -175,7 +175,7 @@ static void project_clear(Project *p)
     memset(p, 0, sizeof *p);
 }
 
-void project_free(Project *p) { project_clear(p); }
+void mt_lsp_project_free(Project *p) { project_clear(p); }
 
 static void project_load(Project *p, const char *path, const struct stat *st)
 {
@@ -210,7 +210,7 @@ static void project_load(Project *p, const char *path, const struct stat *st)
     free(text);
 }
 
-const Project *project_for(Project *p, const char *doc_path)
+const Project *mt_lsp_project_for(Project *p, const char *doc_path)
 {
     char dir[4096];
     if (!doc_path || doc_path[0] != '/' || strlen(doc_path) >= sizeof dir) {
@@ -286,7 +286,7 @@ static void add_define(KernelSpec *ks, const char *name, const cJSON *v)
     ks->spec.ndefines = i + 1;
 }
 
-void kernel_spec(KernelSpec *ks, const MtKernelInfo *k, const Project *p, const Settings *s)
+void mt_lsp_kernel_spec(KernelSpec *ks, const MtKernelInfo *k, const Project *p, const Settings *s)
 {
     memset(ks, 0, sizeof *ks);
     ks->spec.kernel = k->name;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t utf8_char(const unsigned char *s, size_t n, unsigned *units)
+size_t mt_lsp_utf8_char(const unsigned char *s, size_t n, unsigned *units)
 {
     *units = 1;
     if (n == 0 || s[0] < 0x80)
@@ -80,7 +80,7 @@ static bool reserve(Doc *d, size_t len)
     return true;
 }
 
-bool doc_set_text(Doc *d, const char *text, size_t len)
+bool mt_lsp_doc_set_text(Doc *d, const char *text, size_t len)
 {
     if (len >= UINT32_MAX || !reserve(d, len))
         return false;
@@ -91,7 +91,7 @@ bool doc_set_text(Doc *d, const char *text, size_t len)
     return index_lines(d);
 }
 
-bool doc_edit(Doc *d, uint32_t off, uint32_t end, const char *text, size_t len)
+bool mt_lsp_doc_edit(Doc *d, uint32_t off, uint32_t end, const char *text, size_t len)
 {
     if (off > d->len)
         off = (uint32_t)d->len;
@@ -118,7 +118,7 @@ static uint32_t line_end(const Doc *d, uint32_t l)
     return e;
 }
 
-bool doc_offset(const Doc *d, PosEncoding enc, int64_t line, int64_t character, uint32_t *off)
+bool mt_lsp_doc_offset(const Doc *d, PosEncoding enc, int64_t line, int64_t character, uint32_t *off)
 {
     if (line < 0 || character < 0)
         return false;
@@ -131,7 +131,7 @@ bool doc_offset(const Doc *d, PosEncoding enc, int64_t line, int64_t character, 
     int64_t units = 0;
     while (p < e && units < character) {
         unsigned u;
-        size_t n = utf8_char(s + p, e - p, &u);
+        size_t n = mt_lsp_utf8_char(s + p, e - p, &u);
         units += enc == ENC_UTF8 ? (int64_t)n : u;
         if (units > character)
             break; /* inside a character: stay at its start */
@@ -141,7 +141,7 @@ bool doc_offset(const Doc *d, PosEncoding enc, int64_t line, int64_t character, 
     return true;
 }
 
-uint32_t doc_line_of(const Doc *d, uint32_t off)
+uint32_t mt_lsp_doc_line_of(const Doc *d, uint32_t off)
 {
     uint32_t lo = 0, hi = d->nlines;
     while (hi - lo > 1) {
@@ -154,11 +154,11 @@ uint32_t doc_line_of(const Doc *d, uint32_t off)
     return lo;
 }
 
-void doc_position(const Doc *d, PosEncoding enc, uint32_t off, uint32_t *line, uint32_t *character)
+void mt_lsp_doc_position(const Doc *d, PosEncoding enc, uint32_t off, uint32_t *line, uint32_t *character)
 {
     if (off > d->len)
         off = (uint32_t)d->len;
-    uint32_t l = doc_line_of(d, off);
+    uint32_t l = mt_lsp_doc_line_of(d, off);
     uint32_t p = d->lines[l], e = line_end(d, l);
     if (off > e)
         off = e;
@@ -166,7 +166,7 @@ void doc_position(const Doc *d, PosEncoding enc, uint32_t off, uint32_t *line, u
     uint32_t units = 0;
     while (p < off) {
         unsigned u;
-        size_t n = utf8_char(s + p, e - p, &u);
+        size_t n = mt_lsp_utf8_char(s + p, e - p, &u);
         if (p + n > off)
             break;
         units += enc == ENC_UTF8 ? (uint32_t)n : u;
@@ -189,7 +189,7 @@ static int hexval(char ch)
     return -1;
 }
 
-char *uri_to_path(const char *uri)
+char *mt_lsp_uri_to_path(const char *uri)
 {
     if (strncmp(uri, "file://", 7))
         return NULL;
@@ -215,7 +215,7 @@ char *uri_to_path(const char *uri)
     return out;
 }
 
-char *path_to_uri(const char *path)
+char *mt_lsp_path_to_uri(const char *path)
 {
     static const char keep[] = "/-._~!$&'()*+,;=:@";
     size_t n = strlen(path);
@@ -254,7 +254,7 @@ static void doc_free(Doc *d)
     free(d);
 }
 
-Doc *docs_find(const Docs *ds, const char *uri)
+Doc *mt_lsp_docs_find(const Docs *ds, const char *uri)
 {
     for (size_t i = 0; i < ds->n; i++)
         if (!strcmp(ds->v[i]->uri, uri))
@@ -262,9 +262,9 @@ Doc *docs_find(const Docs *ds, const char *uri)
     return NULL;
 }
 
-Doc *docs_open(Docs *ds, const char *uri, const char *text, size_t len, int64_t version)
+Doc *mt_lsp_docs_open(Docs *ds, const char *uri, const char *text, size_t len, int64_t version)
 {
-    docs_close(ds, uri); /* a second didOpen replaces the document */
+    mt_lsp_docs_close(ds, uri); /* a second didOpen replaces the document */
     if (ds->n == ds->cap) {
         size_t cap = ds->cap ? ds->cap * 2 : 8;
         Doc **v = realloc(ds->v, cap * sizeof *v);
@@ -277,12 +277,12 @@ Doc *docs_open(Docs *ds, const char *uri, const char *text, size_t len, int64_t 
     if (!d)
         return NULL;
     d->uri = strdup(uri);
-    d->path = uri_to_path(uri);
+    d->path = mt_lsp_uri_to_path(uri);
     if (!d->path)
         d->path = strdup(uri);
     d->ctx = mt_ctx_new(NULL);
     d->version = version;
-    if (!d->uri || !d->path || !d->ctx || !doc_set_text(d, text, len)) {
+    if (!d->uri || !d->path || !d->ctx || !mt_lsp_doc_set_text(d, text, len)) {
         doc_free(d);
         return NULL;
     }
@@ -290,7 +290,7 @@ Doc *docs_open(Docs *ds, const char *uri, const char *text, size_t len, int64_t 
     return d;
 }
 
-void docs_close(Docs *ds, const char *uri)
+void mt_lsp_docs_close(Docs *ds, const char *uri)
 {
     for (size_t i = 0; i < ds->n; i++)
         if (!strcmp(ds->v[i]->uri, uri)) {
@@ -300,7 +300,7 @@ void docs_close(Docs *ds, const char *uri)
         }
 }
 
-void docs_free(Docs *ds)
+void mt_lsp_docs_free(Docs *ds)
 {
     for (size_t i = 0; i < ds->n; i++)
         doc_free(ds->v[i]);

@@ -18,24 +18,24 @@
 static void code_block(Text *t, bool md, const char *lang, const char *body)
 {
     if (md)
-        text_printf(t, "```%s\n%s%s```\n", lang, body, body[0] && body[strlen(body) - 1] == '\n' ? "" : "\n");
+        mt_lsp_text_printf(t, "```%s\n%s%s```\n", lang, body, body[0] && body[strlen(body) - 1] == '\n' ? "" : "\n");
     else
-        text_printf(t, "%s%s", body, body[0] && body[strlen(body) - 1] == '\n' ? "" : "\n");
+        mt_lsp_text_printf(t, "%s%s", body, body[0] && body[strlen(body) - 1] == '\n' ? "" : "\n");
 }
 
 static void sep(Text *t, bool md)
 {
     if (t->n)
-        text_puts(t, md ? "\n---\n" : "\n");
+        mt_lsp_text_puts(t, md ? "\n---\n" : "\n");
 }
 
 static void rule_section(Text *t, bool md, const MtRule *r)
 {
     sep(t, md);
     if (md)
-        text_printf(t, "**%s** `%s`: %s\n\n%s\n", r->code, r->name, r->title, r->help);
+        mt_lsp_text_printf(t, "**%s** `%s`: %s\n\n%s\n", r->code, r->name, r->title, r->help);
     else
-        text_printf(t, "%s %s: %s\n%s\n", r->code, r->name, r->title, r->help);
+        mt_lsp_text_printf(t, "%s %s: %s\n%s\n", r->code, r->name, r->title, r->help);
 }
 
 static void value_section(Server *s, Doc *d, Kernel *k, const MtQueryValue *v, uint32_t off, Text *t)
@@ -43,35 +43,35 @@ static void value_section(Server *s, Doc *d, Kernel *k, const MtQueryValue *v, u
     bool md = s->markdown;
     Text head = {0};
     if (v->name)
-        text_printf(&head, "%s: ", v->name);
+        mt_lsp_text_printf(&head, "%s: ", v->name);
     if (v->type)
-        text_puts(&head, v->type);
+        mt_lsp_text_puts(&head, v->type);
     else if (v->value)
-        text_printf(&head, "%s = %s", v->what, v->value);
+        mt_lsp_text_printf(&head, "%s = %s", v->what, v->value);
     else
-        text_puts(&head, v->what);
+        mt_lsp_text_puts(&head, v->what);
     if (v->type && v->value)
-        text_printf(&head, " = %s", v->value);
-    code_block(t, md, "python", text_str(&head));
-    text_free(&head);
+        mt_lsp_text_printf(&head, " = %s", v->value);
+    code_block(t, md, "python", mt_lsp_text_str(&head));
+    mt_lsp_text_free(&head);
     if (v->type) {
-        text_printf(t, md ? "*%s*" : "%s", v->what);
+        mt_lsp_text_printf(t, md ? "*%s*" : "%s", v->what);
         if (v->instances > 1)
-            text_printf(t, ", %u instances (unrolled or inlined more than once)", v->instances);
-        text_printf(t, md ? " in `%s`\n" : " in %s\n", k->info->name);
+            mt_lsp_text_printf(t, ", %u instances (unrolled or inlined more than once)", v->instances);
+        mt_lsp_text_printf(t, md ? " in `%s`\n" : " in %s\n", k->info->name);
     }
     if (v->ssa) {
-        text_puts(t, md ? "\n**SSA** " : "SSA: ");
-        text_printf(t, md ? "`%s`\n" : "%s\n", v->ssa);
+        mt_lsp_text_puts(t, md ? "\n**SSA** " : "SSA: ");
+        mt_lsp_text_printf(t, md ? "`%s`\n" : "%s\n", v->ssa);
     }
     if (v->layout) {
-        text_puts(t, md ? "\n**Layout** " : "layout: ");
-        text_printf(t, "%s\n", v->layout);
+        mt_lsp_text_puts(t, md ? "\n**Layout** " : "layout: ");
+        mt_lsp_text_printf(t, "%s\n", v->layout);
     }
-    uint32_t line = doc_line_of(d, off) + 1;
+    uint32_t line = mt_lsp_doc_line_of(d, off) + 1;
     const char *ops = mt_compiled_ops_for_line(d->ctx, k->k, line);
     if (ops && ops[0]) {
-        text_printf(t, md ? "\n**Line %u** became:\n" : "line %u became:\n", line);
+        mt_lsp_text_printf(t, md ? "\n**Line %u** became:\n" : "line %u became:\n", line);
         code_block(t, md, "mlir", ops);
     }
 }
@@ -82,29 +82,29 @@ static void kernel_section(Server *s, Doc *d, const Kernel *k, Text *t)
     bool md = s->markdown;
     const char *sig = k->k ? mt_compiled_signature(d->ctx, k->k) : NULL;
     Text head = {0};
-    text_printf(&head, "%s %s(%s)", k->helper ? "helper" : "kernel", k->info->name, sig ? sig : "...");
-    code_block(t, md, "python", text_str(&head));
-    text_free(&head);
+    mt_lsp_text_printf(&head, "%s %s(%s)", k->helper ? "helper" : "kernel", k->info->name, sig ? sig : "...");
+    code_block(t, md, "python", mt_lsp_text_str(&head));
+    mt_lsp_text_free(&head);
     MtQueryKernel q;
     if (k->k && mt_query_kernel(k->k, &q))
-        text_printf(t, "%d threads per block, %lld element%s per thread, %lld bytes of shared memory\n", q.threads,
+        mt_lsp_text_printf(t, "%d threads per block, %lld element%s per thread, %lld bytes of shared memory\n", q.threads,
                     (long long)q.elements_per_thread, q.elements_per_thread == 1 ? "" : "s",
                     (long long)(q.shared_bytes < 0 ? 0 : q.shared_bytes));
     else if (k->helper)
-        text_puts(t, "inlined into the kernels that call it\n");
+        mt_lsp_text_puts(t, "inlined into the kernels that call it\n");
     else
-        text_puts(t, "not compiled: see the diagnostics\n");
+        mt_lsp_text_puts(t, "not compiled: see the diagnostics\n");
 }
 
 static bool rule_char(char ch) { return isupper((unsigned char)ch) || isdigit((unsigned char)ch); }
 
-cJSON *handle_hover(Server *s, const cJSON *params, RpcErr *err)
+cJSON *mt_lsp_handle_hover(Server *s, const cJSON *params, RpcErr *err)
 {
-    Doc *d = proto_doc(s, params, err);
+    Doc *d = mt_lsp_proto_doc(s, params, err);
     uint32_t off;
-    if (!d || !proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(params, "position"), &off, err))
+    if (!d || !mt_lsp_proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(params, "position"), &off, err))
         return NULL;
-    analyse(s, d);
+    mt_lsp_analyse(s, d);
     bool md = s->markdown;
     Text t = {0};
     uint32_t rb = off, re = off;
@@ -129,15 +129,15 @@ cJSON *handle_hover(Server *s, const cJSON *params, RpcErr *err)
     uint32_t fb, fe;
     MtQueryValue v;
     Kernel *k;
-    if (!t.n && tl_attribute(d, off, &fb, &fe, &f)) {
-        char *doc = tl_markdown(f, md);
+    if (!t.n && mt_lsp_tl_attribute(d, off, &fb, &fe, &f)) {
+        char *doc = mt_lsp_tl_markdown(f, md);
         if (doc)
-            text_puts(&t, doc);
+            mt_lsp_text_puts(&t, doc);
         free(doc);
-        text_puts(&t, "\n");
+        mt_lsp_text_puts(&t, "\n");
         rb = fb;
         re = fe;
-    } else if (!t.n && (k = kernel_with_value(d, off, &v)) != NULL) {
+    } else if (!t.n && (k = mt_lsp_kernel_with_value(d, off, &v)) != NULL) {
         const Kernel *named = NULL;
         if (v.name && !strcmp(v.what, "jit function"))
             for (size_t i = 0; i < d->nkernels; i++)
@@ -149,7 +149,7 @@ cJSON *handle_hover(Server *s, const cJSON *params, RpcErr *err)
             value_section(s, d, k, &v, off, &t);
         rb = v.span.off;
         re = v.span.end;
-    } else if (!t.n && (k = kernel_at(d, off)) != NULL && off >= k->info->name_span.off &&
+    } else if (!t.n && (k = mt_lsp_kernel_at(d, off)) != NULL && off >= k->info->name_span.off &&
                off < k->info->name_span.end) {
         kernel_section(s, d, k, &t);
         rb = k->info->name_span.off;
@@ -173,15 +173,15 @@ cJSON *handle_hover(Server *s, const cJSON *params, RpcErr *err)
         rule_section(&t, md, r);
     }
     if (!t.n || t.failed) {
-        text_free(&t);
+        mt_lsp_text_free(&t);
         return cJSON_CreateNull();
     }
     cJSON *h = cJSON_CreateObject();
     cJSON *c = cJSON_AddObjectToObject(h, "contents");
     cJSON_AddStringToObject(c, "kind", md ? "markdown" : "plaintext");
-    cJSON_AddStringToObject(c, "value", text_str(&t));
+    cJSON_AddStringToObject(c, "value", mt_lsp_text_str(&t));
     if (re > rb)
-        cJSON_AddItemToObject(h, "range", proto_range(s, d, rb, re));
-    text_free(&t);
+        cJSON_AddItemToObject(h, "range", mt_lsp_proto_range(s, d, rb, re));
+    mt_lsp_text_free(&t);
     return h;
 }

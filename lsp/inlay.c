@@ -6,15 +6,15 @@
 
 #include "server.h"
 
-cJSON *handle_inlay_hint(Server *s, const cJSON *params, RpcErr *err)
+cJSON *mt_lsp_handle_inlay_hint(Server *s, const cJSON *params, RpcErr *err)
 {
-    Doc *d = proto_doc(s, params, err);
+    Doc *d = mt_lsp_proto_doc(s, params, err);
     const cJSON *range = cJSON_GetObjectItemCaseSensitive(params, "range");
     uint32_t off, end;
-    if (!d || !proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(range, "start"), &off, err) ||
-        !proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(range, "end"), &end, err))
+    if (!d || !mt_lsp_proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(range, "start"), &off, err) ||
+        !mt_lsp_proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(range, "end"), &end, err))
         return NULL;
-    analyse(s, d);
+    mt_lsp_analyse(s, d);
     cJSON *out = cJSON_CreateArray();
     if (!s->settings.inlay_hints)
         return out;
@@ -35,7 +35,7 @@ cJSON *handle_inlay_hint(Server *s, const cJSON *params, RpcErr *err)
             if (nplaced < sizeof placed / sizeof placed[0])
                 placed[nplaced++] = at;
             cJSON *h = cJSON_CreateObject();
-            cJSON_AddItemToObject(h, "position", proto_position(s, d, at));
+            cJSON_AddItemToObject(h, "position", mt_lsp_proto_position(s, d, at));
             char label[160];
             snprintf(label, sizeof label, ": %s", v[j].type);
             cJSON_AddStringToObject(h, "label", label);

@@ -22,14 +22,14 @@
 
 enum { HEADER_MAX = 16384 };
 
-void rpc_init(Rpc *r, int in, int out)
+void mt_lsp_rpc_init(Rpc *r, int in, int out)
 {
     memset(r, 0, sizeof *r);
     r->in = in;
     r->out = out;
 }
 
-void rpc_free(Rpc *r)
+void mt_lsp_rpc_free(Rpc *r)
 {
     free(r->buf);
     r->buf = NULL;
@@ -124,7 +124,7 @@ static size_t next_header(const Rpc *r)
     return 0;
 }
 
-RpcRead rpc_read(Rpc *r, char **body)
+RpcRead mt_lsp_rpc_read(Rpc *r, char **body)
 {
     *body = NULL;
     for (;;) {
@@ -178,7 +178,7 @@ RpcRead rpc_read(Rpc *r, char **body)
     }
 }
 
-bool rpc_ready(Rpc *r)
+bool mt_lsp_rpc_ready(Rpc *r)
 {
     size_t term;
     if (r->len && find_header_end(r->buf, r->len, &term))
@@ -199,7 +199,7 @@ static char *repair_utf8(const char *s, size_t *len)
     for (size_t i = 0; i < n;) {
         const unsigned char *p = (const unsigned char *)s + i;
         unsigned units;
-        size_t k = utf8_char(p, n - i, &units);
+        size_t k = mt_lsp_utf8_char(p, n - i, &units);
         if (*p < 0x80 || k > 1) {
             memcpy(out + o, p, k);
             o += k;
@@ -228,7 +228,7 @@ static bool write_all(int fd, const char *s, size_t n)
     return true;
 }
 
-bool rpc_send(Rpc *r, cJSON *msg)
+bool mt_lsp_rpc_send(Rpc *r, cJSON *msg)
 {
     char *text = cJSON_PrintUnformatted(msg);
     cJSON_Delete(msg);
@@ -246,7 +246,7 @@ bool rpc_send(Rpc *r, cJSON *msg)
     return ok;
 }
 
-cJSON *rpc_result(const cJSON *id, cJSON *result)
+cJSON *mt_lsp_rpc_result(const cJSON *id, cJSON *result)
 {
     cJSON *m = cJSON_CreateObject();
     cJSON_AddStringToObject(m, "jsonrpc", "2.0");
@@ -255,7 +255,7 @@ cJSON *rpc_result(const cJSON *id, cJSON *result)
     return m;
 }
 
-cJSON *rpc_error(const cJSON *id, int code, const char *message)
+cJSON *mt_lsp_rpc_error(const cJSON *id, int code, const char *message)
 {
     cJSON *m = cJSON_CreateObject();
     cJSON_AddStringToObject(m, "jsonrpc", "2.0");
@@ -266,7 +266,7 @@ cJSON *rpc_error(const cJSON *id, int code, const char *message)
     return m;
 }
 
-cJSON *rpc_notification(const char *method, cJSON *params)
+cJSON *mt_lsp_rpc_notification(const char *method, cJSON *params)
 {
     cJSON *m = cJSON_CreateObject();
     cJSON_AddStringToObject(m, "jsonrpc", "2.0");

@@ -13,7 +13,7 @@
 static cJSON *lens(Server *s, Doc *d, const Kernel *k, const char *title)
 {
     cJSON *l = cJSON_CreateObject();
-    cJSON_AddItemToObject(l, "range", proto_span(s, d, k->info->name_span));
+    cJSON_AddItemToObject(l, "range", mt_lsp_proto_span(s, d, k->info->name_span));
     cJSON *cmd = cJSON_AddObjectToObject(l, "command");
     cJSON_AddStringToObject(cmd, "title", title);
     cJSON_AddStringToObject(cmd, "command", "mytriton.showStages");
@@ -46,12 +46,12 @@ static void failure(const Doc *d, const Kernel *k, char *buf, size_t n)
         snprintf(buf, n, errors ? "does not compile: %zu error%s" : "not compiled", errors, errors == 1 ? "" : "s");
 }
 
-cJSON *handle_code_lens(Server *s, const cJSON *params, RpcErr *err)
+cJSON *mt_lsp_handle_code_lens(Server *s, const cJSON *params, RpcErr *err)
 {
-    Doc *d = proto_doc(s, params, err);
+    Doc *d = mt_lsp_proto_doc(s, params, err);
     if (!d)
         return NULL;
-    analyse(s, d);
+    mt_lsp_analyse(s, d);
     cJSON *out = cJSON_CreateArray();
     if (!s->settings.code_lens)
         return out;

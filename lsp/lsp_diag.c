@@ -40,10 +40,10 @@ static void add_code(Server *s, cJSON *o, const char *code)
     cJSON_AddStringToObject(cd, "href", href);
 }
 
-cJSON *diag_to_lsp(Server *s, Doc *d, const MtDiag *g)
+cJSON *mt_lsp_diag_to_lsp(Server *s, Doc *d, const MtDiag *g)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddItemToObject(o, "range", proto_span(s, d, g->span));
+    cJSON_AddItemToObject(o, "range", mt_lsp_proto_span(s, d, g->span));
     /* I0902 (parameter types inferred from use) is true of nearly every
      * kernel in the editor: a hint, not an entry in the problems list. */
     bool ambient = g->code && !strcmp(g->code, "I0902");
@@ -60,7 +60,7 @@ cJSON *diag_to_lsp(Server *s, Doc *d, const MtDiag *g)
         cJSON *rel = cJSON_AddArrayToObject(o, "relatedInformation");
         for (uint32_t i = 0; i < g->nnotes; i++) {
             cJSON *r = cJSON_CreateObject();
-            cJSON_AddItemToObject(r, "location", proto_location(s, d, g->notes[i].span));
+            cJSON_AddItemToObject(r, "location", mt_lsp_proto_location(s, d, g->notes[i].span));
             cJSON_AddStringToObject(r, "message", g->notes[i].msg);
             cJSON_AddItemToArray(rel, r);
         }
@@ -74,7 +74,7 @@ static bool same_diag(const MtDiag *a, const MtDiag *b)
            (a->code == b->code || (a->code && b->code && !strcmp(a->code, b->code))) && !strcmp(a->msg, b->msg);
 }
 
-cJSON *diag_publish(Server *s, Doc *d)
+cJSON *mt_lsp_diag_publish(Server *s, Doc *d)
 {
     cJSON *p = cJSON_CreateObject();
     cJSON_AddStringToObject(p, "uri", d->uri);
@@ -82,7 +82,7 @@ cJSON *diag_publish(Server *s, Doc *d)
     cJSON *arr = cJSON_AddArrayToObject(p, "diagnostics");
     if (d->config_error) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddItemToObject(o, "range", proto_range(s, d, 0, 0));
+        cJSON_AddItemToObject(o, "range", mt_lsp_proto_range(s, d, 0, 0));
         cJSON_AddNumberToObject(o, "severity", 1);
         add_code(s, o, "E0303");
         cJSON_AddStringToObject(o, "source", "mytriton");
@@ -96,7 +96,7 @@ cJSON *diag_publish(Server *s, Doc *d)
         for (size_t j = 0; j < i && !dup; j++)
             dup = same_diag(mt_diag_at(d->ctx, j), g);
         if (!dup)
-            cJSON_AddItemToArray(arr, diag_to_lsp(s, d, g));
+            cJSON_AddItemToArray(arr, mt_lsp_diag_to_lsp(s, d, g));
     }
     return p;
 }

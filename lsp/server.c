@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lsp.h"
+#include "mytriton/lsp.h"
 #include "server.h"
 
 typedef struct Msg {
@@ -32,7 +32,7 @@ typedef struct Queue {
     Msg *head, *tail;
 } Queue;
 
-static void send(Server *s, cJSON *m) { rpc_send(&s->rpc, m); }
+static void send(Server *s, cJSON *m) { mt_lsp_rpc_send(&s->rpc, m); }
 
 static void enqueue(Queue *q, cJSON *json)
 {
@@ -70,12 +70,12 @@ static void mark_cancelled(Queue *q, const cJSON *msg)
 static bool read_one(Server *s, Queue *q)
 {
     char *body;
-    RpcRead r = rpc_read(&s->rpc, &body);
+    RpcRead r = mt_lsp_rpc_read(&s->rpc, &body);
     if (r == RPC_EOF)
         return false;
     cJSON *json = r == RPC_MESSAGE ? cJSON_Parse(body) : NULL;
     free(body);
-    if (json && !strcmp(proto_str(json, "method") ? proto_str(json, "method") : "", "$/cancelRequest")) {
+    if (json && !strcmp(mt_lsp_proto_str(json, "method") ? mt_lsp_proto_str(json, "method") : "", "$/cancelRequest")) {
         mark_cancelled(q, json);
         cJSON_Delete(json);
         return true;
@@ -118,7 +118,7 @@ static void on_response(Server *s, const cJSON *msg)
     s->config_request = -1;
     const cJSON *result = cJSON_GetObjectItemCaseSensitive(msg, "result");
     if (cJSON_IsArray(result) && cJSON_GetArraySize(result) > 0) {
-        settings_apply(&s->settings, cJSON_GetArrayItem(result, 0));
+        mt_lsp_settings_apply(&s->settings, cJSON_GetArrayItem(result, 0));
         mark_all_dirty(s);
     }
 }
@@ -163,7 +163,7 @@ static cJSON *initialize(Server *s, const cJSON *params, RpcErr *err)
     s->markdown = !cJSON_IsArray(fmt) || offers_string(fmt, "markdown");
     s->hierarchical_symbols = client_offers(td, "documentSymbol", "hierarchicalDocumentSymbolSupport", NULL);
     s->config_pull = client_offers(caps, "workspace", "configuration", NULL);
-    settings_apply(&s->settings, cJSON_GetObjectItemCaseSensitive(params, "initializationOptions"));
+    mt_lsp_settings_apply(&s->settings, cJSON_GetObjectItemCaseSensitive(params, "initializationOptions"));
     s->initialized = true;
 
     cJSON *r = cJSON_CreateObject();
@@ -208,21 +208,21 @@ static cJSON *shutdown_request(Server *s, const cJSON *params, RpcErr *err)
 static void did_open(Server *s, const cJSON *params)
 {
     const cJSON *td = cJSON_GetObjectItemCaseSensitive(params, "textDocument");
-    const char *uri = proto_str(td, "uri");
+    const char *uri = mt_lsp_proto_str(td, "uri");
     const cJSON *text = cJSON_GetObjectItemCaseSensitive(td, "text");
     if (!uri || !cJSON_IsString(text))
         return;
-    docs_open(&s->docs, uri, text->valuestring, strlen(text->valuestring), proto_int(td, "version", 0));
+    mt_lsp_docs_open(&s->docs, uri, text->valuestring, strlen(text->valuestring), mt_lsp_proto_int(td, "version", 0));
 }
 
 static void did_change(Server *s, const cJSON *params)
 {
     RpcErr err = {0};
-    Doc *d = proto_doc(s, params, &err);
+    Doc *d = mt_lsp_proto_doc(s, params, &err);
     if (!d)
         return;
     const cJSON *td = cJSON_GetObjectItemCaseSensitive(params, "textDocument");
-    d->version = proto_int(td, "version", d->version);
+    d->version = mt_lsp_proto_int(td, "version", d->version);
     const cJSON *ch;
     cJSON_ArrayForEach(ch, cJSON_GetObjectItemCaseSensitive(params, "contentChanges"))
     {
@@ -232,34 +232,34 @@ static void did_change(Server *s, const cJSON *params)
         const cJSON *range = cJSON_GetObjectItemCaseSensitive(ch, "range");
         size_t len = strlen(text->valuestring);
         if (!range) {
-            doc_set_text(d, text->valuestring, len);
+            mt_lsp_doc_set_text(d, text->valuestring, len);
             continue;
         }
         uint32_t off, end;
-        if (proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(range, "start"), &off, &err) &&
-            proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(range, "end"), &end, &err))
-            doc_edit(d, off, end, text->valuestring, len);
+        if (mt_lsp_proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(range, "start"), &off, &err) &&
+            mt_lsp_proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(range, "end"), &end, &err))
+            mt_lsp_doc_edit(d, off, end, text->valuestring, len);
     }
 }
 
 static void did_close(Server *s, const cJSON *params)
 {
-    const char *uri = proto_str(cJSON_GetObjectItemCaseSensitive(params, "textDocument"), "uri");
+    const char *uri = mt_lsp_proto_str(cJSON_GetObjectItemCaseSensitive(params, "textDocument"), "uri");
     if (!uri)
         return;
-    docs_close(&s->docs, uri);
+    mt_lsp_docs_close(&s->docs, uri);
     /* Clear what the client shows for it. */
     cJSON *p = cJSON_CreateObject();
     cJSON_AddStringToObject(p, "uri", uri);
     cJSON_AddArrayToObject(p, "diagnostics");
-    send(s, rpc_notification("textDocument/publishDiagnostics", p));
+    send(s, mt_lsp_rpc_notification("textDocument/publishDiagnostics", p));
 }
 
 static void did_change_configuration(Server *s, const cJSON *params)
 {
     const cJSON *settings = cJSON_GetObjectItemCaseSensitive(params, "settings");
     if (cJSON_IsObject(settings) && cJSON_GetObjectItemCaseSensitive(settings, "mytriton"))
-        settings_apply(&s->settings, settings);
+        mt_lsp_settings_apply(&s->settings, settings);
     else
         request_configuration(s); /* the pull model: settings is null or empty */
     mark_all_dirty(s);
@@ -275,15 +275,15 @@ typedef struct Route {
 static const Route routes[] = {
     {"initialize", initialize},
     {"shutdown", shutdown_request},
-    {"textDocument/hover", handle_hover},
-    {"textDocument/definition", handle_definition},
-    {"textDocument/documentSymbol", handle_document_symbol},
-    {"textDocument/completion", handle_completion},
-    {"textDocument/signatureHelp", handle_signature_help},
-    {"textDocument/codeAction", handle_code_action},
-    {"textDocument/codeLens", handle_code_lens},
-    {"textDocument/inlayHint", handle_inlay_hint},
-    {"mytriton/stages", handle_stages},
+    {"textDocument/hover", mt_lsp_handle_hover},
+    {"textDocument/definition", mt_lsp_handle_definition},
+    {"textDocument/documentSymbol", mt_lsp_handle_document_symbol},
+    {"textDocument/completion", mt_lsp_handle_completion},
+    {"textDocument/signatureHelp", mt_lsp_handle_signature_help},
+    {"textDocument/codeAction", mt_lsp_handle_code_action},
+    {"textDocument/codeLens", mt_lsp_handle_code_lens},
+    {"textDocument/inlayHint", mt_lsp_handle_inlay_hint},
+    {"mytriton/stages", mt_lsp_handle_stages},
 };
 
 static void notify(Server *s, const char *method, const cJSON *params)
@@ -309,55 +309,55 @@ static void notify(Server *s, const char *method, const cJSON *params)
 static void request(Server *s, const char *method, const cJSON *id, const cJSON *params, bool cancelled)
 {
     if (cancelled) {
-        send(s, rpc_error(id, RPC_REQUEST_CANCELLED, "request cancelled"));
+        send(s, mt_lsp_rpc_error(id, RPC_REQUEST_CANCELLED, "request cancelled"));
         return;
     }
     if (!s->initialized && strcmp(method, "initialize")) {
-        send(s, rpc_error(id, RPC_SERVER_NOT_INITIALIZED, "the server is not initialized"));
+        send(s, mt_lsp_rpc_error(id, RPC_SERVER_NOT_INITIALIZED, "the server is not initialized"));
         return;
     }
     if (s->shutdown) {
-        send(s, rpc_error(id, RPC_INVALID_REQUEST, "the server is shutting down"));
+        send(s, mt_lsp_rpc_error(id, RPC_INVALID_REQUEST, "the server is shutting down"));
         return;
     }
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
         if (strcmp(routes[i].method, method))
             continue;
         if (params && !cJSON_IsObject(params) && !cJSON_IsArray(params)) {
-            send(s, rpc_error(id, RPC_INVALID_PARAMS, "params must be an object"));
+            send(s, mt_lsp_rpc_error(id, RPC_INVALID_PARAMS, "params must be an object"));
             return;
         }
         RpcErr err = {0};
         cJSON *r = routes[i].fn(s, params, &err);
-        send(s, err.code ? rpc_error(id, err.code, err.message) : rpc_result(id, r ? r : cJSON_CreateNull()));
+        send(s, err.code ? mt_lsp_rpc_error(id, err.code, err.message) : mt_lsp_rpc_result(id, r ? r : cJSON_CreateNull()));
         if (err.code)
             cJSON_Delete(r);
         return;
     }
     char msg[256];
     snprintf(msg, sizeof msg, "unknown method '%.200s'", method);
-    send(s, rpc_error(id, RPC_METHOD_NOT_FOUND, msg));
+    send(s, mt_lsp_rpc_error(id, RPC_METHOD_NOT_FOUND, msg));
 }
 
 static void dispatch(Server *s, const Msg *m)
 {
     const cJSON *j = m->json;
     if (!j) {
-        send(s, rpc_error(NULL, RPC_PARSE_ERROR, "parse error: not a JSON-RPC message"));
+        send(s, mt_lsp_rpc_error(NULL, RPC_PARSE_ERROR, "parse error: not a JSON-RPC message"));
         return;
     }
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(j, "id");
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(j, "method");
     bool valid_id = !id || cJSON_IsNumber(id) || cJSON_IsString(id) || cJSON_IsNull(id);
     if (!cJSON_IsObject(j) || !valid_id || (method && !cJSON_IsString(method))) {
-        send(s, rpc_error(valid_id ? id : NULL, RPC_INVALID_REQUEST, "invalid request"));
+        send(s, mt_lsp_rpc_error(valid_id ? id : NULL, RPC_INVALID_REQUEST, "invalid request"));
         return;
     }
     if (!method) {
         if (id && (cJSON_GetObjectItemCaseSensitive(j, "result") || cJSON_GetObjectItemCaseSensitive(j, "error")))
             on_response(s, j);
         else
-            send(s, rpc_error(id, RPC_INVALID_REQUEST, "invalid request: no method"));
+            send(s, mt_lsp_rpc_error(id, RPC_INVALID_REQUEST, "invalid request: no method"));
         return;
     }
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(j, "params");
@@ -374,17 +374,17 @@ static void publish(Server *s)
         Doc *d = s->docs.v[i];
         if (!d->dirty && d->published)
             continue;
-        analyse(s, d);
+        mt_lsp_analyse(s, d);
         d->published = true;
-        send(s, rpc_notification("textDocument/publishDiagnostics", diag_publish(s, d)));
+        send(s, mt_lsp_rpc_notification("textDocument/publishDiagnostics", mt_lsp_diag_publish(s, d)));
     }
 }
 
 int mt_lsp_serve(int in_fd, int out_fd, const MtLspOptions *opt)
 {
     Server s = {0};
-    rpc_init(&s.rpc, in_fd, out_fd);
-    settings_init(&s.settings);
+    mt_lsp_rpc_init(&s.rpc, in_fd, out_fd);
+    mt_lsp_settings_init(&s.settings);
     s.rules_url = opt ? opt->rules_url : NULL;
     s.next_request = 1;
     s.config_request = -1;
@@ -392,7 +392,7 @@ int mt_lsp_serve(int in_fd, int out_fd, const MtLspOptions *opt)
     bool open = true;
     while (!s.exiting) {
         /* Take in every message already sent. */
-        while (open && rpc_ready(&s.rpc))
+        while (open && mt_lsp_rpc_ready(&s.rpc))
             open = read_one(&s, &q);
         if (!q.head) {
             if (!open)
@@ -418,9 +418,9 @@ int mt_lsp_serve(int in_fd, int out_fd, const MtLspOptions *opt)
         m = next;
     }
     int status = s.shutdown ? 0 : 1; /* exit (or end of input) after shutdown */
-    docs_free(&s.docs);
-    settings_free(&s.settings);
-    project_free(&s.project);
-    rpc_free(&s.rpc);
+    mt_lsp_docs_free(&s.docs);
+    mt_lsp_settings_free(&s.settings);
+    mt_lsp_project_free(&s.project);
+    mt_lsp_rpc_free(&s.rpc);
     return status;
 }

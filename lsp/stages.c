@@ -19,7 +19,7 @@ enum { ALL_STAGES = (1u << MT_STAGE_AST) | (1u << MT_STAGE_EXPR) | (1u << MT_STA
 
 static Kernel *pick(Server *s, Doc *d, const cJSON *params, RpcErr *err)
 {
-    const char *name = proto_str(params, "kernel");
+    const char *name = mt_lsp_proto_str(params, "kernel");
     if (name) {
         for (size_t i = 0; i < d->nkernels; i++)
             if (!strcmp(d->kernels[i].info->name, name))
@@ -31,9 +31,9 @@ static Kernel *pick(Server *s, Doc *d, const cJSON *params, RpcErr *err)
     const cJSON *pos = cJSON_GetObjectItemCaseSensitive(params, "position");
     uint32_t off;
     if (pos) {
-        if (!proto_offset(s, d, pos, &off, err))
+        if (!mt_lsp_proto_offset(s, d, pos, &off, err))
             return NULL;
-        Kernel *k = kernel_at(d, off);
+        Kernel *k = mt_lsp_kernel_at(d, off);
         if (k)
             return k;
     }
@@ -58,7 +58,7 @@ static void filter_diags(cJSON *doc, const char *kernel)
     cJSON *diags = cJSON_GetObjectItemCaseSensitive(doc, "diagnostics");
     for (cJSON *it = diags ? diags->child : NULL; it;) {
         cJSON *next = it->next;
-        const char *k = proto_str(it, "kernel");
+        const char *k = mt_lsp_proto_str(it, "kernel");
         if (k && strcmp(k, kernel))
             cJSON_Delete(cJSON_DetachItemViaPointer(diags, it));
         it = next;
@@ -75,7 +75,7 @@ static cJSON *helper_stages(Server *s, Doc *d, const Kernel *k)
     mt_parse(c, d->path, d->text, d->len, &m);
     if (m) {
         KernelSpec ks;
-        kernel_spec(&ks, k->info, project_for(&s->project, d->path), &s->settings);
+        mt_lsp_kernel_spec(&ks, k->info, mt_lsp_project_for(&s->project, d->path), &s->settings);
         MtCompiled *ck;
         mt_compile(c, m, &ks.spec, &ck);
         out = cJSON_Parse(mt_compile_json(c, m, ck, ALL_STAGES));
@@ -84,9 +84,9 @@ static cJSON *helper_stages(Server *s, Doc *d, const Kernel *k)
     return out;
 }
 
-cJSON *handle_stages(Server *s, const cJSON *params, RpcErr *err)
+cJSON *mt_lsp_handle_stages(Server *s, const cJSON *params, RpcErr *err)
 {
-    Doc *d = proto_doc(s, params, err);
+    Doc *d = mt_lsp_proto_doc(s, params, err);
     if (!d) {
         if (!err->code) {
             err->code = RPC_INVALID_PARAMS;
@@ -94,7 +94,7 @@ cJSON *handle_stages(Server *s, const cJSON *params, RpcErr *err)
         }
         return NULL;
     }
-    analyse(s, d);
+    mt_lsp_analyse(s, d);
     Kernel *k = pick(s, d, params, err);
     if (!k)
         return NULL;

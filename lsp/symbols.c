@@ -19,17 +19,17 @@ static cJSON *symbol(Server *s, Doc *d, const char *name, const char *detail, in
     if (detail)
         cJSON_AddStringToObject(o, "detail", detail);
     cJSON_AddNumberToObject(o, "kind", kind);
-    cJSON_AddItemToObject(o, "range", proto_span(s, d, range));
-    cJSON_AddItemToObject(o, "selectionRange", proto_span(s, d, sel));
+    cJSON_AddItemToObject(o, "range", mt_lsp_proto_span(s, d, range));
+    cJSON_AddItemToObject(o, "selectionRange", mt_lsp_proto_span(s, d, sel));
     return o;
 }
 
-cJSON *handle_document_symbol(Server *s, const cJSON *params, RpcErr *err)
+cJSON *mt_lsp_handle_document_symbol(Server *s, const cJSON *params, RpcErr *err)
 {
-    Doc *d = proto_doc(s, params, err);
+    Doc *d = mt_lsp_proto_doc(s, params, err);
     if (!d)
         return err->code ? NULL : cJSON_CreateArray();
-    analyse(s, d);
+    mt_lsp_analyse(s, d);
     cJSON *out = cJSON_CreateArray();
     for (size_t i = 0; i < d->nkernels; i++) {
         const Kernel *k = &d->kernels[i];
@@ -39,7 +39,7 @@ cJSON *handle_document_symbol(Server *s, const cJSON *params, RpcErr *err)
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "name", ki->name);
             cJSON_AddNumberToObject(o, "kind", SK_FUNCTION);
-            cJSON_AddItemToObject(o, "location", proto_location(s, d, ki->span));
+            cJSON_AddItemToObject(o, "location", mt_lsp_proto_location(s, d, ki->span));
             cJSON_AddStringToObject(o, "containerName", detail);
             cJSON_AddItemToArray(out, o);
             continue;
@@ -56,15 +56,15 @@ cJSON *handle_document_symbol(Server *s, const cJSON *params, RpcErr *err)
     return out;
 }
 
-cJSON *handle_definition(Server *s, const cJSON *params, RpcErr *err)
+cJSON *mt_lsp_handle_definition(Server *s, const cJSON *params, RpcErr *err)
 {
-    Doc *d = proto_doc(s, params, err);
+    Doc *d = mt_lsp_proto_doc(s, params, err);
     uint32_t off;
-    if (!d || !proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(params, "position"), &off, err))
+    if (!d || !mt_lsp_proto_offset(s, d, cJSON_GetObjectItemCaseSensitive(params, "position"), &off, err))
         return NULL;
-    analyse(s, d);
+    mt_lsp_analyse(s, d);
     MtQueryDef def;
     if (!d->m || !mt_query_definition(d->m, off, &def) || def.kind == MT_DEF_NONE || !def.def.line)
         return cJSON_CreateNull();
-    return proto_location(s, d, def.def);
+    return mt_lsp_proto_location(s, d, def.def);
 }

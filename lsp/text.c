@@ -25,7 +25,7 @@ static bool grow(Text *t, size_t more)
     return true;
 }
 
-void text_putn(Text *t, const char *s, size_t n)
+void mt_lsp_text_putn(Text *t, const char *s, size_t n)
 {
     if (!grow(t, n))
         return;
@@ -34,9 +34,9 @@ void text_putn(Text *t, const char *s, size_t n)
     t->s[t->n] = 0;
 }
 
-void text_puts(Text *t, const char *s) { text_putn(t, s, strlen(s)); }
+void mt_lsp_text_puts(Text *t, const char *s) { mt_lsp_text_putn(t, s, strlen(s)); }
 
-void text_printf(Text *t, const char *fmt, ...)
+void mt_lsp_text_printf(Text *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -50,9 +50,9 @@ void text_printf(Text *t, const char *fmt, ...)
     t->n += (size_t)n;
 }
 
-const char *text_str(Text *t) { return t->s && !t->failed ? t->s : ""; }
+const char *mt_lsp_text_str(Text *t) { return t->s && !t->failed ? t->s : ""; }
 
-void text_free(Text *t)
+void mt_lsp_text_free(Text *t)
 {
     free(t->s);
     memset(t, 0, sizeof *t);

@@ -97,9 +97,9 @@ static const TlFunc funcs[] = {
     FN("float32", "tl.float32", "dtype", "32-bit float element type (f32).", K_CONSTANT, {"", ""}),
 };
 
-const TlFunc *tl_at(size_t i) { return i < sizeof funcs / sizeof funcs[0] ? &funcs[i] : NULL; }
+const TlFunc *mt_lsp_tl_at(size_t i) { return i < sizeof funcs / sizeof funcs[0] ? &funcs[i] : NULL; }
 
-const TlFunc *tl_find(const char *name, size_t len)
+const TlFunc *mt_lsp_tl_find(const char *name, size_t len)
 {
     for (size_t i = 0; i < sizeof funcs / sizeof funcs[0]; i++)
         if (strlen(funcs[i].name) == len && !strncmp(funcs[i].name, name, len))
@@ -151,7 +151,7 @@ static bool imports_language(Doc *d, uint32_t at, uint32_t n)
     return false;
 }
 
-bool tl_module_at(Doc *d, uint32_t dot)
+bool mt_lsp_tl_module_at(Doc *d, uint32_t dot)
 {
     if (dot == 0 || dot >= d->len || d->text[dot] != '.')
         return false;
@@ -167,7 +167,7 @@ bool tl_module_at(Doc *d, uint32_t dot)
     return imports_language(d, b, e - b);
 }
 
-bool tl_attribute(Doc *d, uint32_t off, uint32_t *start, uint32_t *end, const TlFunc **f)
+bool mt_lsp_tl_attribute(Doc *d, uint32_t off, uint32_t *start, uint32_t *end, const TlFunc **f)
 {
     if (off > d->len)
         return false;
@@ -176,15 +176,15 @@ bool tl_attribute(Doc *d, uint32_t off, uint32_t *start, uint32_t *end, const Tl
         b--;
     while (e < d->len && ident_char(d->text[e]))
         e++;
-    if (b == e || b == 0 || !tl_module_at(d, b - 1))
+    if (b == e || b == 0 || !mt_lsp_tl_module_at(d, b - 1))
         return false;
-    *f = tl_find(d->text + b, e - b);
+    *f = mt_lsp_tl_find(d->text + b, e - b);
     *start = b;
     *end = e;
     return *f != NULL;
 }
 
-char *tl_markdown(const TlFunc *f, bool markdown)
+char *mt_lsp_tl_markdown(const TlFunc *f, bool markdown)
 {
     size_t cap = 4096;
     char *s = malloc(cap);

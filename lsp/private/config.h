@@ -25,12 +25,12 @@ typedef struct Settings {
     char *rules_url;          /* base of the rule pages, ending in '/'; NULL: the server's default */
 } Settings;
 
-void settings_init(Settings *s);
+void mt_lsp_settings_init(Settings *s);
 /* Apply the "mytriton" section of the client's settings (or an object
  * that holds it under "mytriton"). Unknown keys are ignored; a value of
  * the wrong type keeps the previous setting. */
-void settings_apply(Settings *s, const cJSON *section);
-void settings_free(Settings *s);
+void mt_lsp_settings_apply(Settings *s, const cJSON *section);
+void mt_lsp_settings_free(Settings *s);
 
 /* The parsed project file of one folder tree, cached by path and mtime. */
 typedef struct Project {
@@ -43,8 +43,8 @@ typedef struct Project {
 
 /* Find and load the project file for a document path (cached in *p:
  * reloaded only when the file found or its mtime changes). */
-const Project *project_for(Project *p, const char *doc_path);
-void project_free(Project *p);
+const Project *mt_lsp_project_for(Project *p, const char *doc_path);
+void mt_lsp_project_free(Project *p);
 
 /* The specification for one kernel. Strings point into the settings, the
  * project file and the struct itself: keep all three alive while
@@ -56,6 +56,6 @@ typedef struct KernelSpec {
     char values[SPEC_MAX_DEFINES][40]; /* formatted numbers */
 } KernelSpec;
 
-void kernel_spec(KernelSpec *ks, const MtKernelInfo *k, const Project *p, const Settings *s);
+void mt_lsp_kernel_spec(KernelSpec *ks, const MtKernelInfo *k, const Project *p, const Settings *s);
 
 #endif

@@ -49,32 +49,32 @@ typedef struct Docs {
     size_t n, cap;
 } Docs;
 
-Doc *docs_open(Docs *ds, const char *uri, const char *text, size_t len, int64_t version);
-Doc *docs_find(const Docs *ds, const char *uri);
-void docs_close(Docs *ds, const char *uri);
-void docs_free(Docs *ds);
+Doc *mt_lsp_docs_open(Docs *ds, const char *uri, const char *text, size_t len, int64_t version);
+Doc *mt_lsp_docs_find(const Docs *ds, const char *uri);
+void mt_lsp_docs_close(Docs *ds, const char *uri);
+void mt_lsp_docs_free(Docs *ds);
 
 /* Replace bytes [off, end) with text (an incremental change); end < off
  * is treated as an empty range at off. */
-bool doc_edit(Doc *d, uint32_t off, uint32_t end, const char *text, size_t len);
-bool doc_set_text(Doc *d, const char *text, size_t len);
+bool mt_lsp_doc_edit(Doc *d, uint32_t off, uint32_t end, const char *text, size_t len);
+bool mt_lsp_doc_set_text(Doc *d, const char *text, size_t len);
 
 /* LSP position -> byte offset. A character past the end of its line means
  * the line's end, a line past the last means the end of the text (as the
  * specification asks); negative values are rejected. */
-bool doc_offset(const Doc *d, PosEncoding enc, int64_t line, int64_t character, uint32_t *off);
+bool mt_lsp_doc_offset(const Doc *d, PosEncoding enc, int64_t line, int64_t character, uint32_t *off);
 /* Byte offset -> LSP position (offsets inside a character round down). */
-void doc_position(const Doc *d, PosEncoding enc, uint32_t off, uint32_t *line, uint32_t *character);
+void mt_lsp_doc_position(const Doc *d, PosEncoding enc, uint32_t off, uint32_t *line, uint32_t *character);
 /* The 0-based line holding byte offset off. */
-uint32_t doc_line_of(const Doc *d, uint32_t off);
+uint32_t mt_lsp_doc_line_of(const Doc *d, uint32_t off);
 
 /* Length of the UTF-8 sequence starting at s (at most n bytes): 1-4, or 1
  * for an invalid byte. *units is its length in UTF-16 code units. */
-size_t utf8_char(const unsigned char *s, size_t n, unsigned *units);
+size_t mt_lsp_utf8_char(const unsigned char *s, size_t n, unsigned *units);
 
 /* The local path of a file:// URI (percent-decoded), or NULL. malloc'ed. */
-char *uri_to_path(const char *uri);
+char *mt_lsp_uri_to_path(const char *uri);
 /* file:// URI of an absolute path, percent-encoding what needs it. malloc'ed. */
-char *path_to_uri(const char *path);
+char *mt_lsp_path_to_uri(const char *path);
 
 #endif

@@ -35,20 +35,20 @@ typedef enum RpcRead {
     RPC_BAD_FRAME,            /* a header or body that breaks the framing; skipped, *body = NULL */
 } RpcRead;
 
-void rpc_init(Rpc *r, int in, int out);
-void rpc_free(Rpc *r);
+void mt_lsp_rpc_init(Rpc *r, int in, int out);
+void mt_lsp_rpc_free(Rpc *r);
 /* Read the next message, blocking. */
-RpcRead rpc_read(Rpc *r, char **body);
+RpcRead mt_lsp_rpc_read(Rpc *r, char **body);
 /* Whether a whole message is buffered or more input can be read without
  * blocking (the server drains such input before running a request, so a
  * $/cancelRequest or a newer edit is seen first). */
-bool rpc_ready(Rpc *r);
+bool mt_lsp_rpc_ready(Rpc *r);
 /* Frame and send a message; strings that are not valid UTF-8 are repaired
  * (U+FFFD) so the client always gets valid JSON. Takes ownership of msg. */
-bool rpc_send(Rpc *r, cJSON *msg);
+bool mt_lsp_rpc_send(Rpc *r, cJSON *msg);
 
-cJSON *rpc_result(const cJSON *id, cJSON *result);
-cJSON *rpc_error(const cJSON *id, int code, const char *message);
-cJSON *rpc_notification(const char *method, cJSON *params);
+cJSON *mt_lsp_rpc_result(const cJSON *id, cJSON *result);
+cJSON *mt_lsp_rpc_error(const cJSON *id, int code, const char *message);
+cJSON *mt_lsp_rpc_notification(const char *method, cJSON *params);
 
 #endif

@@ -44,33 +44,33 @@ typedef cJSON *(*Handler)(Server *s, const cJSON *params, RpcErr *err);
 /* ---- protocol.c: LSP structures <-> documents ---- */
 /* The open document named by params.textDocument.uri, or NULL (err set
  * when the parameter itself is missing; a closed document is no error). */
-Doc *proto_doc(Server *s, const cJSON *params, RpcErr *err);
+Doc *mt_lsp_proto_doc(Server *s, const cJSON *params, RpcErr *err);
 /* params.position (or the named member) as a byte offset of d. */
-bool proto_offset(Server *s, const Doc *d, const cJSON *pos, uint32_t *off, RpcErr *err);
-cJSON *proto_position(const Server *s, const Doc *d, uint32_t off);
-cJSON *proto_range(const Server *s, const Doc *d, uint32_t off, uint32_t end);
+bool mt_lsp_proto_offset(Server *s, const Doc *d, const cJSON *pos, uint32_t *off, RpcErr *err);
+cJSON *mt_lsp_proto_position(const Server *s, const Doc *d, uint32_t off);
+cJSON *mt_lsp_proto_range(const Server *s, const Doc *d, uint32_t off, uint32_t end);
 /* The range of a compiler span; a span without a line is the file start. */
-cJSON *proto_span(const Server *s, const Doc *d, MtSpan sp);
-cJSON *proto_location(const Server *s, const Doc *d, MtSpan sp);
+cJSON *mt_lsp_proto_span(const Server *s, const Doc *d, MtSpan sp);
+cJSON *mt_lsp_proto_location(const Server *s, const Doc *d, MtSpan sp);
 /* An integer member, or def when absent / not a number. */
-int64_t proto_int(const cJSON *o, const char *name, int64_t def);
-const char *proto_str(const cJSON *o, const char *name);
+int64_t mt_lsp_proto_int(const cJSON *o, const char *name, int64_t def);
+const char *mt_lsp_proto_str(const cJSON *o, const char *name);
 
 /* ---- analysis.c ---- */
 /* Parse and compile every kernel of d if its text changed since the last time. */
-void analyse(Server *s, Doc *d);
+void mt_lsp_analyse(Server *s, Doc *d);
 /* The kernel whose `def` holds off, or NULL. */
-Kernel *kernel_at(Doc *d, uint32_t off);
+Kernel *mt_lsp_kernel_at(Doc *d, uint32_t off);
 /* A compiled kernel with a typed expression tree whose code (its own or an
  * inlined helper's) answers `mt_query_value_at` at off. */
-Kernel *kernel_with_value(Doc *d, uint32_t off, MtQueryValue *v);
+Kernel *mt_lsp_kernel_with_value(Doc *d, uint32_t off, MtQueryValue *v);
 /* Whether the analysis found a parse error inside [off, end). */
-bool parse_error_in(const Doc *d, uint32_t off, uint32_t end);
+bool mt_lsp_parse_error_in(const Doc *d, uint32_t off, uint32_t end);
 
 /* ---- lsp_diag.c ---- */
-cJSON *diag_to_lsp(Server *s, Doc *d, const MtDiag *g);
+cJSON *mt_lsp_diag_to_lsp(Server *s, Doc *d, const MtDiag *g);
 /* textDocument/publishDiagnostics params for the last analysis of d. */
-cJSON *diag_publish(Server *s, Doc *d);
+cJSON *mt_lsp_diag_publish(Server *s, Doc *d);
 
 /* ---- tl_api.c ---- */
 typedef struct TlParam {
@@ -86,26 +86,26 @@ typedef struct TlFunc {
     int nparams;
     int kind;                 /* LSP CompletionItemKind */
 } TlFunc;
-const TlFunc *tl_find(const char *name, size_t len);
-const TlFunc *tl_at(size_t i);
+const TlFunc *mt_lsp_tl_find(const char *name, size_t len);
+const TlFunc *mt_lsp_tl_at(size_t i);
 /* Whether the '.' at byte `dot` follows a name of triton.language. */
-bool tl_module_at(Doc *d, uint32_t dot);
+bool mt_lsp_tl_module_at(Doc *d, uint32_t dot);
 /* Whether the identifier ending at text+end is preceded by `<module>.`
  * where <module> names triton.language in d (tl, triton.language, an
  * alias); sets *start to the attribute's first byte. */
-bool tl_attribute(Doc *d, uint32_t off, uint32_t *start, uint32_t *end, const TlFunc **f);
+bool mt_lsp_tl_attribute(Doc *d, uint32_t off, uint32_t *start, uint32_t *end, const TlFunc **f);
 /* Markdown (or plain) documentation of f. */
-char *tl_markdown(const TlFunc *f, bool markdown);
+char *mt_lsp_tl_markdown(const TlFunc *f, bool markdown);
 
 /* ---- request handlers (one file each) ---- */
-cJSON *handle_hover(Server *s, const cJSON *params, RpcErr *err);
-cJSON *handle_definition(Server *s, const cJSON *params, RpcErr *err);
-cJSON *handle_document_symbol(Server *s, const cJSON *params, RpcErr *err);
-cJSON *handle_completion(Server *s, const cJSON *params, RpcErr *err);
-cJSON *handle_signature_help(Server *s, const cJSON *params, RpcErr *err);
-cJSON *handle_code_action(Server *s, const cJSON *params, RpcErr *err);
-cJSON *handle_code_lens(Server *s, const cJSON *params, RpcErr *err);
-cJSON *handle_inlay_hint(Server *s, const cJSON *params, RpcErr *err);
-cJSON *handle_stages(Server *s, const cJSON *params, RpcErr *err);
+cJSON *mt_lsp_handle_hover(Server *s, const cJSON *params, RpcErr *err);
+cJSON *mt_lsp_handle_definition(Server *s, const cJSON *params, RpcErr *err);
+cJSON *mt_lsp_handle_document_symbol(Server *s, const cJSON *params, RpcErr *err);
+cJSON *mt_lsp_handle_completion(Server *s, const cJSON *params, RpcErr *err);
+cJSON *mt_lsp_handle_signature_help(Server *s, const cJSON *params, RpcErr *err);
+cJSON *mt_lsp_handle_code_action(Server *s, const cJSON *params, RpcErr *err);
+cJSON *mt_lsp_handle_code_lens(Server *s, const cJSON *params, RpcErr *err);
+cJSON *mt_lsp_handle_inlay_hint(Server *s, const cJSON *params, RpcErr *err);
+cJSON *mt_lsp_handle_stages(Server *s, const cJSON *params, RpcErr *err);
 
 #endif

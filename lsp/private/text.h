@@ -13,11 +13,11 @@ typedef struct Text {
     bool failed;
 } Text;
 
-void text_puts(Text *t, const char *s);
-void text_putn(Text *t, const char *s, size_t n);
-void text_printf(Text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mt_lsp_text_puts(Text *t, const char *s);
+void mt_lsp_text_putn(Text *t, const char *s, size_t n);
+void mt_lsp_text_printf(Text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The string so far ("" when empty); stays owned by t. */
-const char *text_str(Text *t);
-void text_free(Text *t);
+const char *mt_lsp_text_str(Text *t);
+void mt_lsp_text_free(Text *t);
 
 #endif

@@ -1,4 +1,4 @@
-/* lsp.h: the mytriton language server as a library (mt_lsp), run by
+/* mytriton/lsp.h: the mytriton language server as a library (mt_lsp), run by
  * `mytriton lsp` and by the benchmark over pipes. */
 #ifndef MT_LSP_H
 #define MT_LSP_H
