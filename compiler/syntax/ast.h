@@ -2,8 +2,10 @@
  *
  * Only jit functions are parsed statement by statement; the rest of the
  * file (host code, classes, other functions) is tokenised and skipped, so
- * any valid Python around the kernels parses without diagnostics. Every
- * node carries the source span it came from.
+ * any valid Python around the kernels parses without diagnostics. The
+ * module keeps the token stream, so tools that read host code (where a
+ * kernel is launched, its autotune configs) parse the parts they need with
+ * mt_parse_host_expr. Every node carries the source span it came from.
  *
  * Inside a kernel the parser accepts the whole Python expression and
  * statement grammar far enough to point at a construct the frontend then
@@ -36,7 +38,9 @@
  *    statement", "match statement", "type alias statement", "decorator"
  *    (a decorated nested def or class, spanning from its first '@').
  *    `inner` is the operand where there is one (starred, unpacking, await,
- *    yield, walrus value, lambda body), else NULL.
+ *    yield, walrus value, lambda body), else NULL. A "dict display" keeps
+ *    its entries in `items`, key and value alternating (the key NULL for a
+ *    `**m` entry), for tools that read host code (autotune configs).
  *  - Statements with a syntax error are left out of the tree (the error is
  *    a diagnostic; mt_parse returns MT_ERR_SOURCE).
  */
@@ -127,7 +131,7 @@ struct MtNode {
         struct { MtNode *value, *index; } sub;        /* ND_SUBSCRIPT */
         struct { MtNode *lo, *hi, *step; } slice;     /* ND_SLICE */
         struct { MtNode *test, *body, *orelse; } ifexp; /* ND_IFEXP */
-        struct { const char *what; MtNode *inner; } unsup; /* ND_UNSUPPORTED(_STMT): "lambda", "with statement", ... */
+        struct { const char *what; MtNode *inner; MtNodeList items; } unsup; /* ND_UNSUPPORTED(_STMT): "lambda", "with statement", ... */
 
         MtNode *expr;                                 /* ND_EXPR_STMT, ND_RETURN */
         struct { MtNodeList targets; MtNode *value; } assign; /* ND_ASSIGN */
@@ -190,11 +194,14 @@ typedef struct MtGlobal {
 
 struct MtModule {
     uint32_t file;
+    const MtToken *toks;      /* the whole file's tokens, TK_EOF last: host code for mt_parse_host_expr */
+    uint32_t ntoks;
     MtGlobal *globals;
     uint32_t nglobals;
     MtFuncDef **funcs;        /* jit functions in source order */
     uint32_t nfuncs;
     MtKernelInfo *infos;      /* public view of funcs, same order */
+    void *host;               /* api/host.c's index of the host code, made on first use (same arena) */
 };
 
 const char *mt_node_kind_name(MtNodeKind k);

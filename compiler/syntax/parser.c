@@ -503,30 +503,36 @@ static MtNode *brace_display(Parser *p)
     uint32_t start = p->pos;
     next(p);
     const char *what = "dict display";
+    NodeVec entries = {0}; /* a dict display's keys and values, alternating */
     if (!is_op(p, OP_RBRACE)) {
         bool dict;
         if (accept_op(p, OP_DSTAR)) {
-            bitwise_or(p);
+            mt_vec_push(&p->c->arena, &entries, NULL);
+            mt_vec_push(&p->c->arena, &entries, bitwise_or(p));
             dict = true;
         } else {
-            star_named_expression(p);
+            MtNode *first = star_named_expression(p);
             dict = accept_op(p, OP_COLON);
-            if (dict)
-                expression(p);
+            if (dict) {
+                mt_vec_push(&p->c->arena, &entries, first);
+                mt_vec_push(&p->c->arena, &entries, expression(p));
+            }
         }
         if (!p->err && starts_comprehension(p)) {
             comprehension_clauses(p);
             what = dict ? "dict comprehension" : "set comprehension";
+            entries.n = 0;
         } else {
             what = dict ? "dict display" : "set display";
             while (!p->err && accept_op(p, OP_COMMA) && !is_op(p, OP_RBRACE)) {
                 if (dict && accept_op(p, OP_DSTAR)) {
-                    bitwise_or(p);
+                    mt_vec_push(&p->c->arena, &entries, NULL);
+                    mt_vec_push(&p->c->arena, &entries, bitwise_or(p));
                 } else if (dict) {
-                    expression(p);
+                    mt_vec_push(&p->c->arena, &entries, expression(p));
                     if (!p->err && !accept_op(p, OP_COLON))
                         fail(p, "expected ':' after the dictionary key");
-                    expression(p);
+                    mt_vec_push(&p->c->arena, &entries, expression(p));
                 } else {
                     star_named_expression(p);
                 }
@@ -535,7 +541,9 @@ static MtNode *brace_display(Parser *p)
     }
     if (!expect_op(p, OP_RBRACE, "expected ',' or '}'"))
         return p->bad;
-    return unsupported(p, ND_UNSUPPORTED, what, span_from(p, start), NULL);
+    MtNode *n = unsupported(p, ND_UNSUPPORTED, what, span_from(p, start), NULL);
+    n->u.unsup.items = to_list(entries);
+    return n;
 }
 
 /* atom = NAME | 'True' | 'False' | 'None' | '...' | strings | NUMBER
@@ -2176,5 +2184,26 @@ MtModule *mt_parse_module(MtCtx *c, uint32_t file, const MtTokens *toks)
     last_bindings(&p, m);
     m->funcs = p.funcs.v;
     m->nfuncs = p.funcs.n;
+    m->toks = toks->v;
+    m->ntoks = toks->n;
     return m;
+}
+
+MtNode *mt_parse_host_expr(MtCtx *c, const MtModule *m, uint32_t from, uint32_t to)
+{
+    if (!m->ntoks || to > m->ntoks - 1 || from >= to)
+        return NULL;
+    /* The range alone, ended like a line, so that nothing after it (the
+     * `if` of a comprehension, say) is read as part of the expression. */
+    uint32_t n = to - from;
+    MtToken *t = mt_arena_alloc(&c->arena, (n + 2) * sizeof *t);
+    memcpy(t, m->toks + from, n * sizeof *t);
+    t[n] = t[n - 1];
+    t[n].kind = TK_NEWLINE;
+    t[n].span.off = t[n].span.end;
+    t[n + 1] = t[n];
+    t[n + 1].kind = TK_EOF;
+    Parser p = {.c = c, .t = t, .n = n + 2, .unclosed_off = UINT32_MAX};
+    p.bad = new_node(&p, ND_NONE, t[0].span);
+    return quiet_parse(&p, 0, n, star_expressions);
 }

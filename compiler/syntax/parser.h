@@ -10,4 +10,10 @@
  * outside jit functions is ever reported except tokenizer errors. */
 MtModule *mt_parse_module(MtCtx *c, uint32_t file, const MtTokens *toks);
 
+/* Tokens [from, to) of m's token stream (host code: a launch, a decorator,
+ * the right-hand side of an assignment) parsed as an expression or a bare
+ * tuple, with no diagnostics at all; NULL unless they parse and cover
+ * exactly that range. */
+MtNode *mt_parse_host_expr(MtCtx *c, const MtModule *m, uint32_t from, uint32_t to);
+
 #endif

@@ -1235,6 +1235,51 @@ START_TEST(parse_api_edges)
 }
 END_TEST
 
+/* Host code for tools: the module keeps its tokens, mt_parse_host_expr
+ * parses a token range quietly, and dict displays keep their entries. */
+START_TEST(host_expressions)
+{
+    Parsed p = parse("import triton\n"
+                     "def launch(x):\n"
+                     "    k[grid](x, 3, BLOCK={'A': 1, **base}['A'])\n"
+                     "    bad = (1 +\n"
+                     "           )\n");
+    ck_assert_uint_gt(p.m->ntoks, 10);
+    ck_assert_int_eq(p.m->toks[p.m->ntoks - 1].kind, TK_EOF);
+    uint32_t from = 0, to = 0;
+    for (uint32_t i = 0; i < p.m->ntoks; i++)
+        if (p.m->toks[i].kind == TK_NAME && !strcmp(p.m->toks[i].text, "k"))
+            from = i;
+    for (to = from; p.m->toks[to].kind != TK_NEWLINE; to++)
+        ;
+    const MtNode *call = mt_parse_host_expr(p.c, p.m, from, to);
+    ck_assert_ptr_nonnull(call);
+    ck_assert_int_eq(call->kind, ND_CALL);
+    ck_assert_int_eq(call->u.call.fn->kind, ND_SUBSCRIPT);
+    ck_assert_uint_eq(call->u.call.args.n, 2);
+    ck_assert_uint_eq(call->u.call.nkw, 1);
+    ck_assert_str_eq(call->u.call.kw[0].name, "BLOCK");
+    const MtNode *dict = call->u.call.kw[0].value->u.sub.value;
+    ck_assert_str_eq(dict->u.unsup.what, "dict display");
+    ck_assert_uint_eq(dict->u.unsup.items.n, 4);
+    ck_assert_int_eq(dict->u.unsup.items.v[0]->kind, ND_STR);
+    ck_assert_int_eq(dict->u.unsup.items.v[1]->u.num.i, 1);
+    ck_assert_ptr_null(dict->u.unsup.items.v[2]);
+    ck_assert_str_eq(dict->u.unsup.items.v[3]->u.name, "base");
+    ck_assert_str_eq(SPAN(&p, call->span), "3:5-3:47");
+    /* a range that does not parse, or stops inside an expression: NULL, quietly */
+    ck_assert_ptr_null(mt_parse_host_expr(p.c, p.m, from, to - 1));
+    for (from = to; p.m->toks[from].kind != TK_NAME || strcmp(p.m->toks[from].text, "bad"); from++)
+        ;
+    for (to = from; p.m->toks[to].kind != TK_NEWLINE; to++)
+        ;
+    ck_assert_ptr_null(mt_parse_host_expr(p.c, p.m, from + 2, to));
+    ck_assert_ptr_null(mt_parse_host_expr(p.c, p.m, 0, p.m->ntoks));
+    ck_assert_uint_eq(mt_diag_count(p.c), 0);
+    mt_ctx_free(p.c);
+}
+END_TEST
+
 static Suite *parser_suite(void)
 {
     Suite *s = suite_create("parser");
@@ -1271,6 +1316,7 @@ static Suite *parser_suite(void)
     tcase_add_test(tc, fuzz_truncations_and_mutations);
     tcase_add_test(tc, out_of_memory_is_a_status);
     tcase_add_test(tc, parse_api_edges);
+    tcase_add_test(tc, host_expressions);
     suite_add_tcase(s, tc);
     return s;
 }
