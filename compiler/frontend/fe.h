@@ -135,7 +135,7 @@ bool py_truth(Fe *fe, FValue v, MtSpan sp, bool *ok);
 bool py_as_int(FValue v, int64_t *out);
 bool py_as_double(FValue v, double *out);
 bool py_equal(FValue a, FValue b);
-/* Parse a Python literal ("256", "1e-5", "True", "None", "-3") as used in
+/* Parse a Python literal ("256", "1e-5", "True", "None", "-3", "'relu'") as used in
  * signatures and defines. */
 bool py_parse_literal(MtCtx *c, const char *text, FValue *out);
 

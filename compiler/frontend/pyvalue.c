@@ -394,19 +394,45 @@ bool py_truth(Fe *fe, FValue v, MtSpan sp, bool *ok)
     }
 }
 
+/* A quoted string literal 'text' or "text" (escapes \\ \' \" \n \t). */
+static bool parse_string(MtCtx *c, const char *text, FValue *out)
+{
+    size_t n = strlen(text);
+    while (n && (text[n - 1] == ' ' || text[n - 1] == '\t'))
+        n--;
+    if (n < 2 || text[n - 1] != text[0])
+        return false;
+    char *s = mt_arena_alloc(&c->arena, n);
+    size_t k = 0;
+    for (size_t i = 1; i + 1 < n; i++) {
+        char ch = text[i];
+        if (ch == text[0])
+            return false;
+        if (ch == '\\' && i + 2 < n) {
+            ch = text[++i];
+            ch = ch == 'n' ? '\n' : ch == 't' ? '\t' : ch;
+        }
+        s[k++] = ch;
+    }
+    s[k] = 0;
+    *out = (FValue){.kind = FV_STR, .u.s = s};
+    return true;
+}
+
 bool py_parse_literal(MtCtx *c, const char *text, FValue *out)
 {
     char buf[128];
     size_t n = 0;
     while (*text == ' ' || *text == '\t')
         text++;
+    if (*text == '\'' || *text == '"')
+        return parse_string(c, text, out);
     for (const char *p = text; *p && n + 1 < sizeof buf; p++)
         if (*p != '_')
             buf[n++] = *p;
     while (n && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
         n--;
     buf[n] = 0;
-    (void)c;
     if (!strcmp(buf, "None")) {
         *out = fv_none();
         return true;
