@@ -10,7 +10,8 @@
  *
  * Parameters without a type (no signature entry) are typed first from
  * their use: a parameter that addresses a tl.load / tl.store (the leftmost
- * parameter of the address's `+` chain) is *fp32, others i32. */
+ * parameter of the address's `+` chain, followed through loop-carried
+ * values) is *fp32, others i32. */
 #include <stdarg.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@ typedef struct Inf {
     MtCtx *c;
     MtExprProgram *p;
     uint8_t *seen;            /* per node id: visited by the parameter pre-pass */
+    const bool *inferred;     /* per runtime parameter: its type was guessed from its use */
 } Inf;
 
 static MtDiagRec *err(Inf *in, const MtExpr *e, const char *code, const char *fmt, ...)
@@ -40,12 +42,18 @@ static const char *ts(Inf *in, const MtType *t) { return mt_ty_str(in->c, t); }
 /* ---- parameter types from use ------------------------------------------------------ */
 
 /* The parameter that a pointer expression is based on: the leftmost
- * parameter of its `+` / `-` chain. */
+ * parameter of its `+` / `-` chain, followed through loop-carried values
+ * (`a_ptrs += BLOCK_K * stride` in a runtime loop is based on what
+ * a_ptrs held before the loop). */
 static MtExpr *base_param(MtExpr *e)
 {
     for (int depth = 0; e && depth < 1000; depth++) {
         if (e->kind == EX_PARAM)
             return e;
+        if (e->kind == EX_LOOP_ARG || e->kind == EX_LOOP_RESULT) {
+            e = e->u.slot.loop->node->args[2 + e->u.slot.index];
+            continue;
+        }
         if (e->kind == EX_OP && (e->op == OP_ADD || e->op == OP_SUB)) {
             MtExpr *l = base_param(e->args[0]);
             if (l)
@@ -58,6 +66,44 @@ static MtExpr *base_param(MtExpr *e)
         return NULL;
     }
     return NULL;
+}
+
+/* The first parameter with a guessed type that an address is computed
+ * from (through `+`, `-`, the values of tl.where, expand_dims and
+ * loop-carried values, a few levels deep), or NULL. */
+static const MtExpr *guessed_param(const Inf *in, const MtExpr *e, int depth)
+{
+    if (!e || depth > 8)
+        return NULL;
+    uint32_t first = 0;
+    switch (e->kind) {
+    case EX_PARAM: return e->u.param.index < in->p->nparams && in->inferred[e->u.param.index] ? e : NULL;
+    case EX_LOOP_ARG:
+    case EX_LOOP_RESULT: return guessed_param(in, e->u.slot.loop->node->args[2 + e->u.slot.index], depth + 1);
+    case EX_OP:
+        if (e->op == OP_SELECT)
+            first = 1;
+        else if (e->op != OP_ADD && e->op != OP_SUB && e->op != OP_ADDPTR && e->op != OP_EXPAND_DIMS)
+            return NULL;
+        break;
+    default: return NULL;
+    }
+    for (uint32_t i = first; i < e->nargs; i++) {
+        const MtExpr *p = guessed_param(in, e->args[i], depth + 1);
+        if (p)
+            return p;
+    }
+    return NULL;
+}
+
+/* A message about an address that rests on a guessed parameter type says
+ * so: the fix is a signature, not the kernel. */
+static void note_guessed(Inf *in, MtDiagRec *d, const MtExpr *addr)
+{
+    const MtExpr *p = d ? guessed_param(in, addr, 0) : NULL;
+    if (p)
+        mt_note(in->c, d, p->span, "'%s' is %s only because its type was inferred from its use; a signature "
+                "entry gives its real type", p->u.param.name, ts(in, p->u.param.ty));
 }
 
 static void mark_pointers(Inf *in, MtExpr *e)
@@ -287,7 +333,7 @@ static const MtType *infer_select(Inf *in, MtExpr *e, const MtType **ta)
 static const MtType *infer_load(Inf *in, MtExpr *e, const MtType **ta)
 {
     if (!mt_ty_is_ptr(ta[0])) {
-        err(in, e, "E0406", "tl.load needs a pointer, got %s", ts(in, ta[0]));
+        note_guessed(in, err(in, e, "E0406", "tl.load needs a pointer, got %s", ts(in, ta[0])), e->args[0]);
         return NULL;
     }
     if (ta[1] && mt_ty_elem(ta[1]) != &mt_ty_bool) {
@@ -304,7 +350,7 @@ static const MtType *infer_load(Inf *in, MtExpr *e, const MtType **ta)
 static const MtType *infer_store(Inf *in, MtExpr *e, const MtType **ta)
 {
     if (!mt_ty_is_ptr(ta[0])) {
-        err(in, e, "E0406", "tl.store needs a pointer, got %s", ts(in, ta[0]));
+        note_guessed(in, err(in, e, "E0406", "tl.store needs a pointer, got %s", ts(in, ta[0])), e->args[0]);
         return NULL;
     }
     if (!numeric(ta[1])) {
@@ -545,6 +591,7 @@ bool mt_infer(MtCtx *c, MtExprProgram *p)
     bool *inferred = mt_arena_alloc(&c->arena, p->nparams + 1);
     for (uint32_t i = 0; i < p->nparams; i++)
         inferred[i] = !p->params[i]->u.param.ty;
+    in.inferred = inferred;
     for (uint32_t i = 0; i < p->roots.n; i++)
         mark_pointers(&in, p->roots.v[i]);
     for (uint32_t i = 0; i < p->nparams; i++)
