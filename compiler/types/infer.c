@@ -13,6 +13,7 @@
  * parameter of the address's `+` chain, followed through loop-carried
  * values) is *fp32, others i32. */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "infer.h"
@@ -511,8 +512,38 @@ static const MtType *infer_node(Inf *in, MtExpr *e)
     return t;
 }
 
+/* Nodes made from the same source by the same operation (instances of one
+ * expression), in a sortable form. */
+typedef struct Instance {
+    uint32_t off, end, kind, op;
+} Instance;
+
+static Instance instance_of(const MtExpr *e) { return (Instance){e->span.off, e->span.end, e->kind, e->op}; }
+
+static int by_instance(const void *a, const void *b)
+{
+    const Instance *x = a, *y = b;
+    if (x->off != y->off)
+        return x->off < y->off ? -1 : 1;
+    if (x->end != y->end)
+        return x->end < y->end ? -1 : 1;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    return x->op < y->op ? -1 : x->op > y->op;
+}
+
+static bool is_used_instance(const MtExpr *e, const Instance *used, size_t n)
+{
+    Instance key = instance_of(e);
+    return bsearch(&key, used, n, sizeof *used, by_instance) != NULL;
+}
+
 /* Values computed but used by nothing: worth a warning, once per
- * outermost unused expression (its operands are not reported again). */
+ * outermost unused expression (its operands are not reported again). A
+ * source expression that a static loop unrolled (or inlining repeated) is
+ * used when any of its instances is: `p += n` in the last iteration of a
+ * tl.static_range loop feeds nothing, but the same line fed the next
+ * iteration every other time. */
 static void warn_unused(Inf *in)
 {
     MtExprProgram *p = in->p;
@@ -533,10 +564,17 @@ static void warn_unused(Inf *in)
     }
     for (uint32_t i = 0; i < p->roots.n; i++)
         used[p->roots.v[i]->id] = 1;
+    Instance *used_inst = mt_arena_alloc(&in->c->arena, (p->all.n + 1) * sizeof *used_inst);
+    size_t nused = 0;
+    for (uint32_t i = 0; i < p->all.n; i++)
+        if (used[p->all.v[i]->id])
+            used_inst[nused++] = instance_of(p->all.v[i]);
+    qsort(used_inst, nused, sizeof *used_inst, by_instance);
     for (uint32_t i = 0; i < p->all.n; i++) {
         MtExpr *e = p->all.v[i];
         if (used[e->id] || !e->ty || e->kind == EX_PARAM || e->kind == EX_CONST || e->kind == EX_LOOP_IV ||
-            e->kind == EX_LOOP_ARG || e->kind == EX_LOOP_RESULT)
+            e->kind == EX_LOOP_ARG || e->kind == EX_LOOP_RESULT ||
+            is_used_instance(e, used_inst, nused))
             continue;
         MtDiagRec *d = mt_diag(in->c, MT_SEV_WARNING, e->span, "W0803", "value computed but never used");
         mt_note_inline(in->c, d, e->inl);
