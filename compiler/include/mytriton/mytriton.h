@@ -488,6 +488,106 @@ size_t mt_query_fixes(MtCtx *c, const MtModule *m, const MtDiag *d, const MtQuer
  * Boolean name of a fitting shape to a tl.load / tl.store without one. */
 size_t mt_query_actions(MtCtx *c, MtCompiled *k, uint32_t off, uint32_t end, const MtQueryFix **out);
 
+/* ---- specialisation discovery (api/discover.c) ------------------------------ */
+
+/* A kernel is compiled for one specialisation. Editors and CI have no
+ * launch to take it from, so mt_discover reads it from the file itself:
+ * the `# mytriton:` comment above the kernel, the values a tool gives
+ * (project file, -D, editor settings), the kernel's launches in host code
+ * (`kernel[grid](x, y, out, n, BLOCK_SIZE=1024)`: constexpr keywords, and
+ * the dtype of each tensor argument where its making can be seen, e.g.
+ * `torch.empty(..., dtype=torch.float16)` or `x.half()`), the configs of
+ * its @triton.autotune (the first, or the one asked for), its
+ * @triton.heuristics where they can be evaluated, and parameter defaults.
+ * Every value records where it came from. */
+
+/* Where a parameter's value or type came from, highest precedence first. */
+typedef enum MtOrigin {
+    MT_ORIGIN_NONE,           /* nothing: a runtime type inferred from use, or a constexpr without a value (I0901) */
+    MT_ORIGIN_SIGNATURE,      /* a signature entry: the comment's sig=, else the tool's signature */
+    MT_ORIGIN_OVERRIDE,       /* a value the tool gives above the file (-D) */
+    MT_ORIGIN_DIRECTIVE,      /* the `# mytriton: NAME=VALUE` comment above the kernel */
+    MT_ORIGIN_GIVEN,          /* a value the tool gives for this kernel (the project file's kernel entry) */
+    MT_ORIGIN_LAUNCH,         /* a launch of the kernel: a keyword or argument, or an argument's dtype */
+    MT_ORIGIN_AUTOTUNE,       /* a triton.Config of the kernel's @triton.autotune */
+    MT_ORIGIN_HEURISTICS,     /* the kernel's @triton.heuristics */
+    MT_ORIGIN_DEFAULT,        /* the parameter's default value */
+    MT_ORIGIN_FALLBACK,       /* a value the tool gives below the file (project-wide values, editor settings) */
+} MtOrigin;
+
+/* "signature", "-D"-like tiers have no fixed word: "launch", "autotune",
+ * "heuristics", "default", ... */
+const char *mt_origin_name(MtOrigin o);
+
+typedef enum MtGivenTier {
+    MT_GIVEN_OVERRIDE,        /* above the comment and the file (-D) */
+    MT_GIVEN_KERNEL,          /* below the comment, above launches and configs (a project file's kernel entry) */
+    MT_GIVEN_FALLBACK,        /* below defaults, tl.constexpr parameters only (project-wide values, editor settings) */
+} MtGivenTier;
+
+typedef struct MtGiven {
+    const char *name;
+    const char *value;        /* a Python literal: 128, 0.5, True, 'relu' */
+    const char *origin;       /* where the tool got it, for hover: "-D", "mytriton.json", "the editor settings" */
+    MtGivenTier tier;
+} MtGiven;
+
+typedef struct MtDiscoverOptions {
+    const char *signature;    /* the tool's signature for this kernel (a project file's), or NULL */
+    const char *signature_origin;
+    const MtGiven *given;
+    size_t ngiven;
+    uint32_t config;          /* which @triton.autotune config to use: 0 the first (clamped to the last) */
+    /* Other parsed modules of the same package (in the same context),
+     * searched for launches after the kernel's own file. */
+    const MtModule *const *others;
+    size_t nothers;
+} MtDiscoverOptions;
+
+typedef struct MtFound {
+    const char *name;         /* the parameter */
+    bool constexpr_;
+    MtOrigin origin;
+    const char *value;        /* the value it is specialised to (Python literal), or NULL: a runtime parameter */
+    const char *type;         /* a runtime parameter's type as compiled ("*fp32"), or NULL: inferred from use */
+    /* A type the source gives that this compiler cannot compile yet
+     * ("*fp16" from `torch.float16`): the parameter is then inferred from
+     * use instead. NULL otherwise. */
+    const char *unsupported_type;
+    const char *where;        /* what gave it, in words: "the launch at line 88", "autotune config 1 of 3" */
+    const char *detail;       /* what the source says there: "BLOCK_SIZE=1024", "a tensor of fp16", or NULL */
+    MtSpan span;              /* that source (the keyword, the argument, the config entry, the default) */
+} MtFound;
+
+typedef struct MtDiscovery {
+    const char *kernel;
+    const MtFound *params;    /* one per kernel parameter, in order */
+    uint32_t nparams;
+    uint32_t nmissing;        /* tl.constexpr parameters nothing gave a value */
+    uint32_t nlaunches;       /* launches of the kernel found */
+    MtSpan launch;            /* the one used (the first), when nlaunches */
+    uint32_t nconfigs;        /* triton.Config entries of its @triton.autotune (0: none, or not readable) */
+    uint32_t config;          /* the one used */
+    MtSpan config_span;       /* its triton.Config(...) call, when it can be pointed at */
+    const char *config_text;  /* "BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, ...", when nconfigs */
+    MtSpec spec;              /* for mt_compile: kernel, signature, defines, infer_params (set the stage and sm) */
+} MtDiscovery;
+
+/* Discover the specialisation of kernel `kernel` (a name from
+ * mt_module_kernel) of m. Never reports: a launch or a config that cannot
+ * be read gives nothing. Arena-owned. */
+MtStatus mt_discover(MtCtx *c, const MtModule *m, const char *kernel, const MtDiscoverOptions *opt,
+                     const MtDiscovery **out);
+
+/* The fix for I0901: values for every tl.constexpr parameter the
+ * discovery left without one, chosen so that the kernel compiles through
+ * the CUDA layout (tile sizes are powers of two, the largest tried first),
+ * added to the kernel's `# mytriton:` comment (or a new one). Compiles the
+ * kernel a few times in a scratch context. 0 when nothing is missing or
+ * no candidate compiles; the fix's diag is d. */
+size_t mt_discover_fix(MtCtx *c, const MtModule *m, const MtDiscovery *dsc, const MtDiag *d, int sm,
+                       const MtQueryFix **out);
+
 /* ---- the CPU interpreter -------------------------------------------------- */
 
 /* One runtime argument of a launch, in the order of the kernel's runtime
