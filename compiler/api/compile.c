@@ -162,8 +162,18 @@ static MtStatus run(MtCtx *c, void *ud)
     k->prog = mt_frontend(c, j->m, fn, spec, &needs_value);
     if (!k->prog)
         return needs_value || only_usage_errors(c, errors) ? MT_ERR_USAGE : MT_ERR_SOURCE;
+    if (k->prog->partial) {
+        /* Types for what the frontend could evaluate, so that an editor
+         * still shows them around the error; inference's own findings on
+         * an incomplete kernel would repeat or follow from the errors
+         * already reported, so they are dropped. */
+        uint32_t ndiags = c->diags.n, nerrors = c->nerrors;
+        mt_infer(c, k->prog);
+        mt_diag_truncate(c, ndiags, nerrors);
+        return only_usage_errors(c, errors) ? MT_ERR_USAGE : MT_ERR_SOURCE;
+    }
     if (!mt_infer(c, k->prog)) {
-        k->prog = NULL;
+        k->prog->partial = true;
         return MT_ERR_SOURCE;
     }
     if (mt_cancelled(c))
@@ -233,7 +243,7 @@ const char *mt_compiled_text(MtCtx *c, MtCompiled *k, MtStage stage)
         k->text[stage] = mt_ast_print(c, k->fn);
         break;
     case MT_STAGE_EXPR:
-        if (k->prog)
+        if (k->prog && !k->prog->partial)
             k->text[stage] = mt_expr_print(c, k->prog, &k->marks[stage]);
         break;
     case MT_STAGE_SSA:
@@ -258,16 +268,20 @@ const char *mt_compiled_text(MtCtx *c, MtCompiled *k, MtStage stage)
     return k->text[stage];
 }
 
-size_t mt_compiled_param_count(const MtCompiled *k) { return k->prog ? k->prog->nsig : 0; }
+static bool complete(const MtCompiled *k) { return k->prog && !k->prog->partial; }
+
+bool mt_compiled_partial(const MtCompiled *k) { return k->prog && k->prog->partial; }
+
+size_t mt_compiled_param_count(const MtCompiled *k) { return complete(k) ? k->prog->nsig : 0; }
 
 const MtKernelParam *mt_compiled_param(const MtCompiled *k, size_t i)
 {
-    return k->prog && i < k->prog->nsig ? &k->prog->sig[i] : NULL;
+    return complete(k) && i < k->prog->nsig ? &k->prog->sig[i] : NULL;
 }
 
 const char *mt_compiled_signature(MtCtx *c, const MtCompiled *k)
 {
-    if (!k->prog)
+    if (!complete(k))
         return NULL;
     MtBuf b;
     mt_buf_init(&b, &c->arena);

@@ -18,7 +18,11 @@ typedef struct MtPassDump {
 struct MtCompiled {
     const MtModule *m;
     const MtFuncDef *fn;
-    MtExprProgram *prog;      /* typed expression tree; NULL if the frontend or inference failed */
+    /* The typed expression tree; NULL when specialisation failed, partial
+     * (prog->partial) when the frontend or inference stopped at errors:
+     * then only the queries read it, and the public accessors of the
+     * expression stage and the parameters answer as if it were absent. */
+    MtExprProgram *prog;
     MtFunc *func;             /* SSA (optimised once `optimized`); NULL before lowering */
     bool optimized;
     MtLayoutInfo *layout;     /* NULL before the layout stage */

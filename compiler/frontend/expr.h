@@ -96,6 +96,10 @@ typedef struct MtExprProgram {
     MtExprList roots;         /* stores and loops in program order */
     MtExprList all;           /* every node, in creation order (all[i]->id == i) */
     bool report_inferred;     /* say which parameter types came from their use (I0902) */
+    /* The frontend or type inference stopped at errors: the tree holds the
+     * nodes of what could be evaluated (and typed), for editors' queries;
+     * it is never lowered. */
+    bool partial;
     uint32_t nexprs;          /* ids handed out */
 } MtExprProgram;
 

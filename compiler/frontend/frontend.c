@@ -518,5 +518,6 @@ MtExprProgram *mt_frontend(MtCtx *c, const MtModule *m, const MtFuncDef *kernel,
     exec_block(&fe, &kernel->body);
     if (frame.returned && frame.ret.kind != FV_NONE && frame.ret.kind != FV_UNDEF)
         fe_error(&fe, frame.ret_span, "E0204", "a kernel cannot return a value (it writes results with tl.store)");
-    return c->nerrors == errors ? prog : NULL;
+    prog->partial = c->nerrors != errors;
+    return prog;
 }

@@ -7,9 +7,11 @@
 #include "syntax/ast.h"
 
 /* Build the expression tree of `kernel` for `spec`. Returns NULL when the
- * kernel cannot be specialised or has errors (diagnostics recorded); a
- * missing constexpr in editor mode (spec->infer_params) is an I0901 info
- * and also returns NULL, with *needs_value set. */
+ * kernel cannot be specialised (diagnostics recorded); a missing constexpr
+ * in editor mode (spec->infer_params) is an I0901 info and also returns
+ * NULL, with *needs_value set. A kernel with errors in its body gives a
+ * partial tree (prog->partial): every statement is still evaluated, and
+ * the values that failed have no nodes. */
 MtExprProgram *mt_frontend(MtCtx *c, const MtModule *m, const MtFuncDef *kernel, const MtSpec *spec,
                            bool *needs_value);
 

@@ -290,8 +290,15 @@ typedef struct MtCompiled MtCompiled;
 
 /* Compile one kernel of `m` for `spec`. On MT_OK `*out` holds every stage
  * up to spec->last_stage. On MT_ERR_SOURCE, `*out` may still hold the
- * stages that completed before the failing one (so tools can show them). */
+ * stages that completed before the failing one (so tools can show them),
+ * and, when the kernel's body has errors, a partial analysis: the types of
+ * every expression the frontend could evaluate, before and after the
+ * error, which the queries (mt_query_value_at, mt_query_assignments)
+ * answer from (mt_compiled_partial). */
 MtStatus mt_compile(MtCtx *c, const MtModule *m, const MtSpec *spec, MtCompiled **out);
+/* Whether k holds only a partial analysis (errors in the kernel's body):
+ * the expression stage, the parameters and the signature are then absent. */
+bool mt_compiled_partial(const MtCompiled *k);
 
 /* Printed form of a stage; NULL if that stage did not run. Arena-owned. */
 const char *mt_compiled_text(MtCtx *c, MtCompiled *k, MtStage stage);
