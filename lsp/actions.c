@@ -1,9 +1,11 @@
 /* actions.c: textDocument/codeAction.
  *
- * Quick fixes come from the compiler (mt_query_fixes), one set per
- * diagnostic in the requested range: parentheses around comparisons
- * (E0207), & | ~ for and/or/not (E0206), a power-of-two tl.arange
- * (E0413), a `# mytriton:` value for a parameter that needs one (I0901).
+ * Quick fixes come from the compiler, one set per diagnostic on the
+ * lines of the requested range: parentheses around comparisons (E0207),
+ * & | ~ for and/or/not (E0206), a power-of-two tl.arange (E0413)
+ * (mt_query_fixes), and `# mytriton:` values that compile for a kernel
+ * whose tl.constexpr parameters nothing gave a value (I0901,
+ * mt_discover_fix).
  * Refactorings of the loads and stores in the range (mask=, other=) come
  * from the compiled kernels (mt_query_actions). Every action carries its
  * edit, so no resolve step is needed; context.only filters by kind. */
@@ -63,6 +65,19 @@ static bool seen_title(const cJSON *out, const char *title, uint32_t at, uint32_
     return false;
 }
 
+/* The quick fixes of g: I0901's comes from the kernel's discovery (values
+ * that compile), the others from the compiler's fixes. */
+static size_t fixes(Server *s, Doc *d, const MtDiag *g, const MtQueryFix **fx)
+{
+    if (g->code && !strcmp(g->code, "I0901")) {
+        for (size_t k = 0; k < d->nkernels; k++)
+            if (d->kernels[k].disc && g->kernel && !strcmp(d->kernels[k].info->name, g->kernel))
+                return mt_discover_fix(d->ctx, d->m, d->kernels[k].disc, g, 0, fx);
+        return 0;
+    }
+    return mt_query_fixes(d->ctx, d->m, g, fx);
+}
+
 cJSON *mt_lsp_handle_code_action(Server *s, const cJSON *params, RpcErr *err)
 {
     Doc *d = mt_lsp_proto_doc(s, params, err);
@@ -82,12 +97,17 @@ cJSON *mt_lsp_handle_code_action(Server *s, const cJSON *params, RpcErr *err)
     size_t nout = 0;
 
     if (kind_wanted(only, "quickfix")) {
+        /* A diagnostic anywhere on the lines of the range: editors ask with
+         * the cursor, often at the start of the line. */
+        uint32_t line_off = d->lines[mt_lsp_doc_line_of(d, off)];
+        uint32_t last = mt_lsp_doc_line_of(d, end);
+        uint32_t line_end = last + 1 < d->nlines ? d->lines[last + 1] : (uint32_t)d->len;
         for (size_t i = 0; i < mt_diag_count(d->ctx); i++) {
             const MtDiag *g = mt_diag_at(d->ctx, i);
-            if (!g->span.line || g->span.off > end || g->span.end < off)
+            if (!g->span.line || g->span.off >= line_end || g->span.end < line_off)
                 continue;
             const MtQueryFix *fx;
-            size_t n = mt_query_fixes(d->ctx, d->m, g, &fx);
+            size_t n = fixes(s, d, g, &fx);
             for (size_t j = 0; j < n; j++) {
                 uint32_t at = fx[j].nedits ? fx[j].edits[0].off : 0;
                 if (seen_title(out, fx[j].title, at, offs, nout))

@@ -4,9 +4,10 @@
  * The whole file is parsed once; then every jit function that no other
  * one calls is compiled (helpers are compiled inlined into their callers,
  * so their errors appear with a note at the call site) for the
- * specialisation the directive, the project file and the settings give,
- * through the CUDA lowering so type, verifier, layout and lowering errors
- * all show. A kernel with a parse error inside it is not compiled: the
+ * specialisation the compiler's discovery finds (the `# mytriton:`
+ * comment, the project file, the kernel's launches, autotune configs,
+ * heuristics and defaults, the settings), through the CUDA lowering so
+ * type, verifier, layout and lowering errors all show. A kernel with a parse error inside it is not compiled: the
  * parse error is the one to fix first. Everything lands in the
  * document's context, reset first, so the analysis of a document costs
  * one arena and no frees. The server analyses lazily: edits only mark the
@@ -32,12 +33,27 @@ bool mt_lsp_parse_error_in(const Doc *d, uint32_t off, uint32_t end)
     return false;
 }
 
+/* The end of the indented block that a function's span ends in: the
+ * parser leaves a statement with a syntax error out of the span, but the
+ * lines after it that are still indented (or blank) are the function's. */
+static uint32_t block_end(const Doc *d, uint32_t end)
+{
+    uint32_t l = mt_lsp_doc_line_of(d, end) + 1;
+    for (; l < d->nlines; l++) {
+        char ch = d->text[d->lines[l]];
+        if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r' && ch != '#')
+            break;
+    }
+    return l < d->nlines ? d->lines[l] : (uint32_t)d->len;
+}
+
 void mt_lsp_analyse(Server *s, Doc *d)
 {
     if (!d->dirty)
         return;
     d->dirty = false;
     d->published = false;
+    mt_lsp_keep_good(d);
     mt_ctx_reset(d->ctx);
     d->m = NULL;
     free(d->kernels);
@@ -63,19 +79,49 @@ void mt_lsp_analyse(Server *s, Doc *d)
         Kernel *k = &d->kernels[i];
         k->info = mt_module_kernel(m, i);
         k->helper = mt_query_is_helper(m, i);
-        if (k->helper || mt_lsp_parse_error_in(d, k->info->span.off, k->info->span.end))
+        if (k->helper || mt_lsp_parse_error_in(d, k->info->span.off, block_end(d, k->info->span.end)))
             continue;
-        KernelSpec ks;
-        mt_lsp_kernel_spec(&ks, k->info, p, &s->settings);
+        DiscoverInput in;
+        mt_lsp_discover_input(&in, k->info, p, &s->settings, mt_lsp_config_choice(s, d->uri, k->info->name));
+        if (mt_discover(d->ctx, m, k->info->name, &in.opt, &k->disc) != MT_OK)
+            continue;
+        MtSpec spec = k->disc->spec;
+        spec.last_stage = s->settings.last_stage;
         k->compiled = true;
-        k->status = mt_compile(d->ctx, m, &ks.spec, &k->k);
+        k->status = mt_compile(d->ctx, m, &spec, &k->k);
     }
+    mt_lsp_map_texts(d);
+}
+
+const MtFound *mt_lsp_found_at(const Doc *d, uint32_t off, const Kernel **kernel)
+{
+    for (size_t i = 0; i < d->nkernels; i++) {
+        const Kernel *k = &d->kernels[i];
+        if (!k->disc || off < k->info->span.off || off >= k->info->span.end)
+            continue;
+        for (uint32_t p = 0; p < k->info->nparams; p++) {
+            MtSpan sp = k->info->params[p].span;
+            if (off >= sp.off && off < sp.off + strlen(k->info->params[p].name)) {
+                *kernel = k;
+                return &k->disc->params[p];
+            }
+        }
+    }
+    return NULL;
+}
+
+const MtFound *mt_lsp_found_named(const Kernel *k, const char *name)
+{
+    for (uint32_t p = 0; k && k->disc && p < k->disc->nparams; p++)
+        if (!strcmp(k->disc->params[p].name, name))
+            return &k->disc->params[p];
+    return NULL;
 }
 
 Kernel *mt_lsp_kernel_at(Doc *d, uint32_t off)
 {
     for (size_t i = 0; i < d->nkernels; i++)
-        if (off >= d->kernels[i].info->span.off && off < d->kernels[i].info->span.end)
+        if (off >= d->kernels[i].info->span.off && off < block_end(d, d->kernels[i].info->span.end))
             return &d->kernels[i];
     return NULL;
 }

@@ -1,11 +1,13 @@
 /* completion.c: textDocument/completion and textDocument/signatureHelp
- * for the tl API.
+ * for the tl API (the compiler's builtins table, builtins.c).
  *
  * Completion answers after `tl.` (or any name that imports
- * triton.language) with the supported functions and dtypes; signature
- * help finds the innermost unclosed call of a tl function around the
- * cursor and marks the argument being typed, positional or keyword. */
+ * triton.language) with the functions and dtypes the compiler binds;
+ * signature help finds the innermost unclosed call of a tl function
+ * around the cursor and marks the argument being typed, positional or
+ * keyword. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,12 +15,12 @@
 
 static bool ident_char(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
 
-static cJSON *doc_markup(Server *s, const TlFunc *f)
+static cJSON *doc_markup(Server *s, const MtApiEntry *f)
 {
     char *md = mt_lsp_tl_markdown(f, s->markdown);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "kind", s->markdown ? "markdown" : "plaintext");
-    cJSON_AddStringToObject(o, "value", md ? md : f->doc);
+    cJSON_AddStringToObject(o, "value", md ? md : f->doc ? f->doc : "");
     free(md);
     return o;
 }
@@ -38,16 +40,19 @@ cJSON *mt_lsp_handle_completion(Server *s, const cJSON *params, RpcErr *err)
         b--;
     if (b == 0 || !mt_lsp_tl_module_at(d, b - 1))
         return list;
-    for (size_t i = 0; mt_lsp_tl_at(i); i++) {
-        const TlFunc *f = mt_lsp_tl_at(i);
-        if (strncmp(f->name, d->text + b, off - b))
+    for (size_t i = 0; i < mt_api_count(); i++) {
+        const MtApiEntry *f = mt_api_at(i);
+        const char *name = mt_lsp_tl_name(f);
+        if (!name || strncmp(name, d->text + b, off - b))
             continue;
         cJSON *it = cJSON_CreateObject();
-        cJSON_AddStringToObject(it, "label", f->name);
-        cJSON_AddNumberToObject(it, "kind", f->kind);
-        cJSON_AddStringToObject(it, "detail", f->signature);
+        cJSON_AddStringToObject(it, "label", name);
+        cJSON_AddNumberToObject(it, "kind", mt_lsp_tl_kind(f));
+        char *sig = mt_lsp_tl_signature(f);
+        cJSON_AddStringToObject(it, "detail", sig ? sig : f->name);
+        free(sig);
         cJSON_AddItemToObject(it, "documentation", doc_markup(s, f));
-        cJSON_AddStringToObject(it, "insertText", f->name);
+        cJSON_AddStringToObject(it, "insertText", name);
         cJSON_AddItemToArray(items, it);
     }
     return list;
@@ -118,45 +123,44 @@ cJSON *mt_lsp_handle_signature_help(Server *s, const cJSON *params, RpcErr *err)
     uint32_t e = open, b = open;
     while (b > 0 && ident_char(d->text[b - 1]))
         b--;
-    const TlFunc *f = b < e && b > 0 && mt_lsp_tl_module_at(d, b - 1) ? mt_lsp_tl_find(d->text + b, e - b) : NULL;
-    if (!f || f->kind != 3)
+    const MtApiEntry *f = b < e && b > 0 && mt_lsp_tl_module_at(d, b - 1) ? mt_lsp_tl_find(d->text + b, e - b) : NULL;
+    if (!f || f->kind != MT_API_FUNCTION || !f->params)
         return cJSON_CreateNull();
+    TlParam fp[32];
+    int np = mt_lsp_tl_params(f, fp, 32);
     int active = commas;
     if (kwlen)
-        for (int i = 0; i < f->nparams; i++)
-            if (strlen(f->params[i].name) == kwlen && !strncmp(f->params[i].name, d->text + kw, kwlen))
+        for (int i = 0; i < np; i++)
+            if (fp[i].len == kwlen && !strncmp(fp[i].name, d->text + kw, kwlen))
                 active = i;
-
+    char *label = mt_lsp_tl_signature(f);
+    if (!label)
+        return cJSON_CreateNull();
     cJSON *sig = cJSON_CreateObject();
-    cJSON_AddStringToObject(sig, "label", f->signature);
+    cJSON_AddStringToObject(sig, "label", label);
     cJSON_AddItemToObject(sig, "documentation", doc_markup(s, f));
     cJSON *ps = cJSON_AddArrayToObject(sig, "parameters");
-    const char *paren = strchr(f->signature, '(');
-    const char *from = paren ? paren + 1 : f->signature;
-    for (int i = 0; i < f->nparams; i++) {
-        const char *name = f->params[i].name;
-        size_t n = strlen(name);
-        const char *at = from;
-        while ((at = strstr(at, name)) && (ident_char(at[n]) || (at > f->signature && ident_char(at[-1]))))
-            at += n;
+    size_t open_at = strlen(f->name) + 1; /* fp[i].name points into f->params, which follows "name(" */
+    for (int i = 0; i < np; i++) {
+        size_t at = open_at + (size_t)(fp[i].name - f->params);
         cJSON *p = cJSON_CreateObject();
-        if (at) {
-            cJSON *lab = cJSON_AddArrayToObject(p, "label");
-            cJSON_AddItemToArray(lab, cJSON_CreateNumber((double)(at - f->signature)));
-            cJSON_AddItemToArray(lab, cJSON_CreateNumber((double)(at - f->signature + (long)n)));
-            from = at + n;
-        } else {
-            cJSON_AddStringToObject(p, "label", name);
+        cJSON *lab = cJSON_AddArrayToObject(p, "label");
+        cJSON_AddItemToArray(lab, cJSON_CreateNumber((double)at));
+        cJSON_AddItemToArray(lab, cJSON_CreateNumber((double)(at + fp[i].len)));
+        if (fp[i].doclen) {
+            cJSON *doc = cJSON_AddObjectToObject(p, "documentation");
+            cJSON_AddStringToObject(doc, "kind", "plaintext");
+            char text[512];
+            snprintf(text, sizeof text, "%.*s", (int)fp[i].doclen, fp[i].doc);
+            cJSON_AddStringToObject(doc, "value", text);
         }
-        cJSON *doc = cJSON_AddObjectToObject(p, "documentation");
-        cJSON_AddStringToObject(doc, "kind", "plaintext");
-        cJSON_AddStringToObject(doc, "value", f->params[i].doc);
         cJSON_AddItemToArray(ps, p);
     }
+    free(label);
     cJSON *h = cJSON_CreateObject();
     cJSON *sigs = cJSON_AddArrayToObject(h, "signatures");
     cJSON_AddItemToArray(sigs, sig);
     cJSON_AddNumberToObject(h, "activeSignature", 0);
-    cJSON_AddNumberToObject(h, "activeParameter", active < f->nparams ? active : f->nparams - 1);
+    cJSON_AddNumberToObject(h, "activeParameter", active < np ? active : np - 1);
     return h;
 }

@@ -7,13 +7,15 @@
  *                               "constexprs": {"BLOCK": 1024}}}}
  * Values are numbers, booleans, null or strings holding a Python literal.
  *
- * Precedence, highest first, per parameter: a signature entry (the
- * directive's `sig=`, else the project's kernel signature); the kernel's
- * `# mytriton:` directive; the project's per-kernel constexprs (these
- * override Python defaults); the Python default; the project-wide
- * constexprs; the editor setting mytriton.constexprs. Project-wide and
- * editor values apply to tl.constexpr parameters only, so one table can
- * serve kernels with different parameters. */
+ * The specialisation itself is found by the compiler's discovery
+ * (mt_discover): the `# mytriton:` comment, the kernel's launches,
+ * autotune configs, heuristics and defaults. The editor adds what it
+ * knows at two tiers: the project file's per-kernel signature and
+ * constexprs rank just below the comment (above launches and defaults:
+ * you named the kernel), the project-wide constexprs and then the editor
+ * setting mytriton.constexprs rank below everything the file says, for
+ * tl.constexpr parameters only, so one table can serve kernels with
+ * different parameters. */
 #include "config.h"
 
 #include <errno.h>
@@ -34,7 +36,23 @@ void mt_lsp_settings_free(Settings *s)
 {
     cJSON_Delete(s->constexprs);
     free(s->rules_url);
+    free(s->dashboard_url);
     mt_lsp_settings_init(s);
+}
+
+/* A URL setting: "" clears it; with_slash adds a final '/'. */
+static void set_url(char **dst, const cJSON *v, bool with_slash)
+{
+    if (!cJSON_IsString(v))
+        return;
+    free(*dst);
+    *dst = NULL;
+    size_t n = strlen(v->valuestring);
+    if (!n || !(*dst = malloc(n + 2)))
+        return;
+    memcpy(*dst, v->valuestring, n + 1);
+    if (with_slash && (*dst)[n - 1] != '/')
+        strcpy(*dst + n, "/");
 }
 
 void mt_lsp_settings_apply(Settings *s, const cJSON *section)
@@ -61,18 +79,15 @@ void mt_lsp_settings_apply(Settings *s, const cJSON *section)
     v = cJSON_GetObjectItemCaseSensitive(section, "codeLens");
     if (cJSON_IsBool(v))
         s->code_lens = cJSON_IsTrue(v);
-    v = cJSON_GetObjectItemCaseSensitive(section, "rulesUrl");
-    if (cJSON_IsString(v) && v->valuestring[0]) {
-        size_t n = strlen(v->valuestring);
-        char *u = malloc(n + 2);
-        if (u) {
-            memcpy(u, v->valuestring, n + 1);
-            if (u[n - 1] != '/')
-                strcpy(u + n, "/");
-            free(s->rules_url);
-            s->rules_url = u;
-        }
+    v = cJSON_GetObjectItemCaseSensitive(section, "inferredTypes");
+    if (cJSON_IsString(v)) {
+        static const char *const modes[] = {"hint", "diagnostic", "off"};
+        for (int i = 0; i < 3; i++)
+            if (!strcmp(v->valuestring, modes[i]))
+                s->inferred_types = (InferredTypes)i;
     }
+    set_url(&s->rules_url, cJSON_GetObjectItemCaseSensitive(section, "rulesUrl"), true);
+    set_url(&s->dashboard_url, cJSON_GetObjectItemCaseSensitive(section, "dashboardUrl"), false);
 }
 
 /* ---- the project file ------------------------------------------------------------------- */
@@ -240,77 +255,90 @@ const Project *mt_lsp_project_for(Project *p, const char *doc_path)
     return p;
 }
 
-/* ---- specialisation ------------------------------------------------------------------------ */
+/* ---- what the editor gives the discovery ---------------------------------------------------- */
 
-/* Whether the kernel's directive gives NAME (or, for NAME "sig", a signature). */
-static bool directive_names(const char *dir, const char *name)
+/* Whether a string from the settings is already a Python literal: a
+ * number, True, False, None, or a quoted string. */
+static bool python_literal(const char *s)
 {
-    size_t n = strlen(name);
-    for (const char *p = dir; p && *p;) {
-        p += strspn(p, " \t,");
-        size_t len = strcspn(p, "= \t,");
-        if (p[len] == '=' && ((len == n && !strncmp(p, name, n)) ||
-                              (!strcmp(name, "sig") && len == 9 && !strncmp(p, "signature", 9))))
-            return true;
-        p += strcspn(p, " \t");
-    }
-    return false;
+    size_t n = strlen(s);
+    if (!n)
+        return false;
+    if ((s[0] == '\'' || s[0] == '"') && n >= 2 && s[n - 1] == s[0])
+        return true;
+    if (!strcmp(s, "True") || !strcmp(s, "False") || !strcmp(s, "None"))
+        return true;
+    char *end;
+    strtod(s, &end);
+    return end != s && *end == 0;
 }
 
-static const char *value_text(const cJSON *v, char buf[40])
+/* A JSON value as a Python literal in buf: a string that is not already
+ * one ("leaky_relu") is that string, quoted, so a string constexpr needs
+ * no Python quoting inside JSON. NULL when it does not fit. */
+static const char *value_text(const cJSON *v, char *buf, size_t cap)
 {
-    if (cJSON_IsString(v))
+    if (cJSON_IsString(v) && python_literal(v->valuestring))
         return v->valuestring;
+    if (cJSON_IsString(v)) {
+        size_t k = 0;
+        buf[k++] = '\'';
+        for (const char *p = v->valuestring; *p; p++) {
+            if (k + 4 >= cap)
+                return NULL;
+            if (*p == '\'' || *p == '\\')
+                buf[k++] = '\\';
+            buf[k++] = *p == '\n' ? ' ' : *p;
+        }
+        buf[k++] = '\'';
+        buf[k] = 0;
+        return buf;
+    }
     if (cJSON_IsBool(v))
         return cJSON_IsTrue(v) ? "True" : "False";
     if (cJSON_IsNull(v))
         return "None";
     double d = v->valuedouble;
     if (d == (double)(long long)d && d > -1e15 && d < 1e15)
-        snprintf(buf, 40, "%lld", (long long)d);
+        snprintf(buf, cap, "%lld", (long long)d);
     else {
-        snprintf(buf, 40, "%.17g", d);
+        snprintf(buf, cap, "%.17g", d);
         if (!strpbrk(buf, ".eEn"))
             strcat(buf, ".0");
     }
     return buf;
 }
 
-static void add_define(KernelSpec *ks, const char *name, const cJSON *v)
+static void add_given(DiscoverInput *in, const cJSON *values, MtGivenTier tier, const char *origin)
 {
-    size_t i = ks->spec.ndefines;
-    if (i >= SPEC_MAX_DEFINES)
-        return;
-    ks->defines[i].name = name;
-    ks->defines[i].value = value_text(v, ks->values[i]);
-    ks->spec.ndefines = i + 1;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, values)
+    {
+        size_t i = in->opt.ngiven;
+        if (i >= DISCOVER_MAX_GIVEN || !v->string || !scalar(v))
+            continue;
+        const char *text = value_text(v, in->values[i], sizeof in->values[i]);
+        if (!text)
+            continue;
+        in->given[i] = (MtGiven){v->string, text, origin, tier};
+        in->opt.ngiven = i + 1;
+    }
 }
 
-void mt_lsp_kernel_spec(KernelSpec *ks, const MtKernelInfo *k, const Project *p, const Settings *s)
+void mt_lsp_discover_input(DiscoverInput *in, const MtKernelInfo *k, const Project *p, const Settings *s,
+                           uint32_t config)
 {
-    memset(ks, 0, sizeof *ks);
-    ks->spec.kernel = k->name;
-    ks->spec.infer_params = true;
-    ks->spec.last_stage = s->last_stage;
-    ks->spec.defines = ks->defines;
-    const cJSON *kernels = p && p->root ? cJSON_GetObjectItemCaseSensitive(p->root, "kernels") : NULL;
-    const cJSON *entry = kernels ? cJSON_GetObjectItemCaseSensitive(kernels, k->name) : NULL;
-    const cJSON *kc = entry ? cJSON_GetObjectItemCaseSensitive(entry, "constexprs") : NULL;
-    const cJSON *pc = p && p->root ? cJSON_GetObjectItemCaseSensitive(p->root, "constexprs") : NULL;
-    const cJSON *sig = entry ? cJSON_GetObjectItemCaseSensitive(entry, "signature") : NULL;
-    if (cJSON_IsString(sig) && !directive_names(k->directive, "sig"))
-        ks->spec.signature = sig->valuestring;
-    for (uint32_t i = 0; i < k->nparams; i++) {
-        const MtParamInfo *pi = &k->params[i];
-        if (directive_names(k->directive, pi->name))
-            continue;
-        const cJSON *v = kc ? cJSON_GetObjectItemCaseSensitive(kc, pi->name) : NULL;
-        if (!v && !pi->default_text && pi->constexpr_) {
-            v = pc ? cJSON_GetObjectItemCaseSensitive(pc, pi->name) : NULL;
-            if (!v && s->constexprs)
-                v = cJSON_GetObjectItemCaseSensitive(s->constexprs, pi->name);
-        }
-        if (v && scalar(v))
-            add_define(ks, pi->name, v);
+    memset(in, 0, sizeof *in);
+    in->opt.given = in->given;
+    in->opt.config = config;
+    const cJSON *root = p ? p->root : NULL;
+    const cJSON *entry = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "kernels"), k->name);
+    const cJSON *sig = cJSON_GetObjectItemCaseSensitive(entry, "signature");
+    if (cJSON_IsString(sig)) {
+        in->opt.signature = sig->valuestring;
+        in->opt.signature_origin = "mytriton.json";
     }
+    add_given(in, cJSON_GetObjectItemCaseSensitive(entry, "constexprs"), MT_GIVEN_KERNEL, "mytriton.json");
+    add_given(in, cJSON_GetObjectItemCaseSensitive(root, "constexprs"), MT_GIVEN_FALLBACK, "mytriton.json");
+    add_given(in, s->constexprs, MT_GIVEN_FALLBACK, "the editor setting mytriton.constexprs");
 }

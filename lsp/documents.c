@@ -5,6 +5,7 @@
  * line table is rebuilt after every edit, which is linear and cheap next
  * to a recompile. Lines end at \n, \r\n or \r, as in LSP and Python. */
 #include "documents.h"
+#include "server.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +246,7 @@ static void doc_free(Doc *d)
     if (!d)
         return;
     mt_ctx_free(d->ctx);
+    mt_lsp_analysis_free(&d->good);
     free(d->uri);
     free(d->path);
     free(d->text);

@@ -3,8 +3,9 @@
  * What a kernel author wants to see at a position, most specific first:
  *  - on a `tl.` function or dtype: its signature and what mytriton does;
  *  - on a name or expression of a compiled kernel: its type and shape,
- *    what made it, the SSA instruction that computes it and its CUDA
- *    layout, then every SSA op the whole source line became;
+ *    where a parameter's value or type came from (a launch, an autotune
+ *    config, ...), what made it, the SSA instruction that computes it and
+ *    its CUDA layout, then every SSA op the whole source line became;
  *  - on a rule code (in a comment, say) or inside a diagnostic's range:
  *    the rule's title and explanation.
  * Sections are joined; nothing found is a null result. */
@@ -38,7 +39,46 @@ static void rule_section(Text *t, bool md, const MtRule *r)
         mt_lsp_text_printf(t, "%s %s: %s\n%s\n", r->code, r->name, r->title, r->help);
 }
 
-static void value_section(Server *s, Doc *d, Kernel *k, const MtQueryValue *v, uint32_t off, Text *t)
+/* Where a parameter's value or type came from (the discovery). */
+static void origin_section(Server *s, const Kernel *k, const MtFound *f, Text *t)
+{
+    bool md = s->markdown;
+    const char *em = md ? "*" : "";
+    if (f->unsupported_type) {
+        mt_lsp_text_printf(t, md ? "\n%s passes `%s` (%s): mytriton cannot compile `%s` yet, so the type shown is "
+                                   "inferred from its use\n"
+                                 : "\n%s passes %s (%s): mytriton cannot compile %s yet, so the type shown is "
+                                   "inferred from its use\n",
+                           f->where, f->detail ? f->detail : "it", f->seen ? f->seen : "?", f->unsupported_type);
+        return;
+    }
+    switch (f->origin) {
+    case MT_ORIGIN_NONE:
+        if (f->constexpr_)
+            mt_lsp_text_puts(t, "\nno value: not given by a launch, an autotune config, a default or a "
+                                "`# mytriton:` comment\n");
+        else
+            mt_lsp_text_printf(t, "\n%sinferred from its use%s (no launch in this file shows its type)\n", em, em);
+        return;
+    case MT_ORIGIN_DEFAULT:
+        mt_lsp_text_printf(t, "\n%sfrom its default%s\n", em, em);
+        return;
+    default: break;
+    }
+    mt_lsp_text_printf(t, "\n%sfrom %s%s", em, f->where ? f->where : mt_origin_name(f->origin), em);
+    if (f->detail)
+        mt_lsp_text_printf(t, md ? ": `%s`" : ": %s", f->detail);
+    if (f->seen)
+        mt_lsp_text_printf(t, " (%s)", f->seen);
+    if (f->origin == MT_ORIGIN_AUTOTUNE && k->disc->nconfigs > 1)
+        mt_lsp_text_puts(t, " (the code lens above the kernel picks another)");
+    mt_lsp_text_puts(t, "\n");
+}
+
+/* The value behind a position: v from kernel k of an analysis in ctx
+ * (the current one, or the last good one for a line that did not change);
+ * `line` is the 1-based source line in that analysis's text. */
+static void value_section(Server *s, MtCtx *ctx, Kernel *k, const MtQueryValue *v, uint32_t line, Text *t)
 {
     bool md = s->markdown;
     Text head = {0};
@@ -60,6 +100,10 @@ static void value_section(Server *s, Doc *d, Kernel *k, const MtQueryValue *v, u
             mt_lsp_text_printf(t, ", %u instances (unrolled or inlined more than once)", v->instances);
         mt_lsp_text_printf(t, md ? " in `%s`\n" : " in %s\n", k->info->name);
     }
+    const MtFound *f = v->name && (!strcmp(v->what, "constexpr") || !strcmp(v->what, "parameter"))
+                           ? mt_lsp_found_named(k, v->name) : NULL;
+    if (f)
+        origin_section(s, k, f, t);
     if (v->ssa) {
         mt_lsp_text_puts(t, md ? "\n**SSA** " : "SSA: ");
         mt_lsp_text_printf(t, md ? "`%s`\n" : "%s\n", v->ssa);
@@ -68,8 +112,7 @@ static void value_section(Server *s, Doc *d, Kernel *k, const MtQueryValue *v, u
         mt_lsp_text_puts(t, md ? "\n**Layout** " : "layout: ");
         mt_lsp_text_printf(t, "%s\n", v->layout);
     }
-    uint32_t line = mt_lsp_doc_line_of(d, off) + 1;
-    const char *ops = mt_compiled_ops_for_line(d->ctx, k->k, line);
+    const char *ops = mt_compiled_ops_for_line(ctx, k->k, line);
     if (ops && ops[0]) {
         mt_lsp_text_printf(t, md ? "\n**Line %u** became:\n" : "line %u became:\n", line);
         code_block(t, md, "mlir", ops);
@@ -125,12 +168,15 @@ cJSON *mt_lsp_handle_hover(Server *s, const cJSON *params, RpcErr *err)
         }
     }
 
-    const TlFunc *f;
+    const MtApiEntry *tf;
     uint32_t fb, fe;
     MtQueryValue v;
-    Kernel *k;
-    if (!t.n && mt_lsp_tl_attribute(d, off, &fb, &fe, &f)) {
-        char *doc = mt_lsp_tl_markdown(f, md);
+    Kernel *k, *gk;
+    uint32_t old;
+    const Kernel *fk;
+    const MtFound *f;
+    if (!t.n && mt_lsp_tl_attribute(d, off, &fb, &fe, &tf)) {
+        char *doc = mt_lsp_tl_markdown(tf, md);
         if (doc)
             mt_lsp_text_puts(&t, doc);
         free(doc);
@@ -146,14 +192,31 @@ cJSON *mt_lsp_handle_hover(Server *s, const cJSON *params, RpcErr *err)
         if (named)
             kernel_section(s, d, named, &t);
         else
-            value_section(s, d, k, &v, off, &t);
+            value_section(s, d->ctx, k, &v, mt_lsp_doc_line_of(d, off) + 1, &t);
         rb = v.span.off;
         re = v.span.end;
+    } else if (!t.n && (k = mt_lsp_kernel_at(d, off)) != NULL && (gk = mt_lsp_good_kernel(d, k)) != NULL &&
+               mt_lsp_to_good(d, off, &old) && mt_query_value_at(d->good.ctx, gk->k, old, &v) &&
+               mt_lsp_from_good(d, v.span.off, &rb) && mt_lsp_from_good(d, v.span.end, &re)) {
+        /* The kernel has no complete analysis now (an error while typing):
+         * the last good one, on a line that did not change. */
+        value_section(s, d->good.ctx, gk, &v, v.span.line, &t);
+        mt_lsp_text_puts(&t, md ? "\n*from the last analysis without errors*\n"
+                                : "(from the last analysis without errors)\n");
     } else if (!t.n && (k = mt_lsp_kernel_at(d, off)) != NULL && off >= k->info->name_span.off &&
                off < k->info->name_span.end) {
         kernel_section(s, d, k, &t);
         rb = k->info->name_span.off;
         re = k->info->name_span.end;
+    } else if (!t.n && (f = mt_lsp_found_at(d, off, &fk)) != NULL) {
+        /* A parameter of a kernel that did not compile: what was found for it. */
+        Text head = {0};
+        mt_lsp_text_printf(&head, "%s: %s", f->name, f->value ? "constexpr" : f->type ? f->type : "parameter");
+        if (f->value)
+            mt_lsp_text_printf(&head, " = %s", f->value);
+        code_block(&t, md, "python", mt_lsp_text_str(&head));
+        mt_lsp_text_free(&head);
+        origin_section(s, fk, f, &t);
     }
 
     /* Diagnostics here: their rules. */

@@ -2,27 +2,60 @@
  *
  * Above each kernel, what is known before running it: threads per CUDA
  * block, output elements per thread and shared memory (mt_query_kernel),
- * or why it did not compile; and a lens that opens its stages. The lens
- * command, mytriton.showStages {uri, kernel}, is implemented by the editor
- * integrations (editors/), which ask the server for mytriton/stages. */
+ * or why it did not compile; a lens that opens its stages; for a kernel
+ * with several @triton.autotune configs, the config compiled and a lens
+ * that moves to the next; with the setting mytriton.dashboardUrl, a lens
+ * that opens the kernel in the dashboard. The commands run in the editor
+ * integrations (mytriton.showStages, which asks for mytriton/stages) or,
+ * in any client, through workspace/executeCommand (commands.c). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "server.h"
+#include "text.h"
 
-static cJSON *lens(Server *s, Doc *d, const Kernel *k, const char *title)
+/* A lens on the kernel's name running `command` with {uri, kernel} (or
+ * {url} for the dashboard). */
+static cJSON *lens(Server *s, Doc *d, const Kernel *k, const char *title, const char *command, const char *url)
 {
     cJSON *l = cJSON_CreateObject();
     cJSON_AddItemToObject(l, "range", mt_lsp_proto_span(s, d, k->info->name_span));
     cJSON *cmd = cJSON_AddObjectToObject(l, "command");
     cJSON_AddStringToObject(cmd, "title", title);
-    cJSON_AddStringToObject(cmd, "command", "mytriton.showStages");
+    cJSON_AddStringToObject(cmd, "command", command);
     cJSON *args = cJSON_AddArrayToObject(cmd, "arguments");
     cJSON *a = cJSON_CreateObject();
-    cJSON_AddStringToObject(a, "uri", d->uri);
-    cJSON_AddStringToObject(a, "kernel", k->info->name);
+    if (url) {
+        cJSON_AddStringToObject(a, "url", url);
+    } else {
+        cJSON_AddStringToObject(a, "uri", d->uri);
+        cJSON_AddStringToObject(a, "kernel", k->info->name);
+    }
     cJSON_AddItemToArray(args, a);
     return l;
+}
+
+/* The dashboard's address of a kernel: <dashboardUrl>/#file=PATH&kernel=NAME,
+ * percent-encoded (malloc'ed). */
+static char *dashboard_link(const Server *s, const Doc *d, const Kernel *k)
+{
+    const char *base = s->settings.dashboard_url;
+    char *file = mt_lsp_path_to_uri(d->path); /* file://... : its path part is encoded */
+    Text t = {0};
+    size_t n = strlen(base);
+    mt_lsp_text_printf(&t, "%s%s#file=", base, n && base[n - 1] == '/' ? "" : "/");
+    for (const char *p = file ? file + 7 : d->path; *p; p++) {
+        if (*p == '&' || *p == '#' || *p == '=' || *p == '+')
+            mt_lsp_text_printf(&t, "%%%02X", (unsigned char)*p);
+        else
+            mt_lsp_text_putn(&t, p, 1);
+    }
+    mt_lsp_text_printf(&t, "&kernel=%s", k->info->name);
+    free(file);
+    char *out = t.failed ? NULL : strdup(mt_lsp_text_str(&t));
+    mt_lsp_text_free(&t);
+    return out;
 }
 
 /* Why a kernel has no layout: the parameters that still need a value, or
@@ -70,8 +103,19 @@ cJSON *mt_lsp_handle_code_lens(Server *s, const cJSON *params, RpcErr *err)
                      mt_stage_name((MtStage)s->settings.last_stage));
         else
             failure(d, k, title, sizeof title);
-        cJSON_AddItemToArray(out, lens(s, d, k, title));
-        cJSON_AddItemToArray(out, lens(s, d, k, "Show stages"));
+        cJSON_AddItemToArray(out, lens(s, d, k, title, "mytriton.showStages", NULL));
+        cJSON_AddItemToArray(out, lens(s, d, k, "Show stages", "mytriton.showStages", NULL));
+        if (k->disc && k->disc->nconfigs > 1) {
+            snprintf(title, sizeof title, "autotune config %u/%u: %.160s | next", k->disc->config + 1,
+                     k->disc->nconfigs, k->disc->config_text);
+            cJSON_AddItemToArray(out, lens(s, d, k, title, "mytriton.nextConfig", NULL));
+        }
+        if (s->settings.dashboard_url && !k->helper) {
+            char *url = dashboard_link(s, d, k);
+            if (url)
+                cJSON_AddItemToArray(out, lens(s, d, k, "Open in dashboard", "mytriton.openDashboard", url));
+            free(url);
+        }
     }
     return out;
 }

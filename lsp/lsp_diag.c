@@ -2,7 +2,8 @@
  *
  * The only place where an MtDiag becomes LSP: 0-based ranges in the
  * session's encoding, severity (error, warning, information for I0901,
- * hint for I0902 and notes), the stable rule code with a link to its page, notes as
+ * hint for I0902 (published only when the settings ask: it is an inlay
+ * hint on each parameter otherwise) and notes), the stable rule code with a link to its page, notes as
  * related information (the call site of an inlined helper, the loop that
  * defines a name), and the "unnecessary" tag for unused values. A helper
  * inlined into several kernels reports the same error once per kernel;
@@ -92,6 +93,10 @@ cJSON *mt_lsp_diag_publish(Server *s, Doc *d)
     size_t n = mt_diag_count(d->ctx);
     for (size_t i = 0; i < n; i++) {
         const MtDiag *g = mt_diag_at(d->ctx, i);
+        /* Inferred parameter types are inlay hints on the parameters
+         * unless the settings ask for the diagnostic. */
+        if (g->code && !strcmp(g->code, "I0902") && s->settings.inferred_types != INFERRED_DIAGNOSTIC)
+            continue;
         bool dup = false;
         for (size_t j = 0; j < i && !dup; j++)
             dup = same_diag(mt_diag_at(d->ctx, j), g);

@@ -163,7 +163,16 @@ static cJSON *initialize(Server *s, const cJSON *params, RpcErr *err)
     s->markdown = !cJSON_IsArray(fmt) || offers_string(fmt, "markdown");
     s->hierarchical_symbols = client_offers(td, "documentSymbol", "hierarchicalDocumentSymbolSupport", NULL);
     s->config_pull = client_offers(caps, "workspace", "configuration", NULL);
-    mt_lsp_settings_apply(&s->settings, cJSON_GetObjectItemCaseSensitive(params, "initializationOptions"));
+    s->watch_registration = client_offers(caps, "workspace", "didChangeWatchedFiles", "dynamicRegistration");
+    s->show_document = client_offers(caps, "window", "showDocument", "support");
+    s->lens_refresh = client_offers(caps, "workspace", "codeLens", "refreshSupport");
+    s->inlay_refresh = client_offers(caps, "workspace", "inlayHint", "refreshSupport");
+    const cJSON *opts = cJSON_GetObjectItemCaseSensitive(params, "initializationOptions");
+    const cJSON *inner = cJSON_GetObjectItemCaseSensitive(opts, "mytriton");
+    s->client_stages = offers_string(cJSON_GetObjectItemCaseSensitive(cJSON_IsObject(inner) ? inner : opts,
+                                                                       "clientCommands"),
+                                     "mytriton.showStages");
+    mt_lsp_settings_apply(&s->settings, opts);
     s->initialized = true;
 
     cJSON *r = cJSON_CreateObject();
@@ -189,6 +198,8 @@ static cJSON *initialize(Server *s, const cJSON *params, RpcErr *err)
     cJSON *cl = cJSON_AddObjectToObject(c, "codeLensProvider");
     cJSON_AddBoolToObject(cl, "resolveProvider", false);
     cJSON_AddBoolToObject(c, "inlayHintProvider", true);
+    cJSON *ec = cJSON_AddObjectToObject(c, "executeCommandProvider");
+    cJSON_AddItemToObject(ec, "commands", mt_lsp_command_list(s));
     cJSON *ex = cJSON_AddObjectToObject(c, "experimental");
     cJSON_AddBoolToObject(ex, "mytritonStages", true);
     cJSON *info = cJSON_AddObjectToObject(r, "serverInfo");
@@ -203,7 +214,35 @@ static cJSON *shutdown_request(Server *s, const cJSON *params, RpcErr *err)
     return cJSON_CreateNull();
 }
 
+/* After `initialized`: watch mytriton.json where the client can, and pull
+ * the settings. */
+static void initialized(Server *s)
+{
+    if (s->watch_registration) {
+        cJSON *p = cJSON_CreateObject();
+        cJSON *regs = cJSON_AddArrayToObject(p, "registrations");
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "id", "mytriton.json");
+        cJSON_AddStringToObject(r, "method", "workspace/didChangeWatchedFiles");
+        cJSON *opts = cJSON_AddObjectToObject(r, "registerOptions");
+        cJSON *watchers = cJSON_AddArrayToObject(opts, "watchers");
+        cJSON *w = cJSON_CreateObject();
+        cJSON_AddStringToObject(w, "globPattern", "**/mytriton.json");
+        cJSON_AddItemToArray(watchers, w);
+        cJSON_AddItemToArray(regs, r);
+        mt_lsp_send_request(s, "client/registerCapability", p);
+    }
+    request_configuration(s);
+}
+
 /* ---- notifications ---------------------------------------------------------------------- */
+
+/* A project file was created, changed or deleted: read it again. */
+static void did_change_watched_files(Server *s)
+{
+    mt_lsp_project_free(&s->project);
+    mark_all_dirty(s);
+}
 
 static void did_open(Server *s, const cJSON *params)
 {
@@ -283,6 +322,7 @@ static const Route routes[] = {
     {"textDocument/codeAction", mt_lsp_handle_code_action},
     {"textDocument/codeLens", mt_lsp_handle_code_lens},
     {"textDocument/inlayHint", mt_lsp_handle_inlay_hint},
+    {"workspace/executeCommand", mt_lsp_handle_execute_command},
     {"mytriton/stages", mt_lsp_handle_stages},
 };
 
@@ -302,8 +342,10 @@ static void notify(Server *s, const char *method, const cJSON *params)
         did_close(s, params);
     else if (!strcmp(method, "workspace/didChangeConfiguration"))
         did_change_configuration(s, params);
+    else if (!strcmp(method, "workspace/didChangeWatchedFiles"))
+        did_change_watched_files(s);
     else if (!strcmp(method, "initialized"))
-        request_configuration(s);
+        initialized(s);
 }
 
 static void request(Server *s, const char *method, const cJSON *id, const cJSON *params, bool cancelled)
@@ -323,6 +365,8 @@ static void request(Server *s, const char *method, const cJSON *id, const cJSON 
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
         if (strcmp(routes[i].method, method))
             continue;
+        if (cJSON_IsNull(params))
+            params = NULL; /* "params": null, as for shutdown: no parameters */
         if (params && !cJSON_IsObject(params) && !cJSON_IsArray(params)) {
             send(s, mt_lsp_rpc_error(id, RPC_INVALID_PARAMS, "params must be an object"));
             return;
@@ -421,6 +465,7 @@ int mt_lsp_serve(int in_fd, int out_fd, const MtLspOptions *opt)
     mt_lsp_docs_free(&s.docs);
     mt_lsp_settings_free(&s.settings);
     mt_lsp_project_free(&s.project);
+    mt_lsp_choices_free(&s);
     mt_lsp_rpc_free(&s.rpc);
     return status;
 }

@@ -73,12 +73,17 @@ static cJSON *helper_stages(Server *s, Doc *d, const Kernel *k)
     MtModule *m;
     cJSON *out = NULL;
     mt_parse(c, d->path, d->text, d->len, &m);
+    DiscoverInput in;
+    const MtDiscovery *disc;
     if (m) {
-        KernelSpec ks;
-        mt_lsp_kernel_spec(&ks, k->info, mt_lsp_project_for(&s->project, d->path), &s->settings);
-        MtCompiled *ck;
-        mt_compile(c, m, &ks.spec, &ck);
-        out = cJSON_Parse(mt_compile_json(c, m, ck, ALL_STAGES));
+        mt_lsp_discover_input(&in, k->info, mt_lsp_project_for(&s->project, d->path), &s->settings, 0);
+        if (mt_discover(c, m, k->info->name, &in.opt, &disc) == MT_OK) {
+            MtSpec spec = disc->spec;
+            spec.last_stage = s->settings.last_stage;
+            MtCompiled *ck;
+            mt_compile(c, m, &spec, &ck);
+            out = cJSON_Parse(mt_compile_json(c, m, ck, ALL_STAGES));
+        }
     }
     mt_ctx_free(c);
     return out;

@@ -276,7 +276,8 @@ static void launch_argument(Disc *d, const HostEnv *env, int i, const MtNode *ar
     const char *type = host_sig_type(d->c, &v);
     if (!type)
         return;
-    f->detail = text ? mt_sprintf(d->c, "`%s`, %s", text, host_describe(d->c, &v)) : host_describe(d->c, &v);
+    f->detail = text;
+    f->seen = host_describe(d->c, &v);
     f->where = where;
     f->span = arg->span;
     if (!type_supported(d, type)) {

@@ -930,32 +930,6 @@ static void fix_arange(MtCtx *c, const MtModule *m, const char *text, const MtNo
     add_fix(c, fx, title, d, true, end->span.off, end->span.end, mt_sprintf(c, "%lld", e));
 }
 
-/* I0901: give the parameter a value in the `# mytriton:` directive. */
-static void fix_directive(MtCtx *c, const MtModule *m, const char *text, const MtDiag *d, Fixes *fx)
-{
-    int fi = func_at(m, d->span.off);
-    if (fi < 0)
-        return;
-    const MtFuncDef *f = m->funcs[fi];
-    const char *name = mt_arena_strndup(&c->arena, text + d->span.off, d->span.end - d->span.off);
-    const char *title = mt_sprintf(c, "Add %s=128 to the `# mytriton:` comment", name);
-    if (f->directive) {
-        uint32_t end = f->directive_span.end;
-        while (end > f->directive_span.off && (text[end - 1] == '\n' || text[end - 1] == '\r'))
-            end--;
-        add_fix(c, fx, title, d, false, end, end, mt_sprintf(c, " %s=128", name));
-        return;
-    }
-    uint32_t line = f->span.off;
-    while (line > 0 && text[line - 1] != '\n')
-        line--;
-    uint32_t ind = line;
-    while (text[ind] == ' ' || text[ind] == '\t')
-        ind++;
-    add_fix(c, fx, title, d, false, line, line,
-            mt_sprintf(c, "%.*s# mytriton: %s=128\n", (int)(ind - line), text + line, name));
-}
-
 typedef struct FixJob {
     const MtModule *m;
     const MtDiag *d;
@@ -986,8 +960,6 @@ static MtStatus fix_job(MtCtx *c, void *ud)
         const MtNode *n = node_at(j->m, d->span, ND_CALL);
         if (n)
             fix_arange(c, j->m, text, n, d, &j->out);
-    } else if (!strcmp(d->code, "I0901")) {
-        fix_directive(c, j->m, text, d, &j->out);
     }
     return MT_OK;
 }

@@ -23,6 +23,8 @@ function settings() {
       stage: c.get('stage'),
       inlayHints: c.get('inlayHints'),
       codeLens: c.get('codeLens'),
+      inferredTypes: c.get('inferredTypes'),
+      dashboardUrl: c.get('dashboardUrl'),
     }),
   };
 }
@@ -36,7 +38,9 @@ function createClient() {
       { scheme: 'file', language: 'python' },
       { scheme: 'untitled', language: 'python' },
     ],
-    initializationOptions: { mytriton: s.mytriton },
+    // The stages view is this extension's own; the server runs the other
+    // lens commands (autotune configs, the dashboard) through executeCommand.
+    initializationOptions: stages.initializationOptions(s.mytriton),
     synchronize: { configurationSection: 'mytriton' },
     middleware: {
       workspace: {

@@ -22,7 +22,14 @@ function serverSettings(config) {
     stage: get('stage', 'cuda'),
     inlayHints: get('inlayHints', true),
     codeLens: get('codeLens', true),
+    inferredTypes: get('inferredTypes', 'hint'),
+    dashboardUrl: get('dashboardUrl', ''),
   };
+}
+
+/** initializationOptions: the settings, and the commands this extension runs itself. */
+function initializationOptions(settings) {
+  return { mytriton: Object.assign({ clientCommands: ['mytriton.showStages'] }, settings) };
 }
 
 /** The virtual document of a kernel's stages: mytriton-stages:/<kernel>.stages?<query>. */
@@ -69,4 +76,14 @@ function formatStages(result, wanted) {
   return lines.join('\n') + '\n';
 }
 
-module.exports = { STAGES, SCHEME, serverCommand, serverSettings, stagesUri, parseStagesUri, stagesRequest, formatStages };
+module.exports = {
+  STAGES,
+  SCHEME,
+  serverCommand,
+  serverSettings,
+  initializationOptions,
+  stagesUri,
+  parseStagesUri,
+  stagesRequest,
+  formatStages,
+};

@@ -1,11 +1,11 @@
 /* config.h: where a kernel's specialisation comes from in the editor.
  *
- * Three sources beside the source file itself (the `# mytriton:`
- * directive above a kernel and Python default values, which the compiler
- * reads): the project file `mytriton.json` found in the document's folder
- * or the nearest parent, and the editor's settings (the "mytriton"
- * section of the client's configuration). docs/lsp.md gives the format
- * and the order of precedence. */
+ * Two sources beside the file itself (which the compiler's discovery
+ * reads: the `# mytriton:` comment, launches, autotune configs,
+ * heuristics, defaults): the project file `mytriton.json` found in the
+ * document's folder or the nearest parent, and the editor's settings (the
+ * "mytriton" section of the client's configuration). docs/lsp.md gives
+ * the format and the order of precedence. */
 #ifndef MT_LSP_CONFIG_H
 #define MT_LSP_CONFIG_H
 
@@ -17,12 +17,17 @@
 
 #include "mytriton/mytriton.h"
 
+/* How the parameter types inferred from their use (I0902) are shown. */
+typedef enum InferredTypes { INFERRED_HINT, INFERRED_DIAGNOSTIC, INFERRED_OFF } InferredTypes;
+
 typedef struct Settings {
     cJSON *constexprs;        /* object NAME -> value, lowest precedence; NULL if none */
     int last_stage;           /* MT_STAGE_SSA, MT_STAGE_LAYOUT or MT_STAGE_CUDA */
     bool inlay_hints;
     bool code_lens;
+    InferredTypes inferred_types;
     char *rules_url;          /* base of the rule pages, ending in '/'; NULL: the server's default */
+    char *dashboard_url;      /* the dashboard's address, for the "Open in dashboard" lens; NULL: no lens */
 } Settings;
 
 void mt_lsp_settings_init(Settings *s);
@@ -46,16 +51,17 @@ typedef struct Project {
 const Project *mt_lsp_project_for(Project *p, const char *doc_path);
 void mt_lsp_project_free(Project *p);
 
-/* The specification for one kernel. Strings point into the settings, the
- * project file and the struct itself: keep all three alive while
- * compiling. */
-enum { SPEC_MAX_DEFINES = 64 };
-typedef struct KernelSpec {
-    MtSpec spec;
-    MtDefine defines[SPEC_MAX_DEFINES];
-    char values[SPEC_MAX_DEFINES][40]; /* formatted numbers */
-} KernelSpec;
+/* What the editor gives mt_discover for one kernel (docs/lsp.md has the
+ * order). Strings point into the settings, the project file and the
+ * struct: the discovery copies what it keeps. */
+enum { DISCOVER_MAX_GIVEN = 64 };
+typedef struct DiscoverInput {
+    MtDiscoverOptions opt;
+    MtGiven given[DISCOVER_MAX_GIVEN];
+    char values[DISCOVER_MAX_GIVEN][128]; /* formatted numbers, quoted strings */
+} DiscoverInput;
 
-void mt_lsp_kernel_spec(KernelSpec *ks, const MtKernelInfo *k, const Project *p, const Settings *s);
+void mt_lsp_discover_input(DiscoverInput *in, const MtKernelInfo *k, const Project *p, const Settings *s,
+                           uint32_t config);
 
 #endif

@@ -1,8 +1,9 @@
 /* documents.h: the open documents, their text, and LSP positions.
  *
  * A document owns its text (the client's latest version after every
- * incremental edit), a line table, and one MtCtx holding the last
- * analysis of that text (module, compiled kernels, diagnostics). LSP
+ * incremental edit), a line table, one MtCtx holding the last analysis
+ * of that text (module, compiled kernels, diagnostics), and the last good
+ * analysis (fallback.c). LSP
  * positions are 0-based lines and characters counted in the negotiated
  * encoding: UTF-16 code units (the default) or bytes (UTF-8). A byte that
  * is not part of valid UTF-8 counts as one unit in either encoding, so
@@ -24,8 +25,17 @@ typedef struct Kernel {
     bool helper;              /* called by another jit function: compiled inlined, not alone */
     bool compiled;            /* mt_compile ran for it */
     MtStatus status;
+    const MtDiscovery *disc;  /* where its specialisation came from (kernels only), or NULL */
     MtCompiled *k;            /* what the compile produced (may lack late stages), or NULL */
 } Kernel;
+
+/* One analysis of a document's text: its context and what it holds. */
+typedef struct Analysis {
+    MtCtx *ctx;
+    MtModule *m;
+    Kernel *kernels;
+    size_t nkernels;
+} Analysis;
 
 typedef struct Doc {
     char *uri;
@@ -39,6 +49,10 @@ typedef struct Doc {
     MtModule *m;              /* NULL before the first analysis or when parsing failed hard */
     Kernel *kernels;
     size_t nkernels;
+    Analysis good;            /* the last analysis where every kernel compiled to a typed tree (fallback.c) */
+    bool map_valid;           /* positions on unchanged lines map between the text and good's */
+    uint32_t map_prefix, map_suffix; /* bytes of unchanged whole lines at the start and at the end */
+    size_t map_old_len;       /* length of good's text */
     bool dirty;               /* text or settings changed since the last analysis */
     bool published;           /* diagnostics of the last analysis were sent */
     char *config_error;       /* problem with the project file of the last analysis, or NULL */

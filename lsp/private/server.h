@@ -16,6 +16,13 @@
 #include "jsonrpc.h"
 #include "mytriton/mytriton.h"
 
+/* The autotune config a user picked for a kernel (the lens cycles them). */
+typedef struct ConfigChoice {
+    char *uri;
+    char *kernel;
+    uint32_t index;
+} ConfigChoice;
+
 typedef struct Server {
     Rpc rpc;
     Docs docs;
@@ -30,8 +37,15 @@ typedef struct Server {
     bool hierarchical_symbols;
     bool related_information;
     bool config_pull;         /* the client answers workspace/configuration */
+    bool watch_registration;  /* the client registers file watchers dynamically */
+    bool show_document;       /* the client answers window/showDocument */
+    bool lens_refresh;        /* the client takes workspace/codeLens/refresh */
+    bool inlay_refresh;       /* the client takes workspace/inlayHint/refresh */
+    bool client_stages;       /* the client runs mytriton.showStages itself (initializationOptions) */
     int64_t next_request;     /* id of our next request to the client */
     int64_t config_request;   /* id of the pending workspace/configuration request, or -1 */
+    ConfigChoice *choices;
+    size_t nchoices;
 } Server;
 
 typedef struct RpcErr {
@@ -59,43 +73,70 @@ const char *mt_lsp_proto_str(const cJSON *o, const char *name);
 /* ---- analysis.c ---- */
 /* Parse and compile every kernel of d if its text changed since the last time. */
 void mt_lsp_analyse(Server *s, Doc *d);
-/* The kernel whose `def` holds off, or NULL. */
+/* The kernel whose `def` (up to the end of its indented block) holds off, or NULL. */
 Kernel *mt_lsp_kernel_at(Doc *d, uint32_t off);
 /* A compiled kernel with a typed expression tree whose code (its own or an
  * inlined helper's) answers `mt_query_value_at` at off. */
 Kernel *mt_lsp_kernel_with_value(Doc *d, uint32_t off, MtQueryValue *v);
 /* Whether the analysis found a parse error inside [off, end). */
 bool mt_lsp_parse_error_in(const Doc *d, uint32_t off, uint32_t end);
+/* The discovered parameter whose name (in a kernel's `def`) holds off. */
+const MtFound *mt_lsp_found_at(const Doc *d, uint32_t off, const Kernel **kernel);
+/* The discovered parameter of k with that name, or NULL. */
+const MtFound *mt_lsp_found_named(const Kernel *k, const char *name);
+
+/* ---- commands.c: workspace/executeCommand and the choices it records ---- */
+/* The autotune config picked for a kernel of a document (0: the first). */
+uint32_t mt_lsp_config_choice(const Server *s, const char *uri, const char *kernel);
+void mt_lsp_choices_free(Server *s);
+/* The server's commands, for the initialize reply. */
+cJSON *mt_lsp_command_list(const Server *s);
+cJSON *mt_lsp_handle_execute_command(Server *s, const cJSON *params, RpcErr *err);
+/* Send a request to the client that expects no answer we use. */
+void mt_lsp_send_request(Server *s, const char *method, cJSON *params);
+/* Ask clients that support it to refresh lenses and inlay hints. */
+void mt_lsp_refresh_views(Server *s);
+
+/* ---- fallback.c: the last good analysis, for unchanged lines ---- */
+/* Before an analysis: keep the current one as the fallback if it is good. */
+void mt_lsp_keep_good(Doc *d);
+/* After an analysis: how positions map between the text and the fallback's. */
+void mt_lsp_map_texts(Doc *d);
+bool mt_lsp_to_good(const Doc *d, uint32_t off, uint32_t *old);
+bool mt_lsp_from_good(const Doc *d, uint32_t old, uint32_t *off);
+/* The fallback's kernel of the same name, when `now` has no complete analysis. */
+Kernel *mt_lsp_good_kernel(Doc *d, const Kernel *now);
+void mt_lsp_analysis_free(Analysis *a);
 
 /* ---- lsp_diag.c ---- */
 cJSON *mt_lsp_diag_to_lsp(Server *s, Doc *d, const MtDiag *g);
 /* textDocument/publishDiagnostics params for the last analysis of d. */
 cJSON *mt_lsp_diag_publish(Server *s, Doc *d);
 
-/* ---- tl_api.c ---- */
-typedef struct TlParam {
-    const char *name;
-    const char *doc;
-} TlParam;
-typedef struct TlFunc {
-    const char *name;         /* "load" (tl.load) */
-    const char *signature;    /* "tl.load(pointer, mask=None, other=None)" */
-    const char *returns;      /* "a block like pointer, of its element type" */
-    const char *doc;
-    const TlParam *params;
-    int nparams;
-    int kind;                 /* LSP CompletionItemKind */
-} TlFunc;
-const TlFunc *mt_lsp_tl_find(const char *name, size_t len);
-const TlFunc *mt_lsp_tl_at(size_t i);
+/* ---- builtins.c: the tl API, from the compiler's builtins table ---- */
+/* tl.<name> (name not NUL-terminated), or NULL. */
+const MtApiEntry *mt_lsp_tl_find(const char *name, size_t len);
+/* The attribute name of a triton.language row ("load"), or NULL for any other row. */
+const char *mt_lsp_tl_name(const MtApiEntry *e);
+/* Its LSP CompletionItemKind. */
+int mt_lsp_tl_kind(const MtApiEntry *e);
 /* Whether the '.' at byte `dot` follows a name of triton.language. */
 bool mt_lsp_tl_module_at(Doc *d, uint32_t dot);
-/* Whether the identifier ending at text+end is preceded by `<module>.`
- * where <module> names triton.language in d (tl, triton.language, an
- * alias); sets *start to the attribute's first byte. */
-bool mt_lsp_tl_attribute(Doc *d, uint32_t off, uint32_t *start, uint32_t *end, const TlFunc **f);
-/* Markdown (or plain) documentation of f. */
-char *mt_lsp_tl_markdown(const TlFunc *f, bool markdown);
+/* Whether the identifier around off is `<module>.X` where <module> names
+ * triton.language in d (tl, triton.language, an alias) and X is a row of
+ * the table; sets [*start, *end) to X. */
+bool mt_lsp_tl_attribute(Doc *d, uint32_t off, uint32_t *start, uint32_t *end, const MtApiEntry **f);
+/* "tl.load(pointer, mask=None, ...)" and the Markdown (or plain) docs, malloc'ed. */
+char *mt_lsp_tl_signature(const MtApiEntry *e);
+char *mt_lsp_tl_markdown(const MtApiEntry *e, bool markdown);
+/* The parameters of a function row, with their docs (not NUL-terminated). */
+typedef struct TlParam {
+    const char *name;
+    size_t len;
+    const char *doc;
+    size_t doclen;
+} TlParam;
+int mt_lsp_tl_params(const MtApiEntry *e, TlParam *out, int max);
 
 /* ---- request handlers (one file each) ---- */
 cJSON *mt_lsp_handle_hover(Server *s, const cJSON *params, RpcErr *err);

@@ -17,10 +17,6 @@
  *   expect-not: JSON        no message received so far, nor within
  *                           300 ms, matches
  *   exit: N                 close the server's input; it exits with N
- *   ignore-codes: C...      drop diagnostics with these codes from every
- *                           publishDiagnostics received from now on (for
- *                           ambient hints such as I0902 that a test of
- *                           something else should not depend on)
  * Placeholders: %ROOT% (the source tree), %TEXT(path)% (a file of the
  * tree as a JSON string), %KERNELS(n)% (a generated file of about n lines
  * of kernels, as a JSON string). */
@@ -205,32 +201,12 @@ static void drop(Pool *p, int i)
     p->n--;
 }
 
-static char ignored[256];     /* " I0902 W0803 " */
-
-static void drop_ignored(cJSON *m)
-{
-    const cJSON *method = cJSON_GetObjectItemCaseSensitive(m, "method");
-    if (!ignored[0] || !cJSON_IsString(method) || strcmp(method->valuestring, "textDocument/publishDiagnostics"))
-        return;
-    cJSON *diags = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(m, "params"), "diagnostics");
-    for (cJSON *d = diags ? diags->child : NULL; d;) {
-        cJSON *next = d->next;
-        const cJSON *code = cJSON_GetObjectItemCaseSensitive(d, "code");
-        char key[32];
-        snprintf(key, sizeof key, " %s ", cJSON_IsString(code) ? code->valuestring : "-");
-        if (strstr(ignored, key))
-            cJSON_Delete(cJSON_DetachItemViaPointer(diags, d));
-        d = next;
-    }
-}
-
 static bool pull(Client *c, Pool *p, int ms)
 {
     bool to;
     cJSON *m = client_recv(c, ms, &to);
     if (!m)
         return false;
-    drop_ignored(m);
     if (p->n == 4096)
         drop(p, 0);
     p->v[p->n++] = m;
@@ -275,7 +251,6 @@ static bool run_file(const char *server, const char *root, const char *path)
         return false;
     }
     Pool pool = {0};
-    ignored[0] = 0;
     bool ok = true, exited = false;
     int tmo = timeout_ms();
     for (int i = 0; i < nl && ok; i++) {
@@ -362,8 +337,6 @@ static bool run_file(const char *server, const char *root, const char *path)
                 }
             }
             cJSON_Delete(want);
-        } else if (!strcmp(d, "ignore-codes")) {
-            snprintf(ignored, sizeof ignored, " %s ", arg + strspn(arg, " "));
         } else if (!strcmp(d, "exit")) {
             int want = atoi(arg);
             int got = client_finish(&c, tmo);

@@ -116,7 +116,8 @@ START_TEST(launch_keywords_and_argument_types)
     const MtFound *out = param(&x, "output_ptr");
     ck_assert_int_eq(out->origin, MT_ORIGIN_LAUNCH);
     ck_assert_str_eq(out->type, "*fp32");
-    ck_assert_str_eq(out->detail, "`output`, a tensor of fp32");
+    ck_assert_str_eq(out->detail, "output");
+    ck_assert_str_eq(out->seen, "a tensor of fp32");
     ck_assert_str_eq(param(&x, "x_ptr")->type, "*fp32");
     ck_assert_str_eq(param(&x, "n_elements")->type, "i32");
     ck_assert_uint_eq(x.d->nmissing, 0);
@@ -180,14 +181,17 @@ START_TEST(autotune_configs_from_a_host_function)
     ck_assert_str_eq(param(&x, "BLOCK_SIZE_N")->where, "autotune config 1 of 2");
     check_value(&x, "ACTIVATION", MT_ORIGIN_LAUNCH, "'leaky_relu'");
     const MtFound *c = param(&x, "c_ptr");
-    ck_assert_str_eq(c->detail, "`c`, a tensor of fp16");
+    ck_assert_str_eq(c->detail, "c");
+    ck_assert_str_eq(c->seen, "a tensor of fp16");
     /* Either the compiler knows fp16 (then it is the type), or it is
      * recorded as not compilable yet and the parameter is inferred. */
     ck_assert_msg((c->type && !strcmp(c->type, "*fp16") && !c->unsupported_type) ||
                       (!c->type && c->unsupported_type && !strcmp(c->unsupported_type, "*fp16")),
                   "c_ptr: type %s, unsupported %s", c->type ? c->type : "-",
                   c->unsupported_type ? c->unsupported_type : "-");
-    ck_assert_str_eq(param(&x, "a_ptr")->detail, "`a`, a tensor of fp16");
+    ck_assert_str_eq(param(&x, "a_ptr")->detail, "a");
+    ck_assert_str_eq(param(&x, "stride_am")->detail, "a.stride(0)");
+    ck_assert_str_eq(param(&x, "stride_am")->seen, "an int");
     ck_assert_str_eq(param(&x, "M")->type, "i32");
     ck_assert_str_eq(param(&x, "stride_cn")->type, "i32");
     mt_ctx_free(x.c);
@@ -239,7 +243,8 @@ START_TEST(comprehensions_heuristics_and_numpy)
     check_value(&x, "ROWS", MT_ORIGIN_HEURISTICS, "128");
     check_value(&x, "SCALE", MT_ORIGIN_DEFAULT, "1.0");
     ck_assert_str_eq(param(&x, "in_ptr")->type, "*fp32");
-    ck_assert_str_eq(param(&x, "out_ptr")->detail, "`y`, a tensor of fp32");
+    ck_assert_str_eq(param(&x, "out_ptr")->detail, "y");
+    ck_assert_str_eq(param(&x, "out_ptr")->seen, "a tensor of fp32");
     ck_assert_str_eq(param(&x, "n_rows")->type, "i32");
     ck_assert_str_eq(defines(&x), "BLOCK=64 EVEN=True ROWS=128");
     mt_ctx_free(x.c);

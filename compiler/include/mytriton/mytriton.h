@@ -486,8 +486,8 @@ typedef struct MtQueryFix {
 } MtQueryFix;
 
 /* Fixes for diagnostic d of module m: parentheses around comparisons
- * (E0207), & / | for and / or (E0206), a power-of-two tl.arange (E0413),
- * a `# mytriton:` value for a parameter that needs one (I0901). */
+ * (E0207), & / | for and / or (E0206), a power-of-two tl.arange (E0413).
+ * The fix for I0901 (a value that compiles) is mt_discover_fix. */
 size_t mt_query_fixes(MtCtx *c, const MtModule *m, const MtDiag *d, const MtQueryFix **out);
 
 /* Refactorings for the calls overlapping [off, end) of a compiled kernel:
@@ -562,7 +562,8 @@ typedef struct MtFound {
      * use instead. NULL otherwise. */
     const char *unsupported_type;
     const char *where;        /* what gave it, in words: "the launch at line 88", "autotune config 1 of 3" */
-    const char *detail;       /* what the source says there: "BLOCK_SIZE=1024", "a tensor of fp16", or NULL */
+    const char *detail;       /* what the source says there: "BLOCK_SIZE=1024", the argument "c", or NULL */
+    const char *seen;         /* what a launch argument is: "a tensor of fp16", "an int"; NULL for values */
     MtSpan span;              /* that source (the keyword, the argument, the config entry, the default) */
 } MtFound;
 

@@ -18,7 +18,14 @@ test('serverCommand: default, path and extra arguments', () => {
 });
 
 test('serverSettings: defaults and overrides', () => {
-  assert.deepStrictEqual(s.serverSettings({}), { constexprs: {}, stage: 'cuda', inlayHints: true, codeLens: true });
+  assert.deepStrictEqual(s.serverSettings({}), {
+    constexprs: {},
+    stage: 'cuda',
+    inlayHints: true,
+    codeLens: true,
+    inferredTypes: 'hint',
+    dashboardUrl: '',
+  });
   assert.deepStrictEqual(s.serverSettings({ constexprs: { BLOCK: 64 }, stage: 'ssa' }).constexprs, { BLOCK: 64 });
 });
 
@@ -74,7 +81,14 @@ test('manifest: entry point, activation, command and settings', () => {
     pkg.contributes.commands.find((c) => c.command === 'mytriton.showStages').title,
     'mytriton: Show Kernel Stages',
   );
-  for (const key of ['mytriton.server.path', 'mytriton.server.args', 'mytriton.constexprs', 'mytriton.stage'])
+  for (const key of ['mytriton.server.path', 'mytriton.server.args', 'mytriton.constexprs', 'mytriton.stage',
+                     'mytriton.inferredTypes', 'mytriton.dashboardUrl'])
     assert.ok(pkg.contributes.configuration.properties[key], key);
   assert.ok(pkg.dependencies['vscode-languageclient']);
+});
+
+test('initializationOptions: the extension runs showStages itself', () => {
+  const o = s.initializationOptions(s.serverSettings({ stage: 'ssa' }));
+  assert.deepStrictEqual(o.mytriton.clientCommands, ['mytriton.showStages']);
+  assert.strictEqual(o.mytriton.stage, 'ssa');
 });
