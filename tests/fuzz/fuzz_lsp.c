@@ -2,7 +2,7 @@
  *
  * The input is what a client writes to the server's standard input:
  * Content-Length headers, JSON-RPC bodies, anything. It is served from a
- * memory file through the server's public entry (mt_lsp_serve, lsp.h)
+ * memory file through the server's public entry (mt_lsp_serve, mytriton/lsp.h)
  * exactly as `mytriton lsp` serves a pipe, with the replies going to
  * /dev/null; the loop must end (end of input, `exit`) without a crash,
  * a sanitizer report or a leak, however the bytes are framed. Documents
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "lsp.h"
+#include "mytriton/lsp.h"
 
 static int devnull = -1;
 
