@@ -6,13 +6,18 @@
 --     settings = { mytriton = { constexprs = { BLOCK = 128 }, stage = "cuda" } },
 --     codelens = true,                      -- refresh code lenses as you edit
 --     on_attach = function(client, bufnr) end,
+--     on_exit = function(code, signal, client_id) end,
 --   })
 --
 -- Starts (or reuses) one server per project root and attaches it to Python
 -- buffers: vim.lsp.start on Neovim 0.8 and newer, vim.lsp.start_client +
 -- vim.lsp.buf_attach_client on 0.7 (Debian 12). Adds :MytritonStages
 -- [stage] to show the kernel under the cursor as SSA, layouts and CUDA in a
--- split, and implements the code lens command mytriton.showStages.
+-- split, and implements the code lens commands: mytriton.showStages (that
+-- split), mytriton.nextConfig / selectConfig (the server compiles the
+-- kernel for another autotune config; the lenses are refreshed after) and
+-- mytriton.openDashboard (the URL in the browser). Lenses are refreshed
+-- whenever the buffer's diagnostics change, so a quick fix updates them.
 
 local M = {}
 
@@ -23,6 +28,7 @@ local defaults = {
   root_markers = { "mytriton.json", ".git" },
   codelens = true,
   on_attach = nil,
+  on_exit = nil,
 }
 
 M.config = vim.deepcopy(defaults)
@@ -52,7 +58,7 @@ end
 local function on_attach(client, bufnr)
   if M.config.codelens and client.server_capabilities and client.server_capabilities.codeLensProvider then
     local group = vim.api.nvim_create_augroup("mytriton_codelens_" .. bufnr, { clear = true })
-    vim.api.nvim_create_autocmd({ "BufEnter", "InsertLeave", "BufWritePost" }, {
+    vim.api.nvim_create_autocmd({ "BufEnter", "InsertLeave", "BufWritePost", "DiagnosticChanged" }, {
       group = group,
       buffer = bufnr,
       callback = function()
@@ -76,6 +82,7 @@ local function client_config(bufnr)
     init_options = M.config.settings,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
     on_attach = on_attach,
+    on_exit = M.config.on_exit,
   }
 end
 
@@ -175,6 +182,34 @@ function M.show_stages(stage, arg)
   return buf
 end
 
+--- Run one of the server's commands (workspace/executeCommand), then
+-- refresh the lenses of the buffers it serves.
+local function server_command(command, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  if not client then
+    return
+  end
+  client.request("workspace/executeCommand", command, function(err)
+    if err then
+      vim.notify("mytriton: " .. (err.message or tostring(err)), vim.log.levels.ERROR)
+    end
+    pcall(vim.lsp.codelens.refresh)
+  end, ctx.bufnr)
+end
+
+--- Open a URL in the browser.
+function M.open_url(url)
+  if vim.ui and vim.ui.open then
+    return vim.ui.open(url)
+  end
+  local opener = vim.fn.has("mac") == 1 and "open" or "xdg-open"
+  if vim.fn.executable(opener) == 0 then
+    vim.notify("mytriton: open " .. url .. " in a browser", vim.log.levels.INFO)
+    return
+  end
+  vim.fn.jobstart({ opener, url }, { detach = true })
+end
+
 function M.setup(opts)
   M.config = vim.tbl_deep_extend("force", vim.deepcopy(defaults), opts or {})
   local group = vim.api.nvim_create_augroup("mytriton", { clear = true })
@@ -201,6 +236,14 @@ function M.setup(opts)
   })
   vim.lsp.commands["mytriton.showStages"] = function(command)
     M.show_stages(nil, command.arguments and command.arguments[1])
+  end
+  vim.lsp.commands["mytriton.nextConfig"] = server_command
+  vim.lsp.commands["mytriton.selectConfig"] = server_command
+  vim.lsp.commands["mytriton.openDashboard"] = function(command)
+    local arg = command.arguments and command.arguments[1]
+    if arg and arg.url then
+      M.open_url(arg.url)
+    end
   end
 end
 
