@@ -8,16 +8,21 @@
  *
  *   seed:    x = seed; s1 = splitmix64(&x); s2 = splitmix64(&x);
  *            pcg32_srandom_r(rng, s1, s2)
- *   uniform float32:  u = (pcg32() >> 8) * 2^-24          (24 bits, [0, 1))
- *                     v = (float)(low + (high - low) * u)  (double, then rounded)
- *   uniform int32:    integers in [low, high): O'Neill's pcg32_boundedrand_r,
- *                     bound = high - low, threshold = 2^32 mod bound,
- *                     draw r until r >= threshold, v = low + r mod bound
+ *   uniform floats:   u = (pcg32() >> 8) * 2^-24          (24 bits, [0, 1))
+ *                     v = low + (high - low) * u  (double, then rounded once to
+ *                     the dtype: float16, bfloat16, float32, float64)
+ *   uniform integers: integers in [low, high), bound = high - low: for a bound
+ *                     up to 2^32, O'Neill's pcg32_boundedrand_r (threshold =
+ *                     2^32 mod bound, draw r until r >= threshold, v = low + r
+ *                     mod bound); beyond (64-bit dtypes), r = pcg32() << 32 |
+ *                     pcg32() and the same rejection in 64 bits
  *   uniform bool:     v = pcg32() >> 31
- *   normal float32:   Box-Muller on pairs: u1, u2 = ((pcg32() >> 8) + 1) * 2^-24
+ *   normal floats:    Box-Muller on pairs: u1, u2 = ((pcg32() >> 8) + 1) * 2^-24
  *                     (in (0, 1], so log(u1) is finite), rho = sqrt(-2 log u1),
  *                     elements 2k and 2k+1 get mean + std * rho * cos(2 pi u2)
- *                     and mean + std * rho * sin(2 pi u2), rounded to float
+ *                     and mean + std * rho * sin(2 pi u2), rounded to the dtype
+ * Values are stored with the rules of a cast (mt_dtype_set): integers of
+ * arange beyond a dtype's range wrap, as numpy's astype does.
  */
 #include "array.h"
 #include "errbuf.h"
@@ -94,7 +99,18 @@ static void fmt_num(char out[32], double v) {
     }
 }
 
-static bool is_int32(double v) { return v == floor(v) && v >= INT32_MIN && v <= INT32_MAX; }
+/* The range of an integer dtype, as doubles. */
+static void int_range(MtDtype dt, double *lo, double *hi) {
+    const MtDtypeInfo *d = mt_dtype_info(dt);
+    *lo = d->cls == MT_DC_UINT ? 0 : -ldexp(1, d->bits - 1);
+    *hi = d->cls == MT_DC_UINT ? ldexp(1, d->bits) - 1 : ldexp(1, d->bits - 1) - 1;
+}
+
+/* The largest finite value of a float dtype. */
+static double float_max(MtDtype dt) {
+    return dt == MT_DT_F16 ? 65504.0 : dt == MT_DT_BF16 ? 0x1.fep127 : dt == MT_DT_F32 ? 3.4028234663852886e38
+                                                                                      : 1.7976931348623157e308;
+}
 
 /* Finite values that float32 can hold without overflowing to infinity. */
 static bool fits_f32(double v) { return isfinite(v) && fabs(v) <= 3.4028234663852886e38; }
@@ -104,16 +120,21 @@ static MtStatus check_value(MtDtype dt, const char *what, double v, bool allow_n
                             size_t errlen) {
     char t[32];
     fmt_num(t, v);
-    if (dt == MT_DT_I32 && !is_int32(v)) {
-        mt_errf(err, errlen, "%s %s is not an int32 value", what, t);
-        return MT_ERR_USAGE;
-    }
-    if (dt == MT_DT_I1 && v != 0 && v != 1) {
-        mt_errf(err, errlen, "%s %s is not a bool (0 or 1)", what, t);
-        return MT_ERR_USAGE;
-    }
-    if (dt == MT_DT_F32 && !(allow_nonfinite && !isfinite(v)) && !fits_f32(v)) {
-        mt_errf(err, errlen, "%s %s is out of float32 range", what, t);
+    const MtDtypeInfo *d = mt_dtype_info(dt);
+    if (d->cls == MT_DC_BOOL) {
+        if (v != 0 && v != 1) {
+            mt_errf(err, errlen, "%s %s is not a bool (0 or 1)", what, t);
+            return MT_ERR_USAGE;
+        }
+    } else if (d->cls != MT_DC_FLOAT) {
+        double lo, hi;
+        int_range(dt, &lo, &hi);
+        if (v != floor(v) || v < lo || v > hi) {
+            mt_errf(err, errlen, "%s %s is not an %s value", what, t, mt_dtype_name(dt));
+            return MT_ERR_USAGE;
+        }
+    } else if (!(allow_nonfinite && !isfinite(v)) && !(isfinite(v) && fabs(v) <= float_max(dt))) {
+        mt_errf(err, errlen, "%s %s is out of %s range", what, t, mt_dtype_name(dt));
         return MT_ERR_USAGE;
     }
     return MT_OK;
@@ -147,9 +168,13 @@ MtStatus mt_array_gen_check(const MtArrayGen *g, char *err, size_t errlen) {
     case MT_INIT_ONES:
         return MT_OK;
     case MT_INIT_ARANGE:
-        if (g->dtype == MT_DT_I32 && numel - 1 > INT32_MAX) {
-            mt_errf(err, errlen, "arange: %lld elements count past the int32 range", (long long)numel);
-            return MT_ERR_USAGE;
+        if (mt_dtype_info(g->dtype)->cls == MT_DC_SINT || mt_dtype_info(g->dtype)->cls == MT_DC_UINT) {
+            double lo, hi;
+            int_range(g->dtype, &lo, &hi);
+            if ((double)(numel - 1) > hi) {
+                mt_errf(err, errlen, "arange: %lld elements count past the %s range", (long long)numel, dname);
+                return MT_ERR_USAGE;
+            }
         }
         return MT_OK;
     case MT_INIT_CONSTANT:
@@ -167,8 +192,9 @@ MtStatus mt_array_gen_check(const MtArrayGen *g, char *err, size_t errlen) {
         return MT_OK;
     }
     case MT_INIT_NORMAL:
-        if (g->dtype != MT_DT_F32) {
-            mt_errf(err, errlen, "init 'normal' needs a float32 array, not %s", dname);
+        if (mt_dtype_info(g->dtype)->cls != MT_DC_FLOAT) {
+            mt_errf(err, errlen, "init 'normal' needs a float array (float16, bfloat16, float32, float64), not %s",
+                    dname);
             return MT_ERR_USAGE;
         }
         if (!fits_f32(g->a)) {
@@ -187,61 +213,64 @@ MtStatus mt_array_gen_check(const MtArrayGen *g, char *err, size_t errlen) {
 /* ---- generation ------------------------------------------------------------- */
 
 static void fill_scalar(MtArray *x, double v) {
-    if (x->dtype == MT_DT_F32) {
-        float *p = x->data;
-        for (int64_t k = 0; k < x->numel; k++) p[k] = (float)v;
-    } else if (x->dtype == MT_DT_I32) {
-        int32_t *p = x->data;
-        for (int64_t k = 0; k < x->numel; k++) p[k] = (int32_t)v;
-    } else {
-        memset(x->data, v != 0, x->nbytes);
-    }
+    size_t size = mt_dtype_size(x->dtype);
+    for (int64_t k = 0; k < x->numel; k++)
+        if (k == 0)
+            mt_dtype_set(x->dtype, x->data, 0, v);
+        else
+            memcpy((char *)x->data + (size_t)k * size, x->data, size);
 }
 
 static void fill_arange(MtArray *x) {
-    if (x->dtype == MT_DT_F32) {
-        float *p = x->data;
-        for (int64_t k = 0; k < x->numel; k++) p[k] = (float)k;
-    } else if (x->dtype == MT_DT_I32) {
-        int32_t *p = x->data;
-        for (int64_t k = 0; k < x->numel; k++) p[k] = (int32_t)k;
-    } else {
-        unsigned char *p = x->data;
-        for (int64_t k = 0; k < x->numel; k++) p[k] = k != 0;
-    }
+    for (int64_t k = 0; k < x->numel; k++) mt_dtype_set(x->dtype, x->data, (size_t)k, (double)k);
 }
 
 /* 24 random bits as a double in [0, 1). */
 static double unit24(MtPcg32 *r) { return (double)(mt_pcg32_next(r) >> 8) * 0x1p-24; }
 
+/* An integer in [0, bound), bound in 1 .. 2^64 - 1, by rejection. */
+static uint64_t bounded(MtPcg32 *r, uint64_t bound) {
+    if (bound <= ((uint64_t)1 << 32)) {
+        if (bound == ((uint64_t)1 << 32)) return mt_pcg32_next(r);
+        uint32_t b = (uint32_t)bound, threshold = (uint32_t)(-b) % b, v;
+        do v = mt_pcg32_next(r);
+        while (v < threshold);
+        return v % b;
+    }
+    uint64_t threshold = (0 - bound) % bound, v;
+    do {
+        uint64_t hi = mt_pcg32_next(r);
+        v = hi << 32 | mt_pcg32_next(r);
+    } while (v < threshold);
+    return v % bound;
+}
+
 static void fill_uniform(MtArray *x, const MtArrayGen *g, MtPcg32 *r) {
-    if (x->dtype == MT_DT_F32) {
-        float *p = x->data;
-        for (int64_t k = 0; k < x->numel; k++) p[k] = (float)(g->a + (g->b - g->a) * unit24(r));
-    } else if (x->dtype == MT_DT_I32) {
-        int64_t low = (int64_t)g->a;
-        uint32_t bound = (uint32_t)((int64_t)g->b - low); /* 1 .. 2^32 - 1 */
-        uint32_t threshold = (uint32_t)(-bound) % bound;
-        int32_t *p = x->data;
-        for (int64_t k = 0; k < x->numel; k++) {
-            uint32_t v;
-            do v = mt_pcg32_next(r);
-            while (v < threshold);
-            p[k] = (int32_t)(low + (int64_t)(v % bound));
-        }
-    } else {
+    const MtDtypeInfo *d = mt_dtype_info(x->dtype);
+    if (d->cls == MT_DC_FLOAT) {
+        for (int64_t k = 0; k < x->numel; k++)
+            mt_dtype_set(x->dtype, x->data, (size_t)k, g->a + (g->b - g->a) * unit24(r));
+    } else if (d->cls == MT_DC_BOOL) {
         unsigned char *p = x->data;
         for (int64_t k = 0; k < x->numel; k++) p[k] = (unsigned char)(mt_pcg32_next(r) >> 31);
+    } else {
+        /* low and high are integers of the dtype's range (checked), exact as doubles up to 2^53 */
+        int64_t low = (int64_t)g->a;
+        double span = g->b - g->a;
+        uint64_t bound = span >= 0x1p64 ? UINT64_MAX : (uint64_t)span;
+        for (int64_t k = 0; k < x->numel; k++) {
+            uint64_t v = (uint64_t)low + bounded(r, bound);
+            memcpy((char *)x->data + (size_t)k * d->size, &v, d->size); /* little-endian: the low bytes */
+        }
     }
 }
 
 static void fill_normal(MtArray *x, double mean, double std, MtPcg32 *r) {
-    float *p = x->data;
     for (int64_t k = 0; k < x->numel; k += 2) {
         double u1 = unit24(r) + 0x1p-24, u2 = unit24(r) + 0x1p-24;
         double rho = sqrt(-2.0 * log(u1)), theta = 6.283185307179586 * u2;
-        p[k] = (float)(mean + std * rho * cos(theta));
-        if (k + 1 < x->numel) p[k + 1] = (float)(mean + std * rho * sin(theta));
+        mt_dtype_set(x->dtype, x->data, (size_t)k, mean + std * rho * cos(theta));
+        if (k + 1 < x->numel) mt_dtype_set(x->dtype, x->data, (size_t)k + 1, mean + std * rho * sin(theta));
     }
 }
 

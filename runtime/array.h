@@ -19,8 +19,8 @@ typedef enum MtInit {
     MT_INIT_ONES,
     MT_INIT_ARANGE,           /* element k (C order) holds k, cast to the dtype */
     MT_INIT_CONSTANT,         /* every element holds `a` */
-    MT_INIT_UNIFORM,          /* float32: [a, b) reals; int32: [a, b) integers; bool: fair coin flips */
-    MT_INIT_NORMAL,           /* float32 only: mean a, standard deviation b */
+    MT_INIT_UNIFORM,          /* floats: [a, b) reals; integers: [a, b) integers; bool: fair coin flips */
+    MT_INIT_NORMAL,           /* floats only: mean a, standard deviation b */
 } MtInit;
 
 /* "zeros", "ones", "arange", "constant", "uniform", "normal". */
@@ -39,7 +39,7 @@ typedef struct MtArrayGen {
 
 /* Check that a recipe can be carried out: a valid shape whose size fits,
  * an init the dtype supports, and parameters that make sense for both
- * (int32 values within int32 and integral, low < high, std >= 0, a bool
+ * (integer values within the dtype's range and integral, low < high, std >= 0, a bool
  * constant 0 or 1). The message names the parameter, without a prefix:
  * "low (2) must be below high (1)". */
 MtStatus mt_array_gen_check(const MtArrayGen *g, char *err, size_t errlen);

@@ -355,7 +355,11 @@ static MtStatus generated_arg(Ctx *c, const char *path, const cJSON *v, MtSpecAr
     if (!dtype) return fail(c, path, "missing 'dtype' (an array argument needs 'dtype' and 'shape', or 'npy')");
     snprintf(sub, sizeof sub, "%s.dtype", path);
     int dt = cJSON_IsString(dtype) ? mt_dtype_from_name(dtype->valuestring) : -1;
-    if (dt < 0) return fail(c, sub, "expected \"float32\", \"int32\" or \"bool\", got %s", GOT(c, dtype));
+    if (dt < 0)
+        return fail(c, sub,
+                    "expected a dtype name (\"float32\", \"float16\", \"bfloat16\", \"int32\", \"int64\", "
+                    "\"uint8\", \"bool\", ...), got %s",
+                    GOT(c, dtype));
     g->dtype = (MtDtype)dt;
 
     if (!shape) return fail(c, path, "missing 'shape' (a list of dimensions, [] for a scalar)");
@@ -721,9 +725,9 @@ static bool value_literal(const MtScalar *v, char out[40]) {
     return true;
 }
 
-static const char *dtype_pointer_type(MtDtype dt) {
-    return dt == MT_DT_F32 ? "*fp32" : dt == MT_DT_I32 ? "*i32" : "*i1";
-}
+/* "*fp32:16", "*bf16:16", "*i64:16", ...: dtypes.def's signature spelling
+ * of a runtime-allocated array (aligned, so a multiple of 16). */
+static void dtype_pointer_type(MtDtype dt, char out[40]) { snprintf(out, 40, "*%s:16", mt_dtype_info(dt)->sig); }
 
 /* The signature entry of one runtime parameter from its argument, with
  * Triton's ":16" where the value is a multiple of 16: the arrays the
@@ -733,7 +737,7 @@ static MtStatus entry_for_arg(const MtSpecArg *a, char out[40], char *err, size_
     char path[MAX_PATH_TEXT];
     snprintf(path, sizeof path, "args.%s", a->name);
     if (a->kind == MT_SPEC_ARG_GENERATED) {
-        snprintf(out, 40, "%s:16", dtype_pointer_type(a->gen.dtype));
+        dtype_pointer_type(a->gen.dtype, out);
     } else if (a->kind == MT_SPEC_ARG_NPY) {
         MtNpyInfo info;
         char msg[512];
@@ -742,7 +746,7 @@ static MtStatus entry_for_arg(const MtSpecArg *a, char out[40], char *err, size_
             mt_errf(err, errlen, "%s: %s", path, msg);
             return st;
         }
-        snprintf(out, 40, "%s:16", dtype_pointer_type(info.dtype));
+        dtype_pointer_type(info.dtype, out);
     } else if (a->value.kind == MT_SCALAR_INT) {
         if (a->value.i < INT32_MIN || a->value.i > INT32_MAX) {
             mt_errf(err, errlen, "%s: %" PRId64 " does not fit in i32", path, a->value.i);
@@ -838,18 +842,40 @@ void mt_launch_free(MtLaunch *l) {
 /* A specialised parameter's Python literal: True/False, an integer, a float. */
 static bool literal_value(const char *t, MtScalar *v) { return t && parse_value_text(t, v); }
 
+/* A parameter type ("*fp16", "i64", "fp32", "i1", ...): an array of a
+ * dtype, or a scalar: a bool, an integer (MT_ARG_I32 carries every integer
+ * width) or a float (MT_ARG_F32 every float width). */
 static bool param_type(const char *t, MtArgKind *kind, MtDtype *dt) {
-    static const struct { const char *name; MtArgKind kind; MtDtype dt; } types[] = {
-        {"*fp32", MT_ARG_ARRAY, MT_DT_F32}, {"*i32", MT_ARG_ARRAY, MT_DT_I32}, {"*i1", MT_ARG_ARRAY, MT_DT_I1},
-        {"i32", MT_ARG_I32, MT_DT_I32},     {"fp32", MT_ARG_F32, MT_DT_F32},   {"i1", MT_ARG_I1, MT_DT_I1},
-    };
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (!strcmp(t, types[i].name)) {
-            *kind = types[i].kind;
-            *dt = types[i].dt;
-            return true;
-        }
-    return false;
+    bool ptr = t[0] == '*';
+    if (!mt_dtype_parse(ptr ? t + 1 : t, dt)) return false;
+    const MtDtypeInfo *d = mt_dtype_info(*dt);
+    *kind = ptr ? MT_ARG_ARRAY : d->cls == MT_DC_BOOL ? MT_ARG_I1 : d->cls == MT_DC_FLOAT ? MT_ARG_F32 : MT_ARG_I32;
+    return true;
+}
+
+/* The range of an integer dtype (u64's top half is given as negative int64 bits). */
+static void int_range(MtDtype dt, int64_t *lo, int64_t *hi) {
+    const MtDtypeInfo *d = mt_dtype_info(dt);
+    if (d->bits == 64) {
+        *lo = INT64_MIN;
+        *hi = INT64_MAX;
+    } else if (d->cls == MT_DC_UINT) {
+        *lo = 0;
+        *hi = ((int64_t)1 << d->bits) - 1;
+    } else {
+        *lo = -((int64_t)1 << (d->bits - 1));
+        *hi = ((int64_t)1 << (d->bits - 1)) - 1;
+    }
+}
+
+/* The largest finite value of a float dtype. */
+static double float_max(MtDtype dt) {
+    switch (dt) {
+    case MT_DT_F16: return 65504.0;
+    case MT_DT_BF16: return 0x1.fep127;
+    case MT_DT_F32: return 3.4028234663852886e38;
+    default: return 1.7976931348623157e308;
+    }
 }
 
 static const char *value_text(const MtScalar *v, char out[40]) {
@@ -864,21 +890,23 @@ static MtStatus bind_scalar(const MtSpecArg *a, const MtKernelParam *p, MtLaunch
     value_text(v, t);
     if (la->kind == MT_ARG_I32) {
         if (v->kind != MT_SCALAR_INT) {
-            mt_errf(err, errlen, "args.%s: parameter %s (i32) needs an integer, got %s", a->name, p->name, t);
+            mt_errf(err, errlen, "args.%s: parameter %s (%s) needs an integer, got %s", a->name, p->name, p->type, t);
             return MT_ERR_USAGE;
         }
-        if (v->i < INT32_MIN || v->i > INT32_MAX) {
-            mt_errf(err, errlen, "args.%s: %s is out of the i32 range of parameter %s", a->name, t, p->name);
+        int64_t lo, hi;
+        int_range(la->dtype, &lo, &hi);
+        if (v->i < lo || v->i > hi) {
+            mt_errf(err, errlen, "args.%s: %s is out of the %s range of parameter %s", a->name, t, p->type, p->name);
             return MT_ERR_USAGE;
         }
         la->ival = v->i;
     } else if (la->kind == MT_ARG_F32) {
         if (v->kind == MT_SCALAR_BOOL) {
-            mt_errf(err, errlen, "args.%s: parameter %s (fp32) needs a number, got %s", a->name, p->name, t);
+            mt_errf(err, errlen, "args.%s: parameter %s (%s) needs a number, got %s", a->name, p->name, p->type, t);
             return MT_ERR_USAGE;
         }
-        if (isfinite(v->f) && fabs(v->f) > 3.4028234663852886e38) {
-            mt_errf(err, errlen, "args.%s: %s is out of the fp32 range of parameter %s", a->name, t, p->name);
+        if (isfinite(v->f) && fabs(v->f) > float_max(la->dtype)) {
+            mt_errf(err, errlen, "args.%s: %s is out of the %s range of parameter %s", a->name, t, p->type, p->name);
             return MT_ERR_USAGE;
         }
         la->fval = v->f;
@@ -906,9 +934,14 @@ static MtStatus bind_array(const MtSpecArg *a, const MtKernelParam *p, MtDtype w
         st = mt_array_generate(&a->gen, &la->array, msg, sizeof msg);
     } else {
         st = mt_npy_read(a->npy_path, &la->array, msg, sizeof msg);
+        if (!st && want == MT_DT_BF16 && la->array->dtype == MT_DT_F32) {
+            /* numpy has no bfloat16: float32 data is rounded (to nearest even) on the way in */
+            st = mt_array_to_bf16(la->array, msg, sizeof msg);
+        }
         if (!st && la->array->dtype != want) {
-            mt_errf(err, errlen, "args.%s: %s array expected for parameter %s (%s), got %s (%s)", a->name,
-                    mt_dtype_name(want), p->name, p->type, mt_dtype_name(la->array->dtype), a->npy);
+            mt_errf(err, errlen, "args.%s: %s array expected for parameter %s (%s), got %s (%s)%s", a->name,
+                    mt_dtype_name(want), p->name, p->type, mt_dtype_name(la->array->dtype), a->npy,
+                    want == MT_DT_BF16 ? "; give bfloat16 data as a float32 .npy" : "");
             return MT_ERR_USAGE;
         }
         if (!st && !(la->npy_path = strdup(a->npy_path))) return nomem(err, errlen);
@@ -1005,6 +1038,7 @@ static MtStatus bind(const MtLaunchSpec *s, const MtKernelParam *params, size_t 
                     kname, p->type);
             return MT_ERR_USAGE;
         }
+        la->dtype = dt;
         if (!(la->name = strdup(p->name)) || !(la->type = strdup(p->type))) return nomem(err, errlen);
         if (!a) {
             mt_errf(err, errlen, "args: missing argument '%s' (%s) of %s", p->name, p->type, kname);

@@ -123,19 +123,20 @@ MtStatus mt_launch_spec_signature(const MtLaunchSpec *spec, const MtKernelInfo *
                                   size_t errlen);
 
 typedef enum MtArgKind {
-    MT_ARG_ARRAY,             /* *fp32, *i32, *i1 */
-    MT_ARG_I32,
-    MT_ARG_F32,
+    MT_ARG_ARRAY,             /* a pointer parameter: *fp32, *fp16, *i64, ... */
+    MT_ARG_I32,               /* an integer scalar of any width (dtype says which) */
+    MT_ARG_F32,               /* a float scalar of any width (dtype says which) */
     MT_ARG_I1,
 } MtArgKind;
 
 typedef struct MtLaunchArg {
     char *name;
-    char *type;               /* the parameter's type: "*fp32" "*i32" "*i1" "i32" "fp32" "i1" */
+    char *type;               /* the parameter's type: "*fp32" "*bf16" "*i64" "i32" "u64" "fp16" "i1" ... */
     MtArgKind kind;
+    MtDtype dtype;            /* the array's element type, or the scalar's type */
     MtArray *array;           /* ARRAY: owned by the launch */
-    int64_t ival;             /* I32: the value; I1: 0 or 1 */
-    double fval;              /* F32: the value (round it to float to pass it) */
+    int64_t ival;             /* I32: the value (a u64 above INT64_MAX as its bits); I1: 0 or 1 */
+    double fval;              /* F32: the value (round it to the dtype to pass it) */
     char *npy_path;           /* ARRAY read from a file: the path read; NULL when generated */
 } MtLaunchArg;
 

@@ -46,14 +46,26 @@ static const char magic[6] = "\x93NUMPY";
 
 const char *mt_dtype_name(MtDtype dt) {
     const MtDtypeInfo *d = mt_dtype_info(dt);
-    return d ? d->numpy : "?";
+    return !d ? "?" : d->numpy ? d->numpy : d->tl;
 }
 
 int mt_dtype_from_name(const char *name) {
-    static const MtDtype all[] = {MT_DT_F32, MT_DT_I32, MT_DT_I1};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        if (name && strcmp(name, mt_dtype_name(all[i])) == 0) return (int)all[i];
+    for (int d = 0; name && d < MT_DTYPE_COUNT; d++)
+        if (strcmp(name, mt_dtype_name((MtDtype)d)) == 0) return d;
     return -1;
+}
+
+MtStatus mt_array_to_bf16(MtArray *a, char *err, size_t errlen) {
+    if (a->dtype != MT_DT_F32) {
+        mt_errf(err, errlen, "bfloat16 data comes as float32, got %s", mt_dtype_name(a->dtype));
+        return MT_ERR_USAGE;
+    }
+    const float *f = a->data;
+    uint16_t *h = a->data; /* in place: element i is written after elements 0..i were read */
+    for (int64_t i = 0; i < a->numel; i++) h[i] = mt_f32_to_bf16(f[i]);
+    a->dtype = MT_DT_BF16;
+    a->nbytes = (size_t)a->numel * 2;
+    return MT_OK;
 }
 
 size_t mt_dtype_size(MtDtype dt) { return mt_dtype_info(dt)->size; }
@@ -270,22 +282,29 @@ static MtStatus hdr_descr(Hdr *h, const char *descr, MtDtype *dt) {
     const char *code = descr;
     char order = 0;
     if (*code && strchr("<>|=", *code)) order = *code++;
-    if (strcmp(code, "f4") == 0) *dt = MT_DT_F32;
-    else if (strcmp(code, "i4") == 0) *dt = MT_DT_I32;
-    else if (strcmp(code, "b1") == 0) *dt = MT_DT_I1;
-    else {
+    bool found = false;
+    for (int d = 0; d < MT_DTYPE_COUNT && !found; d++) {
+        const char *npy = mt_dtype_info((MtDtype)d)->npy;
+        if (npy && strcmp(code, npy + 1) == 0) {
+            *dt = (MtDtype)d;
+            found = true;
+        }
+    }
+    if (!found) {
         const char *name = numpy_type_name(code);
         if (name)
             mt_errf(h->err, h->errlen,
-                    "%s: dtype '%s' (%s) is not supported; save float32, int32 or bool arrays",
+                    "%s: dtype '%s' (%s) is not supported; save bool, integer (8 to 64 bits) or float "
+                    "(16, 32, 64 bits) arrays",
                     h->path, descr, name);
         else
             mt_errf(h->err, h->errlen,
-                    "%s: dtype '%s' is not supported; save float32, int32 or bool arrays", h->path,
-                    descr);
+                    "%s: dtype '%s' is not supported; save bool, integer (8 to 64 bits) or float (16, 32, 64 "
+                    "bits) arrays",
+                    h->path, descr);
         return MT_ERR_USAGE;
     }
-    if (order == '>' && *dt != MT_DT_I1) {
+    if (order == '>' && mt_dtype_size(*dt) > 1) {
         mt_errf(h->err, h->errlen,
                 "%s: dtype '%s' is big-endian; save it little-endian (a.astype('<%s'))", h->path,
                 descr, code);
@@ -325,7 +344,7 @@ static MtStatus hdr_dict(Hdr *h, MtNpyInfo *info) {
         if (bit == DESCR) {
             if (h->p < h->end && *h->p == '[') {
                 mt_errf(h->err, h->errlen,
-                        "%s: dtype is a structured (record) dtype; save float32, int32 or bool arrays",
+                        "%s: dtype is a structured (record) dtype; save bool, integer (8 to 64 bits) or float (16, 32, 64 bits) arrays",
                         h->path);
                 return MT_ERR_USAGE;
             }
@@ -552,7 +571,24 @@ static size_t build_header(const MtArray *a, char buf[512]) {
     return total;
 }
 
+/* numpy has no bfloat16: such an array is written as the float32 .npy of
+ * its values (exactly, as every bf16 value is a float32). */
+static MtStatus write_bf16(const char *path, const MtArray *a, const MtFileSet *inputs, char *err, size_t errlen) {
+    MtArray *f = mt_array_new(MT_DT_F32, a->ndim, a->shape);
+    if (!f) {
+        mt_errf(err, errlen, "%s: out of memory", path);
+        return MT_ERR_NOMEM;
+    }
+    const uint16_t *h = a->data;
+    float *v = f->data;
+    for (int64_t i = 0; i < a->numel; i++) v[i] = mt_bf16_to_f32(h[i]);
+    MtStatus st = mt_npy_write(path, f, inputs, err, errlen);
+    mt_array_free(f);
+    return st;
+}
+
 MtStatus mt_npy_write(const char *path, const MtArray *a, const MtFileSet *inputs, char *err, size_t errlen) {
+    if (a->dtype == MT_DT_BF16) return write_bf16(path, a, inputs, err, errlen);
     char header[512];
     size_t hn = build_header(a, header);
     MtOut o;

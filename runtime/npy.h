@@ -27,9 +27,11 @@
 #define MT_ARRAY_MAX_DIMS 8
 #define MT_ARRAY_ALIGN 64     /* data alignment: one cache line, any vector load */
 
-/* Element types are the compiler's MtDtype (dtypes.def). The runtime
- * supports float32 (.npy '<f4', kernel type *fp32), int32 ('<i4', *i32) and
- * bool ('|b1', *i1; one byte, 0 or 1). */
+/* Element types are the compiler's MtDtype (dtypes.def): every one of them,
+ * stored as its .npy descriptor says ('<f2' float16, '<f4' float32, '<i8'
+ * int64, '|u1' uint8, '|b1' bool as one byte 0 or 1, ...). numpy has no
+ * bfloat16: a bf16 array is read from a float32 .npy (mt_array_to_bf16
+ * rounds it) and written as one. */
 
 typedef struct MtArray {
     MtDtype dtype;
@@ -40,10 +42,13 @@ typedef struct MtArray {
     void *data;               /* owned; MT_ARRAY_ALIGN-aligned, never NULL, even when numel == 0 */
 } MtArray;
 
-/* numpy's name of a dtype: "float32", "int32", "bool". */
+/* numpy's name of a dtype: "float32", "int32", "bool"; "bfloat16" for bf16. */
 const char *mt_dtype_name(MtDtype dt);
-/* The supported dtype called `name` (one of the names above), or -1. */
+/* The dtype called `name` (one of the names above), or -1. */
 int mt_dtype_from_name(const char *name);
+/* Turn a float32 array into a bfloat16 one in place, rounding each value
+ * to nearest even (MT_ERR_USAGE for another dtype). */
+MtStatus mt_array_to_bf16(MtArray *a, char *err, size_t errlen);
 /* Bytes per element. */
 size_t mt_dtype_size(MtDtype dt);
 
@@ -75,7 +80,7 @@ typedef struct MtNpyInfo {
 } MtNpyInfo;
 
 /* Read the header of `path` and check it describes an array this runtime
- * accepts (format 1.0, 2.0 or 3.0; dtype '<f4', '<i4' or '|b1'; C order;
+ * accepts (format 1.0, 2.0 or 3.0; a dtype of dtypes.def, little-endian; C order;
  * at most 8 dimensions; a size that fits; a header of printable text, no
  * NUL byte) and that the file holds all of its data. MT_ERR_IO when the
  * file cannot be opened or read, or is not a regular file within the

@@ -28,13 +28,13 @@
 typedef enum BuiltinId {
 #define MODULE(mod)
 #define FN(id, mod, name, params, handler, op, ret, doc, pdoc) B_##id,
-#define DTYPE(mod, name, dtype)
 #define CONST(mod, name, value)
+#define MEMBER(name, fn)
 #include "builtins.def"
 #undef MODULE
 #undef FN
-#undef DTYPE
 #undef CONST
+#undef MEMBER
     B_COUNT_
 } BuiltinId;
 
@@ -52,17 +52,36 @@ static const Row rows[] = {
     {.api = {PATH_##mod name, SHOW_##mod name, MT_API_FUNCTION, params, ret, doc, pdoc},                      \
      .fn = {B_##id, PATH_##mod name, params, b_##handler, op},                                                  \
      .kind = FV_BUILTIN},
-#define DTYPE(mod, name, dt)                                                                                       \
-    {.api = {PATH_##mod name, SHOW_##mod name, MT_API_DTYPE, NULL, "dtype", NULL, NULL}, .kind = FV_DTYPE,      \
-     .dtype = dt},
 #define CONST(mod, name, value)                                                                                    \
     {.api = {PATH_##mod name, SHOW_##mod name, MT_API_CONSTANT, NULL, "float", NULL, NULL}, .kind = FV_FLOAT, \
      .f = value},
+#define MEMBER(name, fn)
 #include "builtins.def"
 #undef MODULE
 #undef FN
-#undef DTYPE
 #undef CONST
+#undef MEMBER
+#define DTYPE(id, ir, sig, tl, numpy, npy, cuda, mlir, cls, bits, size, mant)                                    \
+    {.api = {PATH_TL tl, SHOW_TL tl, MT_API_DTYPE, NULL, "dtype", NULL, NULL}, .kind = FV_DTYPE,                \
+     .dtype = MT_DT_##id},
+#include "mytriton/dtypes.def"
+#undef DTYPE
+};
+
+/* The tensor methods: x.name(...) is function row `fn` with x first. */
+static const struct Member {
+    const char *name;
+    BuiltinId fn;
+} members[] = {
+#define MODULE(mod)
+#define FN(id, mod, name, params, handler, op, ret, doc, pdoc)
+#define CONST(mod, name, value)
+#define MEMBER(name, fn) {name, B_##fn},
+#include "builtins.def"
+#undef MODULE
+#undef FN
+#undef CONST
+#undef MEMBER
 };
 
 enum { NROWS = sizeof rows / sizeof rows[0] };
@@ -88,7 +107,7 @@ static const Row *find_row(const char *path)
             continue;
         for (size_t i = 0; i < NROWS; i++) {
             const Row *r = &rows[i];
-            if (r->kind == FV_BUILTIN && r->fn.handler == b_math && !strcmp(r->api.path + strlen(PATH_TL), path + n))
+            if (r->kind == FV_BUILTIN && r->fn.handler == b_elementwise && mt_op_class(r->fn.op) == OC_MATH && !strcmp(r->api.path + strlen(PATH_TL), path + n))
                 return r;
         }
     }
@@ -267,4 +286,16 @@ FValue fe_call_builtin(Fe *fe, const FeBuiltin *bi, const CallArgs *a, MtSpan sp
     if (bi->params && !bind(fe, bi, a, &b, sp))
         return fv_undef();
     return bi->handler(fe, bi, &b, sp);
+}
+
+const FeBuiltin *fe_tensor_method(const char *name)
+{
+    for (size_t m = 0; m < sizeof members / sizeof members[0]; m++) {
+        if (strcmp(members[m].name, name) != 0)
+            continue;
+        for (size_t i = 0; i < NROWS; i++)
+            if (rows[i].kind == FV_BUILTIN && rows[i].fn.id == (int)members[m].fn)
+                return &rows[i].fn;
+    }
+    return NULL;
 }

@@ -42,9 +42,9 @@ MtExpr *fe_to_expr(Fe *fe, FValue v, MtSpan sp)
     case FV_INT:
     case FV_FLOAT:
         e = fe_new(fe, EX_CONST, sp, 0);
-        e->u.cst.kind = v.kind == FV_BOOL ? CST_BOOL : v.kind == FV_INT ? CST_INT : CST_FLOAT;
+        e->u.cst.kind = v.kind == FV_BOOL ? CST_BOOL : v.kind == FV_FLOAT ? CST_FLOAT : v.big ? CST_UINT : CST_INT;
         e->u.cst.i = v.kind == FV_FLOAT ? 0 : v.u.i;
-        e->u.cst.f = v.kind == FV_FLOAT ? v.u.f : (double)v.u.i;
+        py_as_double(v, &e->u.cst.f);
         return e;
     case FV_UNDEF:
         return NULL;
@@ -276,26 +276,56 @@ static FValue eval_compare(Fe *fe, const MtNode *n)
     return fe_eval_binop(fe, (MtOp)op, vals[0], vals[1], n->span);
 }
 
+/* A runtime operand of `and` / `or` / `not`: Triton's logical_and /
+ * logical_or / not_ take bool (tl.int1) values only. */
+static bool bool_operand(Fe *fe, FValue v, const char *what, MtSpan sp)
+{
+    const MtType *t = fe_type(fe, v.u.e);
+    if (!t)
+        return false;
+    if (mt_ty_is_bool(mt_ty_elem(t)))
+        return true;
+    fe_error(fe, sp, "E0206",
+             "'%s' on runtime values needs bool operands, got %s; compare first (x != 0), or use %s for a "
+             "bitwise operation",
+             what, mt_ty_str(fe->c, t), !strcmp(what, "not") ? "~" : !strcmp(what, "and") ? "&" : "|");
+    return false;
+}
+
+/* `a and b`: Python's short-circuit on compile-time values; once a runtime
+ * value is involved every operand is evaluated and combined with & (|),
+ * as Triton's logical_and (logical_or) does. */
 static FValue eval_boolop(Fe *fe, const MtNode *n)
 {
     bool is_and = n->u.boolop.op == KW_AND;
+    const char *what = is_and ? "and" : "or";
     FValue v = fv_undef();
+    bool runtime = false;
     for (uint32_t i = 0; i < n->u.boolop.items.n; i++) {
-        v = fe_eval(fe, n->u.boolop.items.v[i]);
-        if (v.kind == FV_UNDEF)
-            return v;
-        if (is_runtime(v)) {
-            fe_error(fe, n->span, "E0206",
-                     "'%s' needs a single truth value, which runtime values do not have; use %s on comparisons, "
-                     "each in parentheses: (a < b) %s (c < d)",
-                     is_and ? "and" : "or", is_and ? "&" : "|", is_and ? "&" : "|");
-            return fv_undef();
+        const MtNode *item = n->u.boolop.items.v[i];
+        FValue x = fe_eval(fe, item);
+        if (x.kind == FV_UNDEF)
+            return x;
+        if (!runtime && !is_runtime(x)) {
+            bool ok;
+            bool t = py_truth(fe, x, item->span, &ok);
+            if (!ok)
+                return fv_undef();
+            v = x;
+            if (is_and ? !t : t)
+                return v;
+            continue;
         }
-        bool ok;
-        bool t = py_truth(fe, v, n->u.boolop.items.v[i]->span, &ok);
-        if (!ok)
+        if (is_runtime(x) && !bool_operand(fe, x, what, item->span))
             return fv_undef();
-        if (is_and ? !t : t)
+        if (!runtime) {
+            /* the compile-time operands before did not decide it */
+            runtime = true;
+            v = x;
+            continue;
+        }
+        v = fe_binary(fe, is_and ? OP_AND : OP_OR, v, x, n->span);
+        if (v.kind == FV_UNDEF)
             return v;
     }
     return v;
@@ -315,11 +345,13 @@ static FValue eval_unary(Fe *fe, const MtNode *n)
         e->args[0] = a.u.e;
         return fv_expr(e);
     }
-    default:
-        fe_error(fe, n->span, "E0206",
-                 "'not' needs a single truth value, which runtime values do not have; use ~ (or == 0) on a "
-                 "comparison");
-        return fv_undef();
+    default: {
+        if (!bool_operand(fe, a, "not", n->span))
+            return fv_undef();
+        MtExpr *e = fe_op(fe, OP_NOT, n->span, 1);
+        e->args[0] = a.u.e;
+        return fv_expr(e);
+    }
     }
 }
 
@@ -390,11 +422,8 @@ static FValue eval_attr(Fe *fe, const MtNode *n)
         return r;
     }
     case FV_EXPR:
-        fe_error(fe, n->u.attr.name_span, "E0304",
-                 "attribute '%s' of a runtime value is not supported (mytriton blocks have no methods or "
-                 "attributes; use tl functions)",
-                 n->u.attr.name);
-        return fv_undef();
+    case FV_DTYPE:
+        return fe_value_attr(fe, v, n->u.attr.name, n->u.attr.name_span);
     default:
         fe_error(fe, n->u.attr.name_span, "E0304", "%s has no attribute '%s' in kernels", fv_kind_name(v),
                  n->u.attr.name);
@@ -433,6 +462,8 @@ static FValue eval_call(Fe *fe, const MtNode *n)
         return fe_call_builtin(fe, fn.u.builtin, &a, n->span);
     case FV_FUNC:
         return fe_call_jit(fe, fn.u.fn, &a, n->span);
+    case FV_METHOD:
+        return fe_call_method(fe, fn, &a, n->span);
     case FV_OPAQUE:
         if (!strncmp(fn.u.s, "tl.", 3) || !strncmp(fn.u.s, "triton.", 7))
             fe_error(fe, n->u.call.fn->span, "E0304",
@@ -463,16 +494,29 @@ static FValue eval_seq(Fe *fe, const MtNode *n)
     return t;
 }
 
+/* An integer literal beyond INT64_MAX: a u64 constant when it fits (the
+ * Philox constants do), read back from the source text. */
+static FValue big_literal(Fe *fe, const MtNode *n)
+{
+    size_t len;
+    const char *text = mt_file_text(fe->c, n->span.file, &len);
+    FValue v;
+    if (text && n->span.end <= len &&
+        py_parse_literal(fe->c, mt_arena_strndup(&fe->c->arena, text + n->span.off, n->span.end - n->span.off), &v) &&
+        v.kind == FV_INT)
+        return v;
+    fe_error(fe, n->span, "E0312", "integer literal is too large (more than 64 bits)");
+    return fv_undef();
+}
+
 FValue fe_eval(Fe *fe, const MtNode *n)
 {
     switch ((MtNodeKind)n->kind) {
     case ND_NAME:
         return fe_lookup(fe, n->u.name, n->span);
     case ND_INT:
-        if (n->u.num.overflow) {
-            fe_error(fe, n->span, "E0312", "integer literal is too large (more than 64 bits)");
-            return fv_undef();
-        }
+        if (n->u.num.overflow)
+            return big_literal(fe, n);
         return fv_int(n->u.num.i);
     case ND_FLOAT:
         return fv_float(n->u.num.f);

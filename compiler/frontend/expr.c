@@ -2,6 +2,7 @@
 #include "expr.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 MtExpr *mt_expr_new(MtCtx *c, MtExprProgram *p, MtExprKind kind, MtSpan span, uint32_t inl, uint32_t nargs)
@@ -40,6 +41,9 @@ void mt_const_print(MtBuf *b, MtConst k)
     case CST_INT:
         mt_buf_printf(b, "%" PRId64, k.i);
         return;
+    case CST_UINT:
+        mt_buf_printf(b, "%" PRIu64, (uint64_t)k.i);
+        return;
     case CST_FLOAT: {
         char s[32];
         mt_format_pyfloat(s, k.f);
@@ -47,4 +51,28 @@ void mt_const_print(MtBuf *b, MtConst k)
         return;
     }
     }
+}
+
+const MtType *mt_const_natural_type(MtConst k)
+{
+    switch ((MtConstKind)k.kind) {
+    case CST_BOOL: return &mt_ty_bool;
+    case CST_INT:
+        if (k.i >= INT32_MIN && k.i <= INT32_MAX)
+            return &mt_ty_i32;
+        return mt_ty_scalar(k.i > 0 && k.i <= (int64_t)UINT32_MAX ? MT_DT_U32 : MT_DT_I64);
+    case CST_UINT: return mt_ty_scalar(MT_DT_U64);
+    case CST_FLOAT: {
+        double a = fabs(k.f);
+        bool f32 = isinf(a) || a == 0 || isnan(a) || (a >= 0x1p-126 && a <= (2 - 0x1p-23) * 0x1p127);
+        return f32 ? &mt_ty_f32 : mt_ty_scalar(MT_DT_F64);
+    }
+    }
+    return &mt_ty_i32;
+}
+
+bool mt_attrs_equal(const MtAttrs *a, const MtAttrs *b)
+{
+    return a->axis == b->axis && a->start == b->start && a->end == b->end && a->rank == b->rank &&
+           !memcmp(a->shape, b->shape, sizeof a->shape) && a->dtype == b->dtype && a->mode == b->mode;
 }

@@ -50,7 +50,10 @@ struct MtExpr {
     uint32_t id;              /* creation order, for printing ("e12") */
     MtSpan span;              /* the source expression that made it */
     uint32_t inl;             /* inline site (ctx->inl) of the helper it was created in, 0 = kernel */
-    const MtType *ty;         /* NULL until infer.c */
+    const MtType *ty;         /* NULL until infer.c (a constant may be given its type when it is made) */
+    bool failed;              /* inference reported an error here or below: no type, no second report */
+    bool hidden;              /* made by an expansion (a library function, an implicit conversion), not written
+                               * by the user: never "computed but never used" */
     MtExpr **args;
     uint32_t nargs;
     MtAttrs attr;             /* EX_OP */
@@ -100,6 +103,7 @@ typedef struct MtExprProgram {
      * nodes of what could be evaluated (and typed), for editors' queries;
      * it is never lowered. */
     bool partial;
+    bool *inferred;           /* per runtime parameter: its type comes from its use */
     uint32_t nexprs;          /* ids handed out */
 } MtExprProgram;
 

@@ -83,6 +83,13 @@ static void op(Pr *p, const MtExpr *e)
         }
         mt_buf_printf(b, ", tl.%s)", mt_ty_info(e->attr.dtype)->tl);
         return;
+    case OP_CAST:
+    case OP_BITCAST:
+        mt_buf_printf(b, "%s(", py);
+        ref(p, e->args[0]);
+        mt_buf_printf(b, ", tl.%s%s%s)", mt_ty_info(e->attr.dtype)->tl, e->op == OP_BITCAST ? ", bitcast=True" : "",
+                      e->attr.mode == MT_ROUND_RTZ ? ", fp_downcast_rounding='rtz'" : "");
+        return;
     case OP_LOAD:
     case OP_STORE: {
         static const char *const load_kw[] = {"", ", mask=", ", other="}, *const store_kw[] = {"", ", ", ", mask="};

@@ -24,11 +24,12 @@ typedef enum FvKind {
     FV_UNDEF,                 /* no value (a failed evaluation; errors already reported) */
     FV_NONE,
     FV_BOOL,                  /* u.i */
-    FV_INT,                   /* u.i */
+    FV_INT,                   /* u.i; with `big`, the bits of a value in [2^63, 2^64) */
     FV_FLOAT,                 /* u.f */
     FV_STR,                   /* u.s */
     FV_TUPLE,                 /* u.tup (is_list for list displays) */
-    FV_DTYPE,                 /* u.dtype: tl.int1 / tl.int32 / tl.float32 */
+    FV_DTYPE,                 /* u.dtype: a Triton type object: tl.float16 (a scalar type), a pointer type
+                               * (x.dtype of a pointer block), a block type (x.type) */
     FV_MODULE,                /* u.s: canonical dotted path ("triton.language", "math", "numpy") */
     FV_FUNC,                  /* u.fn: a jit function of this file */
     FV_BUILTIN,               /* u.builtin: a tl / triton / Python / math function (builtins.def) */
@@ -36,6 +37,7 @@ typedef enum FvKind {
     FV_RANGE,                 /* u.range: range() / tl.static_range() / tl.range() object */
     FV_SLICE,                 /* the `:` of x[:, None] */
     FV_EXPR,                  /* u.e: a runtime value */
+    FV_METHOD,                /* u.method: a bound method (x.to, dtype.is_fp16), called next */
 } FvKind;
 
 typedef enum RangeKind { RANGE_PY, RANGE_STATIC, RANGE_TL } RangeKind;
@@ -45,6 +47,7 @@ typedef struct FeBuiltin FeBuiltin;
 struct FValue {
     uint8_t kind;             /* FvKind */
     bool is_list;
+    bool big;                 /* FV_INT: u.i holds a value beyond INT64_MAX (a u64 constant) */
     union {
         int64_t i;
         double f;
@@ -55,6 +58,7 @@ struct FValue {
         const FeBuiltin *builtin;
         MtExpr *e;
         struct { FValue *bounds; uint8_t kind; MtSpan span; } range; /* bounds[3] = start, stop, step */
+        struct { FValue *self; const char *name; MtSpan span; } method;
     } u;
 };
 
@@ -104,6 +108,12 @@ typedef struct Fe {
     int depth;                /* inline depth */
     int unrolled;             /* static loop iterations so far (budget) */
     MT_VEC(const char *) evaluating_globals; /* cycle guard for module constants */
+    /* Editor mode: a parameter typed i32 by a question about its type
+     * (x.dtype) turned out to address memory; frontend.c runs the kernel
+     * again with it a pointer from the start. */
+    bool retype_pointers;
+    const bool *pointers;     /* the second run: per runtime parameter, it addresses memory */
+    bool *addresses;          /* per runtime parameter: a load or store address is based on it */
 } Fe;
 
 enum { FE_MAX_INLINE_DEPTH = 64, FE_MAX_UNROLL = 16384 };
@@ -133,6 +143,10 @@ FValue py_unary(Fe *fe, int op, FValue a, MtSpan sp);
 /* Python truth value; reports E0206 for runtime values. */
 bool py_truth(Fe *fe, FValue v, MtSpan sp, bool *ok);
 bool py_as_int(FValue v, int64_t *out);
+/* A compile-time int or bool as a 128-bit integer (u64 values included). */
+bool py_as_int128(FValue v, __int128 *out);
+/* The int v, or E0312 at sp when it is outside [-2^63, 2^64). */
+FValue py_int128(Fe *fe, __int128 v, MtSpan sp);
 bool py_as_double(FValue v, double *out);
 bool py_equal(FValue a, FValue b);
 /* Parse a Python literal ("256", "1e-5", "True", "None", "-3", "'relu'") as used in
@@ -202,6 +216,8 @@ struct FeBuiltin {
 FValue fe_resolve_path(Fe *fe, const char *path);
 bool fe_is_module(const char *path);
 FValue fe_call_builtin(Fe *fe, const FeBuiltin *bi, const CallArgs *a, MtSpan sp);
+/* The function row of the tensor method x.name(...), or NULL. */
+const FeBuiltin *fe_tensor_method(const char *name);
 const char *fe_builtin_name(const FeBuiltin *bi);      /* its path */
 const char *fe_builtin_display(Fe *fe, const FeBuiltin *bi); /* "tl.load", "range" */
 
@@ -212,16 +228,27 @@ const char *fe_builtin_display(Fe *fe, const FeBuiltin *bi); /* "tl.load", "rang
 #define FN(id, mod, name, params, handler, op, ret, doc, pdoc) \
     FValue b_##handler(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp);
 #define MODULE(mod)
-#define DTYPE(mod, name, dtype)
 #define CONST(mod, name, value)
+#define MEMBER(name, fn)
 #include "builtins.def"
 #undef MODULE
 #undef FN
-#undef DTYPE
 #undef CONST
+#undef MEMBER
 
+/* A dtype argument (tl.float16, ...); E0409 naming fname otherwise. */
+bool fe_dtype_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, const MtType **out);
 /* A compile-time integer (or bool) argument; E0306 otherwise. */
 bool fe_static_int(Fe *fe, FValue v, MtSpan sp, const char *what, int64_t *out);
+
+/* ---- attrs.c: attributes and methods of runtime values and type objects ------------- */
+
+/* The type of runtime value e now (types/infer.c), or NULL after an error. */
+const MtType *fe_type(Fe *fe, MtExpr *e);
+/* v.name for a runtime value or a type object (FV_EXPR, FV_DTYPE). */
+FValue fe_value_attr(Fe *fe, FValue v, const char *name, MtSpan sp);
+/* Call a bound method (FV_METHOD). */
+FValue fe_call_method(Fe *fe, FValue m, const CallArgs *a, MtSpan sp);
 
 /* ---- frontend.c ------------------------------------------------------------------ */
 

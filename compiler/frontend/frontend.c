@@ -498,26 +498,47 @@ FValue fe_call_jit(Fe *fe, const MtFuncDef *fn, const CallArgs *a, MtSpan sp)
 
 /* ---- entry --------------------------------------------------------------------------------- */
 
-MtExprProgram *mt_frontend(MtCtx *c, const MtModule *m, const MtFuncDef *kernel, const MtSpec *spec, bool *needs_value)
+static MtExprProgram *run(MtCtx *c, const MtModule *m, const MtFuncDef *kernel, const MtSpec *spec,
+                          bool *needs_value, Fe *fe)
 {
     MtExprProgram *prog = mt_arena_alloc(&c->arena, sizeof *prog);
     prog->kernel = kernel->name;
     prog->report_inferred = spec->infer_params;
-    Fe fe = {.c = c, .m = m, .spec = spec, .prog = prog};
     Scope scope = {0};
     Frame frame = {.fn = kernel, .scope = &scope};
     Region region = {.roots = &prog->roots};
-    fe.frame = &frame;
-    fe.region = &region;
+    fe->c = c;
+    fe->m = m;
+    fe->spec = spec;
+    fe->prog = prog;
+    fe->frame = &frame;
+    fe->region = &region;
     uint32_t errors = c->nerrors;
     *needs_value = false;
-    if (!fe_specialize(&fe, kernel)) {
+    if (!fe_specialize(fe, kernel)) {
         *needs_value = c->nerrors == errors;
         return NULL;
     }
-    exec_block(&fe, &kernel->body);
+    exec_block(fe, &kernel->body);
     if (frame.returned && frame.ret.kind != FV_NONE && frame.ret.kind != FV_UNDEF)
-        fe_error(&fe, frame.ret_span, "E0204", "a kernel cannot return a value (it writes results with tl.store)");
+        fe_error(fe, frame.ret_span, "E0204", "a kernel cannot return a value (it writes results with tl.store)");
+    fe->frame = NULL;
     prog->partial = c->nerrors != errors;
     return prog;
+}
+
+/* In editor mode a parameter without a type is a pointer when it
+ * addresses memory; a question about its type asked before that use
+ * (x.dtype) typed it i32, so the kernel runs again with what the first
+ * run learned, and only the second run's diagnostics remain. */
+MtExprProgram *mt_frontend(MtCtx *c, const MtModule *m, const MtFuncDef *kernel, const MtSpec *spec, bool *needs_value)
+{
+    uint32_t ndiags = c->diags.n, errors = c->nerrors;
+    Fe fe = {0};
+    MtExprProgram *prog = run(c, m, kernel, spec, needs_value, &fe);
+    if (!fe.retype_pointers)
+        return prog;
+    mt_diag_truncate(c, ndiags, errors);
+    Fe again = {.pointers = fe.addresses};
+    return run(c, m, kernel, spec, needs_value, &again);
 }

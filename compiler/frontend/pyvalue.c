@@ -32,6 +32,7 @@ const char *fv_kind_name(FValue v)
     case FV_RANGE: return "range";
     case FV_SLICE: return "slice";
     case FV_EXPR: return "runtime value";
+    case FV_METHOD: return "method";
     }
     return "value";
 }
@@ -41,7 +42,12 @@ static void repr(MtBuf *b, FValue v)
     switch ((FvKind)v.kind) {
     case FV_NONE: mt_buf_puts(b, "None"); return;
     case FV_BOOL: mt_buf_puts(b, v.u.i ? "True" : "False"); return;
-    case FV_INT: mt_buf_printf(b, "%lld", (long long)v.u.i); return;
+    case FV_INT:
+        if (v.big)
+            mt_buf_printf(b, "%llu", (unsigned long long)v.u.i);
+        else
+            mt_buf_printf(b, "%lld", (long long)v.u.i);
+        return;
     case FV_FLOAT: {
         char s[32];
         mt_format_pyfloat(s, v.u.f);
@@ -61,7 +67,10 @@ static void repr(MtBuf *b, FValue v)
         mt_buf_putc(b, v.is_list ? ']' : ')');
         return;
     case FV_DTYPE:
-        mt_buf_printf(b, "tl.%s", mt_ty_info(v.u.dtype)->tl);
+        if (mt_ty_is_scalar(v.u.dtype))
+            mt_buf_printf(b, "tl.%s", mt_ty_info(v.u.dtype)->tl);
+        else
+            mt_ty_print(b, v.u.dtype);
         return;
     case FV_MODULE: mt_buf_printf(b, "<module '%s'>", v.u.s); return;
     case FV_FUNC: mt_buf_printf(b, "<jit function %s>", v.u.fn->name); return;
@@ -70,6 +79,7 @@ static void repr(MtBuf *b, FValue v)
     case FV_RANGE: mt_buf_puts(b, "range(...)"); return;
     case FV_SLICE: mt_buf_puts(b, ":"); return;
     case FV_EXPR: mt_buf_puts(b, "<runtime value>"); return;
+    case FV_METHOD: mt_buf_printf(b, "<method %s>", v.u.method.name); return;
     case FV_UNDEF: mt_buf_puts(b, "<undefined>"); return;
     }
 }
@@ -82,9 +92,30 @@ const char *fv_repr(MtCtx *c, FValue v)
     return mt_buf_str(&b);
 }
 
+bool py_as_int128(FValue v, __int128 *out)
+{
+    if (v.kind != FV_INT && v.kind != FV_BOOL)
+        return false;
+    *out = v.big ? (__int128)(uint64_t)v.u.i : (__int128)v.u.i;
+    return true;
+}
+
+FValue py_int128(Fe *fe, __int128 v, MtSpan sp)
+{
+    if (v >= INT64_MIN && v <= INT64_MAX)
+        return fv_int((int64_t)v);
+    if (v > INT64_MAX && v <= (__int128)UINT64_MAX) {
+        FValue r = fv_int((int64_t)(uint64_t)v);
+        r.big = true;
+        return r;
+    }
+    fe_error(fe, sp, "E0312", "integer overflow in a compile-time expression (values must fit in 64 bits)");
+    return fv_undef();
+}
+
 bool py_as_int(FValue v, int64_t *out)
 {
-    if (v.kind == FV_INT || v.kind == FV_BOOL) {
+    if ((v.kind == FV_INT && !v.big) || v.kind == FV_BOOL) {
         *out = v.u.i;
         return true;
     }
@@ -94,7 +125,7 @@ bool py_as_int(FValue v, int64_t *out)
 bool py_as_double(FValue v, double *out)
 {
     if (v.kind == FV_INT || v.kind == FV_BOOL) {
-        *out = (double)v.u.i;
+        *out = v.big ? (double)(uint64_t)v.u.i : (double)v.u.i;
         return true;
     }
     if (v.kind == FV_FLOAT) {
@@ -109,7 +140,7 @@ bool py_equal(FValue a, FValue b)
     double x, y;
     if (fv_is_number(a) && fv_is_number(b)) {
         if (a.kind != FV_FLOAT && b.kind != FV_FLOAT)
-            return a.u.i == b.u.i;
+            return a.u.i == b.u.i && a.big == b.big;
         py_as_double(a, &x);
         py_as_double(b, &y);
         return x == y;
@@ -142,13 +173,6 @@ static FValue cerr(Fe *fe, MtSpan sp, const char *msg, FValue a, FValue b)
     return fv_undef();
 }
 
-static int64_t floordiv64(int64_t a, int64_t b)
-{
-    int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0)))
-        q--;
-    return q;
-}
 
 static FValue tuple_concat(Fe *fe, FValue a, FValue b)
 {
@@ -160,23 +184,28 @@ static FValue tuple_concat(Fe *fe, FValue a, FValue b)
     return r;
 }
 
+static __int128 floordiv128(__int128 a, __int128 b)
+{
+    __int128 q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0)))
+        q--;
+    return q;
+}
+
+/* Python ints in [-2^63, 2^64): computed in 128 bits, range-checked. */
 static FValue int_binop(Fe *fe, MtOp op, FValue a, FValue b, MtSpan sp)
 {
-    int64_t x = a.u.i, y = b.u.i, r = 0;
+    __int128 x, y, r;
+    py_as_int128(a, &x);
+    py_as_int128(b, &y);
     bool both_bool = a.kind == FV_BOOL && b.kind == FV_BOOL;
     switch (op) {
-    case OP_PLUS:
-        if (__builtin_add_overflow(x, y, &r))
-            return cerr(fe, sp, "integer overflow in compile-time '+'", a, b);
-        return fv_int(r);
-    case OP_MINUS:
-        if (__builtin_sub_overflow(x, y, &r))
-            return cerr(fe, sp, "integer overflow in compile-time '-'", a, b);
-        return fv_int(r);
+    case OP_PLUS: return py_int128(fe, x + y, sp);
+    case OP_MINUS: return py_int128(fe, x - y, sp);
     case OP_STAR:
         if (__builtin_mul_overflow(x, y, &r))
             return cerr(fe, sp, "integer overflow in compile-time '*'", a, b);
-        return fv_int(r);
+        return py_int128(fe, r, sp);
     case OP_SLASH:
         if (y == 0)
             return cerr(fe, sp, "division by zero in compile-time expression", a, b);
@@ -184,36 +213,32 @@ static FValue int_binop(Fe *fe, MtOp op, FValue a, FValue b, MtSpan sp)
     case OP_DSLASH:
         if (y == 0)
             return cerr(fe, sp, "integer division by zero in compile-time expression", a, b);
-        if (x == INT64_MIN && y == -1)
-            return cerr(fe, sp, "integer overflow in compile-time '//'", a, b);
-        return fv_int(floordiv64(x, y));
+        return py_int128(fe, floordiv128(x, y), sp);
     case OP_PERCENT:
         if (y == 0)
             return cerr(fe, sp, "integer modulo by zero in compile-time expression", a, b);
-        if (y == -1)
-            return fv_int(0);
-        return fv_int(x - floordiv64(x, y) * y);
+        return py_int128(fe, x - floordiv128(x, y) * y, sp);
     case OP_DSTAR:
         if (y < 0)
             return fv_float(pow((double)x, (double)y));
         r = 1;
-        for (int64_t i = 0; i < y; i++)
-            if (__builtin_mul_overflow(r, x, &r))
+        for (__int128 i = 0; i < y; i++)
+            if (__builtin_mul_overflow(r, x, &r) || r > (__int128)UINT64_MAX || r < INT64_MIN)
                 return cerr(fe, sp, "integer overflow in compile-time '**'", a, b);
-        return fv_int(r);
-    case OP_AMP: return both_bool ? fv_bool(x & y) : fv_int(x & y);
-    case OP_VBAR: return both_bool ? fv_bool(x | y) : fv_int(x | y);
-    case OP_CARET: return both_bool ? fv_bool(x ^ y) : fv_int(x ^ y);
+        return py_int128(fe, r, sp);
+    case OP_AMP: return both_bool ? fv_bool(x & y) : py_int128(fe, x & y, sp);
+    case OP_VBAR: return both_bool ? fv_bool(x | y) : py_int128(fe, x | y, sp);
+    case OP_CARET: return both_bool ? fv_bool(x ^ y) : py_int128(fe, x ^ y, sp);
     case OP_LSHIFT:
         if (y < 0)
             return cerr(fe, sp, "negative shift count", a, b);
-        if (y >= 63 || (x != 0 && (x > (INT64_MAX >> y) || x < (INT64_MIN >> y))))
+        if (y >= 64 || (x != 0 && (x > ((__int128)UINT64_MAX >> y) || x < ((__int128)INT64_MIN >> y))))
             return cerr(fe, sp, "integer overflow in compile-time '<<'", a, b);
-        return fv_int((int64_t)((uint64_t)x << y));
+        return py_int128(fe, x * ((__int128)1 << y), sp);
     case OP_RSHIFT:
         if (y < 0)
             return cerr(fe, sp, "negative shift count", a, b);
-        return fv_int(y >= 64 ? (x < 0 ? -1 : 0) : x >> y);
+        return py_int128(fe, y >= 64 ? (x < 0 ? -1 : 0) : x >> y, sp);
     default:
         return cerr(fe, sp, "unsupported operator on compile-time integers", a, b);
     }
@@ -317,8 +342,9 @@ FValue py_compare(Fe *fe, int op, bool negated, FValue a, FValue b, MtSpan sp)
     double x, y;
     int r;
     if (py_as_double(a, &x) && py_as_double(b, &y)) {
-        if (a.kind != FV_FLOAT && b.kind != FV_FLOAT)
-            r = a.u.i < b.u.i ? -1 : a.u.i > b.u.i;
+        __int128 p, q;
+        if (py_as_int128(a, &p) && py_as_int128(b, &q))
+            r = p < q ? -1 : p > q;
         else if (isnan(x) || isnan(y))
             return fv_bool(false);
         else
@@ -355,17 +381,14 @@ FValue py_unary(Fe *fe, int op, FValue a, MtSpan sp)
         if (op == OP_PLUS)
             return a;
     } else if (a.kind == FV_INT || a.kind == FV_BOOL) {
-        if (op == OP_MINUS) {
-            if (a.u.i == INT64_MIN) {
-                fe_error(fe, sp, "E0312", "integer overflow in compile-time negation");
-                return fv_undef();
-            }
-            return fv_int(-a.u.i);
-        }
+        __int128 x;
+        py_as_int128(a, &x);
+        if (op == OP_MINUS)
+            return py_int128(fe, -x, sp);
         if (op == OP_PLUS)
-            return fv_int(a.u.i);
+            return py_int128(fe, x, sp);
         if (op == OP_TILDE)
-            return fv_int(~a.u.i);
+            return py_int128(fe, ~x, sp);
     }
     fe_error(fe, sp, "E0312", "bad operand type for unary '%s': %s", mt_op_text((MtOp)op), fv_kind_name(a));
     return fv_undef();
@@ -462,10 +485,11 @@ bool py_parse_literal(MtCtx *c, const char *text, FValue *out)
             isint = false;
     if (isint) {
         errno = 0;
-        long long v = strtoll(body, &end, base);
-        if (*end || errno == ERANGE)
+        unsigned long long v = strtoull(body, &end, base);
+        if (*end || errno == ERANGE || (buf[0] == '-' && v > (unsigned long long)INT64_MAX + 1))
             return false;
-        *out = fv_int(buf[0] == '-' ? -v : v);
+        *out = fv_int(buf[0] == '-' ? (int64_t)(0 - v) : (int64_t)v);
+        out->big = buf[0] != '-' && v > (unsigned long long)INT64_MAX;
         return true;
     }
     if (!strcmp(digits, "inf") || !strcmp(digits, "nan")) {

@@ -11,6 +11,7 @@
  *      except tl.constexpr parameters, which must get a value.
  * The result is written into the kernel frame's scope and into the
  * program's parameter tables (params, sig). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fe.h"
@@ -67,38 +68,34 @@ static char **split_signature(MtCtx *c, const char *sig, uint32_t *n)
     return out;
 }
 
-/* Signature type spellings, with Triton's ":16" divisibility hint (the
- * pointer's address or the integer is a multiple of 16), kept in *div (1
- * without it). Returns 1 for a supported type, 0 when `s` is not a type
- * name (so it is a literal), -1 for a Triton type mytriton lacks. */
+/* Signature type spellings, Triton's AOT ones ("*fp16", "i64", "u8",
+ * "*bf16", "fp32") or any other spelling of a dtype, optionally with a
+ * divisibility hint (":16", stored in *div; 1 without one). Returns 1 for a type, 0 when
+ * `s` is not a type name (so it is a literal), -1 for a Triton type
+ * mytriton lacks (the fp8 formats) or a malformed hint. */
 static int parse_sig_type(MtCtx *c, const char *s, const MtType **out, uint32_t *div)
 {
-    *div = !strcmp(s + strcspn(s, ":"), ":16") ? 16 : 1;
     char buf[32];
     size_t n = strcspn(s, ":");
-    if (n >= sizeof buf)
+    *div = 1;
+    if (n >= sizeof buf || s[0] == '\'' || s[0] == '"')
         return 0;
     memcpy(buf, s, n);
     buf[n] = 0;
     bool ptr = buf[0] == '*';
     const char *t = ptr ? buf + 1 : buf;
-    const MtType *elem = NULL;
-    if (!strcmp(t, "fp32") || !strcmp(t, "f32"))
-        elem = &mt_ty_f32;
-    else if (!strcmp(t, "i32"))
-        elem = &mt_ty_i32;
-    else if (!strcmp(t, "i1"))
-        elem = &mt_ty_bool;
-    if (elem) {
-        *out = ptr ? mt_ty_ptr(c, elem) : elem;
-        return 1;
-    }
-    static const char *const known[] = {"fp16", "bf16", "fp64", "f16", "f64", "i8", "i16", "i64", "u8", "u16",
-                                        "u32", "u64", "fp8e4nv", "fp8e5", "fp8e4b15"};
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (!strcmp(t, known[i]))
+    MtDtype d;
+    if (!mt_dtype_parse(t, &d))
+        return ptr || !strncmp(t, "fp8", 3) ? -1 : 0;
+    if (s[n] == ':') {
+        char *end;
+        long v = strtol(s + n + 1, &end, 10);
+        if (*end || v <= 0 || v > (1 << 30))
             return -1;
-    return ptr ? -1 : 0;
+        *div = (uint32_t)v;
+    }
+    *out = ptr ? mt_ty_ptr(c, mt_ty_scalar(d)) : mt_ty_scalar(d);
+    return 1;
 }
 
 /* `# mytriton: BLOCK=256 signature=*fp32,*fp32,i32` */
@@ -207,6 +204,8 @@ bool fe_specialize(Fe *fe, const MtFuncDef *k)
     prog->sig = mt_arena_alloc(&c->arena, (k->nparams + 1) * sizeof *prog->sig);
     prog->sig_param = mt_arena_alloc(&c->arena, (k->nparams + 1) * sizeof *prog->sig_param);
     prog->params = mt_arena_alloc(&c->arena, (k->nparams + 1) * sizeof *prog->params);
+    prog->inferred = mt_arena_alloc(&c->arena, (k->nparams + 1) * sizeof *prog->inferred);
+    fe->addresses = mt_arena_alloc(&c->arena, (k->nparams + 1) * sizeof *fe->addresses);
 
     for (uint32_t i = 0; i < k->nparams; i++) {
         const MtParam *p = &k->params[i];
@@ -235,7 +234,9 @@ bool fe_specialize(Fe *fe, const MtFuncDef *k)
             int t = parse_sig_type(c, entry, &ty, &div);
             if (t < 0) {
                 fe_error(fe, p->span, "E0303",
-                         "signature entry %u '%s' for '%s': mytriton supports *fp32, *i32, *i1, fp32, i32 and i1",
+                         "signature entry %u '%s' for '%s' is not a type mytriton supports: pointers *fp16, *bf16, "
+                         "*fp32, *fp64, *i1, *i8 ... *i64, *u8 ... *u64 and the same scalars, with an optional "
+                         "divisibility hint such as :16",
                          i + 1, entry, p->name);
                 ok = false;
                 continue;
@@ -280,7 +281,7 @@ bool fe_specialize(Fe *fe, const MtFuncDef *k)
             }
             if (!cexpr && fv_is_number(v)) {
                 /* A runtime parameter with a numeric default: its type. */
-                ty = v.kind == FV_FLOAT ? &mt_ty_f32 : v.kind == FV_BOOL ? &mt_ty_bool : &mt_ty_i32;
+                ty = mt_const_natural_type(fe_to_expr(fe, v, p->span)->u.cst);
             } else {
                 have = true;
             }
@@ -310,6 +311,9 @@ bool fe_specialize(Fe *fe, const MtFuncDef *k)
         e->u.param.index = prog->nparams;
         e->u.param.ty = ty;
         e->u.param.div = div;
+        prog->inferred[prog->nparams] = !ty;
+        if (!ty && fe->pointers && fe->pointers[prog->nparams])
+            e->u.param.ty = mt_ty_ptr(c, &mt_ty_f32);
         prog->params[prog->nparams++] = e;
         prog->sig_param[i] = e;
         fe_assign(fe, p->name, fv_expr(e));

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fe.h"
+#include "types/infer.h"
 
 bool fe_static_int(Fe *fe, FValue v, MtSpan sp, const char *what, int64_t *out)
 {
@@ -59,7 +60,8 @@ static bool shape_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, int *rank,
         return false;
     }
     if (n > MT_MAX_RANK) {
-        fe_error(fe, sp, "E0415", "%s shape %s has rank %u; blocks have rank 1 or 2", fname, fv_repr(fe->c, v), n);
+        fe_error(fe, sp, "E0415", "%s shape %s has rank %u; blocks have at most %d dimensions", fname,
+                 fv_repr(fe->c, v), n, MT_MAX_RANK);
         return false;
     }
     for (uint32_t i = 0; i < n; i++) {
@@ -82,14 +84,29 @@ static bool shape_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, int *rank,
     return true;
 }
 
-static bool dtype_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, const MtType **out)
+bool fe_dtype_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, const MtType **out)
 {
-    if (v.kind == FV_DTYPE) {
+    if (v.kind == FV_DTYPE && mt_ty_is_scalar(v.u.dtype)) {
         *out = v.u.dtype;
         return true;
     }
-    fe_error(fe, sp, "E0409", "%s dtype must be tl.int1, tl.int32 or tl.float32, got %s", fname, fv_repr(fe->c, v));
+    fe_error(fe, sp, "E0409", "%s dtype must be a tl dtype such as tl.float16 or tl.int64, got %s", fname,
+             fv_repr(fe->c, v));
     return false;
+}
+
+/* A load or store address based on a parameter without a type (editor
+ * mode): the parameter is a pointer, *fp32 unless a signature says more. */
+static void mark_pointer(Fe *fe, MtExpr *ptr)
+{
+    MtExpr *bp = mt_expr_base_param(ptr);
+    if (!bp || !fe->prog->inferred[bp->u.param.index])
+        return;
+    fe->addresses[bp->u.param.index] = true;
+    if (!bp->u.param.ty)
+        bp->u.param.ty = mt_ty_ptr(fe->c, &mt_ty_f32);
+    else if (!mt_ty_is_ptr(bp->u.param.ty))
+        fe->retype_pointers = true; /* typed as i32 by an earlier question: run again (frontend.c) */
 }
 
 FValue b_program_id(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
@@ -155,6 +172,7 @@ FValue b_load(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
     MtExpr *other = opt_expr(fe, a->v[2], a->sp[2]);
     if (!ptr || (a->v[1].kind != FV_NONE && !mask) || (a->v[2].kind != FV_NONE && !other))
         return fv_undef();
+    mark_pointer(fe, ptr);
     MtExpr *e = fe_op(fe, OP_LOAD, sp, 3);
     e->args[0] = ptr;
     e->args[1] = mask;
@@ -174,6 +192,7 @@ FValue b_store(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
     MtExpr *mask = opt_expr(fe, a->v[2], a->sp[2]);
     if (!ptr || !val || (a->v[2].kind != FV_NONE && !mask))
         return fv_undef();
+    mark_pointer(fe, ptr);
     MtExpr *e = fe_op(fe, OP_STORE, sp, 3);
     e->args[0] = ptr;
     e->args[1] = val;
@@ -190,7 +209,7 @@ FValue b_factory(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
     int32_t shape[MT_MAX_RANK];
     const MtType *dtype;
     uint32_t dt = bi->op == OP_FULL ? 2 : 1;
-    if (!shape_arg(fe, a->v[0], a->sp[0], fname, &rank, shape) || !dtype_arg(fe, a->v[dt], a->sp[dt], fname, &dtype))
+    if (!shape_arg(fe, a->v[0], a->sp[0], fname, &rank, shape) || !fe_dtype_arg(fe, a->v[dt], a->sp[dt], fname, &dtype))
         return fv_undef();
     MtExpr *fill = NULL;
     if (bi->op == OP_FULL) {
@@ -232,8 +251,8 @@ FValue b_minmax(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
     return fe_binary(fe, (MtOpcode)bi->op, a->v[0], a->v[1], sp);
 }
 
-/* The math.def functions. */
-FValue b_math(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+/* The math.def functions, tl.abs, tl.umulhi: one node over the arguments. */
+FValue b_elementwise(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
 {
     return op_node(fe, (MtOpcode)bi->op, a, (uint32_t)mt_op_info[bi->op].nargs, sp);
 }
@@ -380,4 +399,34 @@ FValue b_jit(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
 {
     fe_error(fe, sp, "E0307", "triton.jit cannot be called inside a kernel");
     return fv_undef();
+}
+
+/* tl.cast(input, dtype, fp_downcast_rounding=None, bitcast=False) and x.to(...) */
+FValue b_cast(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    const MtType *to;
+    if (!fe_dtype_arg(fe, a->v[1], a->sp[1], "tl.cast", &to))
+        return fv_undef();
+    uint8_t mode = MT_ROUND_RTNE;
+    FValue r = a->v[2];
+    if (r.kind == FV_STR && !strcmp(r.u.s, "rtz")) {
+        mode = MT_ROUND_RTZ;
+    } else if (r.kind != FV_NONE && !(r.kind == FV_STR && !strcmp(r.u.s, "rtne"))) {
+        fe_error(fe, a->sp[2], "E0417", "fp_downcast_rounding must be 'rtne' or 'rtz', got %s", fv_repr(fe->c, r));
+        return fv_undef();
+    }
+    bool ok, bitcast = py_truth(fe, a->v[3], a->sp[3], &ok);
+    if (!ok)
+        return fv_undef();
+    MtExpr *x = fe_to_expr(fe, a->v[0], a->sp[0]);
+    const MtType *from = x ? fe_type(fe, x) : NULL;
+    if (!from)
+        return fv_undef();
+    if (mt_ty_elem(from) == to)
+        return fv_expr(x); /* Triton returns the input itself */
+    MtExpr *e = fe_op(fe, bitcast ? OP_BITCAST : OP_CAST, sp, 1);
+    e->args[0] = x;
+    e->attr.dtype = to;
+    e->attr.mode = mode;
+    return fv_expr(e);
 }

@@ -193,12 +193,12 @@ static bool run_step(Exec *x, const Step *steps, const Step *s)
                       (const float *)(void *)(m + s->a[1]), s->rows, s->u.dot.k, s->cols);
         return true;
     case S_PROGRAM_ID: memcpy(m + s->out, &x->pid[s->u.axis], 4); return true;
+    case S_NUM_PROGRAMS: memcpy(m + s->out, &x->grid[s->u.axis], 4); return true;
     case S_ARANGE: mt_interp_arange((int32_t *)(void *)(m + s->out), s->u.start, s->n); return true;
     case S_ZEROS: memset(m + s->out, 0, (size_t)s->n * s->osz); return true;
     case S_FILL: {
-        uint32_t word = s->u.pattern;
-        uint8_t byte = (uint8_t)word;
-        const void *v = s->a[0] != NO_OFF ? (const void *)(m + s->a[0]) : s->osz == 1 ? (const void *)&byte : &word;
+        uint64_t pattern = s->u.pattern; /* little-endian: its low bytes are the element */
+        const void *v = s->a[0] != NO_OFF ? (const void *)(m + s->a[0]) : &pattern;
         mt_interp_fill(m + s->out, v, s->osz, s->n);
         return true;
     }
@@ -251,15 +251,13 @@ static bool frame_setup(Worker *w)
     for (uint32_t i = 0; i < p->nparams; i++) {
         const ParamSlot *ps = &p->params[i];
         const MtKernelArg *a = &w->L->args[ps->index];
-        int32_t i32 = (int32_t)a->i;
-        uint8_t b = (uint8_t)(a->i != 0);
-        float f = (float)a->f;
-        int64_t buf = ps->index;
-        switch ((ElemKind)ps->ek) {
-        case EK_PTR: *buffer_slot(m, ps->off) = buf; break; /* offset 0 from the memset */
-        case EK_I32: memcpy(m + ps->off, &i32, 4); break;
-        case EK_BOOL: m[ps->off] = (char)b; break;
-        default: memcpy(m + ps->off, &f, 4); break;
+        if (ps->ek == EK_PTR) {
+            *buffer_slot(m, ps->off) = ps->index; /* offset 0 from the memset */
+        } else if (mt_ty_is_float(mt_ty_scalar((MtDtype)ps->ek))) {
+            mt_dtype_set((MtDtype)ps->ek, m + ps->off, 0, a->f);
+        } else {
+            uint64_t bits = ps->ek == MT_DT_I1 ? a->i != 0 : (uint64_t)a->i;
+            memcpy(m + ps->off, &bits, mt_interp_esize(ps->ek)); /* little-endian: the low bytes */
         }
     }
     return run_steps(&w->x, p->init, 0, p->ninit);
@@ -352,25 +350,24 @@ static bool check_launch(MtCtx *c, const Job *j, int64_t *total)
         const MtType *t = f->vals[f->params[i]].ty;
         const MtKernelArg *a = &j->args[i];
         const char *name = param_name(f, j->args, i);
-        switch (t->kind == TY_PTR ? -1 : (int)t->dtype) {
-        case -1:
+        if (t->kind == TY_PTR) {
             if (!a->data && a->numel)
                 launch_error(c, j, "argument %s: no buffer for its %zu elements", name, a->numel);
             else if (a->numel > (size_t)INT64_MAX)
                 launch_error(c, j, "argument %s: %zu elements is too many", name, a->numel);
-            break;
-        case MT_DT_I32:
-            if (a->i < INT32_MIN || a->i > INT32_MAX)
-                launch_error(c, j, "argument %s: %" PRId64 " does not fit in i32", name, a->i);
-            break;
-        case MT_DT_I1:
+        } else if (mt_ty_is_float(t)) {
+            double max = t->dtype == MT_DT_F16 ? 65504.0 : t->dtype == MT_DT_BF16 ? 0x1.fep127 : t->dtype == MT_DT_F32 ? FLT_MAX : DBL_MAX;
+            if (isfinite(a->f) && fabs(a->f) > max)
+                launch_error(c, j, "argument %s: %g is outside the %s range", name, a->f, mt_ty_info(t)->sig);
+        } else if (mt_ty_is_bool(t)) {
             if (a->i != 0 && a->i != 1)
                 launch_error(c, j, "argument %s: i1 takes 0 or 1, got %" PRId64, name, a->i);
-            break;
-        default:
-            if (isfinite(a->f) && fabs(a->f) > FLT_MAX)
-                launch_error(c, j, "argument %s: %g is outside the fp32 range", name, a->f);
-            break;
+        } else if (mt_ty_bits(t) < 64) {
+            int bits = mt_ty_bits(t);
+            int64_t lo = mt_ty_is_unsigned(t) ? 0 : -((int64_t)1 << (bits - 1));
+            int64_t hi = mt_ty_is_unsigned(t) ? ((int64_t)1 << bits) - 1 : ((int64_t)1 << (bits - 1)) - 1;
+            if (a->i < lo || a->i > hi)
+                launch_error(c, j, "argument %s: %" PRId64 " does not fit in %s", name, a->i, mt_ty_info(t)->sig);
         }
     }
     const int64_t *g = j->grid;
@@ -484,6 +481,8 @@ static MtStatus launch(MtCtx *c, void *ud)
         w[ready].L = &L;
         w[ready].x.mem = (char *)(((uintptr_t)w[ready].block + 63) & ~(uintptr_t)63);
         w[ready].x.args = bufs;
+        for (int d = 0; d < 3; d++)
+            w[ready].x.grid[d] = (int32_t)j->grid[d];
         w[ready].x.cancel = &c->cancel;
     }
     MtStatus st = MT_OK;

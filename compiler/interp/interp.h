@@ -13,10 +13,12 @@
  *              and mt_interpret.
  *
  * A frame is one flat byte array per thread. A value's elements live at a
- * fixed byte offset, dense and row-major: bool as one byte (0 or 1), i32
- * as int32_t, f32 as float, and a pointer as int64_t element offsets into
- * one argument buffer, whose index sits in the int64_t just before the
- * offsets (so copying or aliasing a pointer value carries its buffer).
+ * fixed byte offset, dense and row-major, in their dtype's storage
+ * (dtypes.def's size): bool as one byte (0 or 1), i8 ... u64 as C
+ * integers, f16 and bf16 as their 16 bits, f32 as float, f64 as double,
+ * and a pointer as int64_t element offsets into one argument buffer, whose
+ * index sits in the int64_t just before the offsets (so copying or
+ * aliasing a pointer value carries its buffer).
  * Scalars are blocks of one element. Nothing in a frame is shared between
  * threads, and the plan is read-only while threads run.
  */
@@ -29,12 +31,15 @@
 
 #include "ssa/ssa.h"
 
-/* A 4-byte element moved without regard to its type (loads, stores,
- * select, fills): an f32 or an i32 may be accessed through it. */
+/* Elements moved without regard to their type (loads, stores, select,
+ * fills): any type of that size may be accessed through them. */
+typedef uint16_t Bits16 __attribute__((__may_alias__));
 typedef uint32_t Bits32 __attribute__((__may_alias__));
+typedef uint64_t Bits64 __attribute__((__may_alias__));
 
-/* Element kinds of frame values. */
-typedef enum ElemKind { EK_BOOL, EK_I32, EK_F32, EK_PTR, EK_COUNT_ } ElemKind;
+/* Element kinds of frame values: a dtype (MtDtype), or a pointer. */
+typedef uint8_t ElemKind;
+enum { EK_PTR = MT_DTYPE_COUNT, EK_COUNT_ };
 
 /* How an operand meets the result's shape (rows x cols, rank-1 results
  * being one row): the same shape, one element for all, one row for every
@@ -88,6 +93,7 @@ typedef enum StepKind {
     S_REDUCE,                 /* u.reduce: a[0] -> scalar, scratch at a[1] */
     S_DOT,                    /* a[0] (rows x k) @ a[1] (k x cols) */
     S_PROGRAM_ID,             /* u.axis */
+    S_NUM_PROGRAMS,           /* u.axis */
     S_ARANGE,                 /* u.start + lane */
     S_ZEROS,                  /* all bits zero */
     S_FILL,                   /* the element at a[0], or u.pattern when a[0] is NO_OFF */
@@ -129,9 +135,9 @@ struct Step {
         LoadRowFn load;
         StoreRowFn store;
         struct { uint32_t k; } dot;     /* inner dimension: a is rows x k, b is k x cols */
-        int axis;                       /* program_id */
+        int axis;                       /* program_id, num_programs */
         int32_t start;                  /* arange */
-        uint32_t pattern;               /* fill without an operand (empty): the poison bits */
+        uint64_t pattern;               /* fill without an operand (empty): the poison bits (the low bytes) */
         struct {
             uint32_t iv;                /* induction variable offset */
             int64_t step;
@@ -190,6 +196,7 @@ struct Exec {
     char *mem;                /* the frame (64-byte aligned) */
     const ArgBuf *args;       /* per runtime parameter; data NULL for scalars */
     int32_t pid[3];
+    int32_t grid[3];          /* tl.num_programs */
     const _Atomic bool *cancel; /* polled once per loop iteration */
     Fault fault;              /* set when a step fails */
 };
@@ -210,27 +217,30 @@ MtStatus mt_interp_func(MtCtx *c, const MtFunc *f, const char *kernel, MtSpan wh
 /* ---- kernels.c: lookups return NULL for a combination the verifier rejects */
 
 BinFn mt_interp_binary_fn(int op, ElemKind ek);   /* ek: the computation type of both operands */
-DivFn mt_interp_div_fn(int op);                   /* OP_FLOORDIV, OP_MOD on i32 */
-BinFn mt_interp_addptr_fn(void);                  /* int64 offsets + i32 -> int64 offsets */
+DivFn mt_interp_div_fn(int op, ElemKind ek);      /* OP_FLOORDIV, OP_MOD on integers */
+BinFn mt_interp_addptr_fn(ElemKind off);          /* int64 offsets + i32 or i64 offsets -> int64 offsets */
 UnFn mt_interp_unary_fn(int op, ElemKind ek);
-UnFn mt_interp_convert_fn(ElemKind from, ElemKind to);
+/* Triton's cast from one dtype to another (tl.cast); toward_zero: a float
+ * narrowing with fp_downcast_rounding='rtz'. */
+UnFn mt_interp_convert_fn(ElemKind from, ElemKind to, bool toward_zero);
 SelFn mt_interp_select_fn(size_t esize);
 ReduceFn mt_interp_reduce_fn(int op, ElemKind ek);
 void mt_interp_dot(float *restrict c, const float *restrict a, const float *restrict b, uint32_t m, uint32_t k,
                    uint32_t n);
 void mt_interp_arange(int32_t *o, int32_t start, size_t n);
-/* esize 1 (bool) or 4 (i32, f32) */
+/* esize 1, 2, 4 or 8 */
 void mt_interp_fill(void *restrict o, const void *restrict value, size_t esize, size_t n);
-/* A scalar converted with the store rules (f32 -> i32 truncates toward
- * zero, saturates, NaN -> 0; anything -> bool is != 0). */
-void mt_interp_convert_scalar(void *out, ElemKind to, const void *in, ElemKind from);
 
 /* ---- memory.c */
 
-LoadRowFn mt_interp_load_fn(size_t esize);
+/* Rows of esize-byte elements; bool normalises loaded bytes to 0 or 1. */
+LoadRowFn mt_interp_load_fn(size_t esize, bool is_bool);
 StoreRowFn mt_interp_store_fn(size_t esize);
 
 /* Element size of a kind in a frame. */
-static inline size_t mt_interp_esize(ElemKind ek) { return ek == EK_BOOL ? 1 : ek == EK_PTR ? 8 : 4; }
+static inline size_t mt_interp_esize(ElemKind ek)
+{
+    return ek == EK_PTR ? 8 : mt_dtype_info((MtDtype)ek)->size;
+}
 
 #endif

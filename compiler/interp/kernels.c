@@ -4,13 +4,23 @@
  *
  * Each elementwise kernel comes in four shapes of the same loop (both
  * operands arrays, either one a scalar, or both scalars), chosen once per
- * call rather than per element. The arithmetic is the CUDA backend's:
- *  - f32 in IEEE single precision, one rounding per operation: a product
- *    is never fused with a following add (see the pragmas below);
- *  - i32 wraps around (computed on uint32_t); // truncates toward zero and
- *    % takes the dividend's sign, INT_MIN // -1 == INT_MIN, INT_MIN % -1 == 0;
+ * call rather than per element. The kernels are generated for every dtype
+ * of dtypes.def from the tables below. The arithmetic is the GPU's:
+ *  - integers wrap around in their width (computed on unsigned types); //
+ *    truncates toward zero and % takes the dividend's sign, MIN // -1 ==
+ *    MIN, MIN % -1 == 0; shifts by the width or more give 0 (or the sign
+ *    for >> of a signed value), as PTX's clamped shifts do; umulhi is the
+ *    high half of the unsigned product;
+ *  - floats in IEEE arithmetic of their format, one rounding per
+ *    operation: f16 and bf16 are computed in float and rounded once, which
+ *    is exact for + - * / (a float has more than twice their precision, so
+ *    the double rounding is innocuous); a product is never fused with a
+ *    following add (see the pragmas below);
  *  - maximum(a, b) = (isnan(a) || a > b) ? a : b and minimum(a, b) =
  *    (isnan(a) || a < b) ? a : b on floats (NaN propagates, ties give b);
+ *  - conversions are tl.cast's: integers wrap (to bool: != 0), floats round
+ *    to nearest even once, floats to integers truncate toward zero and
+ *    saturate with NaN giving 0 (cvt.rzi.sat);
  *  - reductions follow the shared-memory tree of the CUDA lowering exactly
  *    (s[i] = s[i] OP s[i + stride] for stride = n/2, n/4, ..., 1), with
  *    fmaxf/fminf as the float max/min combiners, as CUDA's;
@@ -29,6 +39,21 @@
 #include <string.h>
 
 #include "interp.h"
+#include "types/half.h"
+
+/* ---- the dtypes ---------------------------------------------------------------------- */
+
+/* X(name, ID, storage type, unsigned type of the arithmetic) */
+#define SINTS(X) X(i8, I8, int8_t, uint32_t) X(i16, I16, int16_t, uint32_t) X(i32, I32, int32_t, uint32_t) \
+    X(i64, I64, int64_t, uint64_t)
+#define UINTS(X) X(u8, U8, uint8_t, uint32_t) X(u16, U16, uint16_t, uint32_t) X(u32, U32, uint32_t, uint32_t) \
+    X(u64, U64, uint64_t, uint64_t)
+#define INTS(X) SINTS(X) UINTS(X)
+/* X(name, ID, storage type, compute type, decode, encode) */
+#define FLOATS(X) X(f16, F16, uint16_t, float, mt_half_to_float, mt_float_to_half) \
+    X(bf16, BF16, uint16_t, float, mt_bfloat_to_float, mt_float_to_bfloat) X(f32, F32, float, float, SAME, SAME) \
+    X(f64, F64, double, double, SAME, SAME)
+#define SAME(x) (x)
 
 /* ---- elementwise binary ---------------------------------------------------------- */
 
@@ -71,149 +96,221 @@
         }                                                                                                   \
     }
 
-#define WRAP(op) (int32_t)((uint32_t)a op (uint32_t)b)
+#define BITS(T) (8 * sizeof(T))
+#define WRAP(T, U, op) (T)(U)((U)a op (U)b)
 
-BINARY(add_i32, int32_t, int32_t, WRAP(+))
-BINARY(sub_i32, int32_t, int32_t, WRAP(-))
-BINARY(mul_i32, int32_t, int32_t, WRAP(*))
-BINARY(max_i32, int32_t, int32_t, a > b ? a : b)
-BINARY(min_i32, int32_t, int32_t, a < b ? a : b)
-BINARY(and_i32, int32_t, int32_t, a & b)
-BINARY(or_i32, int32_t, int32_t, a | b)
-BINARY(xor_i32, int32_t, int32_t, a ^ b)
+/* Integer operations shared by signed and unsigned types. */
+#define INT_COMMON(n, ID, T, U)                                                                            \
+    BINARY(add_##n, T, T, WRAP(T, U, +))                                                                   \
+    BINARY(sub_##n, T, T, WRAP(T, U, -))                                                                   \
+    BINARY(mul_##n, T, T, WRAP(T, U, *))                                                                   \
+    BINARY(max_##n, T, T, a > b ? a : b)                                                                   \
+    BINARY(min_##n, T, T, a < b ? a : b)                                                                   \
+    BINARY(and_##n, T, T, a & b)                                                                           \
+    BINARY(or_##n, T, T, a | b)                                                                            \
+    BINARY(xor_##n, T, T, a ^ b)                                                                           \
+    BINARY(shl_##n, T, T, (U)b >= BITS(T) ? (T)0 : (T)(U)((U)a << (U)b))                                   \
+    BINARY(lt_##n, T, uint8_t, a < b)                                                                      \
+    BINARY(le_##n, T, uint8_t, a <= b)                                                                     \
+    BINARY(gt_##n, T, uint8_t, a > b)                                                                      \
+    BINARY(ge_##n, T, uint8_t, a >= b)                                                                     \
+    BINARY(eq_##n, T, uint8_t, a == b)                                                                     \
+    BINARY(ne_##n, T, uint8_t, a != b)
+#define SINT_OPS(n, ID, T, U)                                                                              \
+    INT_COMMON(n, ID, T, U)                                                                                \
+    BINARY(shr_##n, T, T, (U)b >= BITS(T) ? (T)(a < 0 ? -1 : 0) : (T)(a >> b))                             \
+    /* b == -1 first: MIN / -1 overflows in C (and traps on x86). */                                       \
+    BINARY(floordiv_##n##_nz, T, T, b == -1 ? (T)(U)(0 - (U)a) : (T)(a / b))                               \
+    BINARY(mod_##n##_nz, T, T, b == -1 ? (T)0 : (T)(a % b))
+#define UINT_OPS(n, ID, T, U)                                                                              \
+    INT_COMMON(n, ID, T, U)                                                                                \
+    BINARY(shr_##n, T, T, (U)b >= BITS(T) ? (T)0 : (T)(a >> b))                                            \
+    BINARY(floordiv_##n##_nz, T, T, (T)(a / b))                                                            \
+    BINARY(mod_##n##_nz, T, T, (T)(a % b))
+SINTS(SINT_OPS)
+UINTS(UINT_OPS)
+
+/* umulhi: the high half of the unsigned double-width product. */
+BINARY(umulhi_i32, int32_t, int32_t, (int32_t)(((uint64_t)(uint32_t)a * (uint32_t)b) >> 32))
+BINARY(umulhi_u32, uint32_t, uint32_t, (uint32_t)(((uint64_t)a * b) >> 32))
+BINARY(umulhi_i64, int64_t, int64_t, (int64_t)(((unsigned __int128)(uint64_t)a * (uint64_t)b) >> 64))
+BINARY(umulhi_u64, uint64_t, uint64_t, (uint64_t)(((unsigned __int128)a * b) >> 64))
+
+/* bool: logic, and arithmetic wrapped to one bit */
 BINARY(and_b, uint8_t, uint8_t, a & b)
 BINARY(or_b, uint8_t, uint8_t, a | b)
 BINARY(xor_b, uint8_t, uint8_t, a ^ b)
-BINARY(lt_i32, int32_t, uint8_t, a < b)
-BINARY(le_i32, int32_t, uint8_t, a <= b)
-BINARY(gt_i32, int32_t, uint8_t, a > b)
-BINARY(ge_i32, int32_t, uint8_t, a >= b)
-BINARY(eq_i32, int32_t, uint8_t, a == b)
-BINARY(ne_i32, int32_t, uint8_t, a != b)
 
-BINARY(add_f32, float, float, a + b)
-BINARY(sub_f32, float, float, a - b)
-BINARY(mul_f32, float, float, a * b)
-BINARY(div_f32, float, float, a / b)
-BINARY(max_f32, float, float, (isnan(a) || a > b) ? a : b)
-BINARY(min_f32, float, float, (isnan(a) || a < b) ? a : b)
-BINARY(lt_f32, float, uint8_t, a < b)
-BINARY(le_f32, float, uint8_t, a <= b)
-BINARY(gt_f32, float, uint8_t, a > b)
-BINARY(ge_f32, float, uint8_t, a >= b)
-BINARY(eq_f32, float, uint8_t, a == b)
-BINARY(ne_f32, float, uint8_t, a != b)
-
-/* b == -1 first: INT_MIN / -1 overflows in C (and traps on x86). */
-BINARY(floordiv_i32_nz, int32_t, int32_t, b == -1 ? (int32_t)(0u - (uint32_t)a) : a / b)
-BINARY(mod_i32_nz, int32_t, int32_t, b == -1 ? 0 : a % b)
+#define FLOAT_OPS(n, ID, S, F, DEC, ENC)                                                                   \
+    BINARY(add_##n, S, S, ENC(DEC(a) + DEC(b)))                                                            \
+    BINARY(sub_##n, S, S, ENC(DEC(a) - DEC(b)))                                                            \
+    BINARY(mul_##n, S, S, ENC(DEC(a) * DEC(b)))                                                            \
+    BINARY(div_##n, S, S, ENC(DEC(a) / DEC(b)))                                                            \
+    BINARY(mod_##n, S, S, ENC((F)fmod(DEC(a), DEC(b))))                                                    \
+    BINARY(max_##n, S, S, (isnan(DEC(a)) || DEC(a) > DEC(b)) ? a : b)                                      \
+    BINARY(min_##n, S, S, (isnan(DEC(a)) || DEC(a) < DEC(b)) ? a : b)                                      \
+    BINARY(lt_##n, S, uint8_t, DEC(a) < DEC(b))                                                            \
+    BINARY(le_##n, S, uint8_t, DEC(a) <= DEC(b))                                                           \
+    BINARY(gt_##n, S, uint8_t, DEC(a) > DEC(b))                                                            \
+    BINARY(ge_##n, S, uint8_t, DEC(a) >= DEC(b))                                                           \
+    BINARY(eq_##n, S, uint8_t, DEC(a) == DEC(b))                                                           \
+    BINARY(ne_##n, S, uint8_t, DEC(a) != DEC(b))
+FLOATS(FLOAT_OPS)
 
 /* Pointer arithmetic on element offsets in int64_t, as a CUDA pointer adds
- * an int offset without wrapping it to 32 bits. The operands differ in
- * width, so BINARY does not fit it. */
-static void addptr_i32(void *restrict o_, const void *restrict a_, const void *restrict b_, size_t n, unsigned sc)
+ * an offset without wrapping it to 32 bits. The operands differ in width,
+ * so BINARY does not fit it. */
+#define ADDPTR(name, TO)                                                                                    \
+    static void name(void *restrict o_, const void *restrict a_, const void *restrict b_, size_t n,        \
+                     unsigned sc)                                                                           \
+    {                                                                                                       \
+        int64_t *restrict o = o_;                                                                           \
+        const int64_t *restrict pa = a_;                                                                    \
+        const TO *restrict pb = b_;                                                                         \
+        switch (sc & 3u) {                                                                                  \
+        case 0:                                                                                             \
+            for (size_t i = 0; i < n; i++)                                                                  \
+                o[i] = (int64_t)((uint64_t)pa[i] + (uint64_t)(int64_t)pb[i]);                              \
+            break;                                                                                          \
+        case 1: {                                                                                           \
+            uint64_t a = (uint64_t)pa[0];                                                                   \
+            for (size_t i = 0; i < n; i++)                                                                  \
+                o[i] = (int64_t)(a + (uint64_t)(int64_t)pb[i]);                                            \
+            break;                                                                                          \
+        }                                                                                                   \
+        case 2: {                                                                                           \
+            uint64_t b = (uint64_t)(int64_t)pb[0];                                                          \
+            for (size_t i = 0; i < n; i++)                                                                  \
+                o[i] = (int64_t)((uint64_t)pa[i] + b);                                                      \
+            break;                                                                                          \
+        }                                                                                                   \
+        default: {                                                                                          \
+            int64_t r = (int64_t)((uint64_t)pa[0] + (uint64_t)(int64_t)pb[0]);                             \
+            for (size_t i = 0; i < n; i++)                                                                  \
+                o[i] = r;                                                                                   \
+        }                                                                                                   \
+        }                                                                                                   \
+    }
+
+ADDPTR(addptr_i32, int32_t)
+ADDPTR(addptr_i64, int64_t)
+
+BinFn mt_interp_addptr_fn(ElemKind off) { return off == MT_DT_I64 ? addptr_i64 : addptr_i32; }
+
+/* Integer // and %: a zero divisor faults before anything is written. */
+#define DIVIDE(n, ID, T, U)                                                                                 \
+    static bool floordiv_##n(void *restrict o, const void *restrict a, const void *restrict b, size_t k,   \
+                             unsigned sc)                                                                   \
+    {                                                                                                       \
+        const T *d = b;                                                                                     \
+        int zero = 0;                                                                                       \
+        for (size_t i = 0; i < (sc & 2u ? 1 : k); i++)                                                      \
+            zero |= d[i] == 0;                                                                              \
+        if (zero)                                                                                           \
+            return false;                                                                                   \
+        floordiv_##n##_nz(o, a, b, k, sc);                                                                  \
+        return true;                                                                                        \
+    }                                                                                                       \
+    static bool mod_##n(void *restrict o, const void *restrict a, const void *restrict b, size_t k,        \
+                        unsigned sc)                                                                        \
+    {                                                                                                       \
+        const T *d = b;                                                                                     \
+        int zero = 0;                                                                                       \
+        for (size_t i = 0; i < (sc & 2u ? 1 : k); i++)                                                      \
+            zero |= d[i] == 0;                                                                              \
+        if (zero)                                                                                           \
+            return false;                                                                                   \
+        mod_##n##_nz(o, a, b, k, sc);                                                                       \
+        return true;                                                                                        \
+    }
+INTS(DIVIDE)
+
+DivFn mt_interp_div_fn(int op, ElemKind ek)
 {
-    int64_t *restrict o = o_;
-    const int64_t *restrict pa = a_;
-    const int32_t *restrict pb = b_;
-    switch (sc & 3u) {
-    case 0:
-        for (size_t i = 0; i < n; i++)
-            o[i] = (int64_t)((uint64_t)pa[i] + (uint64_t)(int64_t)pb[i]);
-        break;
-    case 1: {
-        uint64_t a = (uint64_t)pa[0];
-        for (size_t i = 0; i < n; i++)
-            o[i] = (int64_t)(a + (uint64_t)(int64_t)pb[i]);
-        break;
+    switch ((MtDtype)ek) {
+#define DIV_CASE(n, ID, T, U)                                                                               \
+    case MT_DT_##ID: return op == OP_FLOORDIV ? floordiv_##n : op == OP_MOD ? mod_##n : NULL;
+        INTS(DIV_CASE)
+#undef DIV_CASE
+    case MT_DT_I1:
+    case MT_DT_F16:
+    case MT_DT_BF16:
+    case MT_DT_F32:
+    case MT_DT_F64:
+    case MT_DTYPE_COUNT: break;
     }
-    case 2: {
-        uint64_t b = (uint64_t)(int64_t)pb[0];
-        for (size_t i = 0; i < n; i++)
-            o[i] = (int64_t)((uint64_t)pa[i] + b);
-        break;
-    }
-    default: {
-        int64_t r = (int64_t)((uint64_t)pa[0] + (uint64_t)(int64_t)pb[0]);
-        for (size_t i = 0; i < n; i++)
-            o[i] = r;
-    }
-    }
+    return NULL;
 }
 
-BinFn mt_interp_addptr_fn(void) { return addptr_i32; }
+/* The kernel of op for operands of integer type n, or NULL. */
+#define INT_LOOKUP(n)                                                                                       \
+    switch (op) {                                                                                           \
+    case OP_ADD: return add_##n;                                                                            \
+    case OP_SUB: return sub_##n;                                                                            \
+    case OP_MUL: return mul_##n;                                                                            \
+    case OP_MAXIMUM: return max_##n;                                                                        \
+    case OP_MINIMUM: return min_##n;                                                                        \
+    case OP_AND: return and_##n;                                                                            \
+    case OP_OR: return or_##n;                                                                              \
+    case OP_XOR: return xor_##n;                                                                            \
+    case OP_SHL: return shl_##n;                                                                            \
+    case OP_SHR: return shr_##n;                                                                            \
+    case OP_CMP_LT: return lt_##n;                                                                          \
+    case OP_CMP_LE: return le_##n;                                                                          \
+    case OP_CMP_GT: return gt_##n;                                                                          \
+    case OP_CMP_GE: return ge_##n;                                                                          \
+    case OP_CMP_EQ: return eq_##n;                                                                          \
+    case OP_CMP_NE: return ne_##n;                                                                          \
+    default: return NULL;                                                                                   \
+    }
 
-static bool has_zero(const int32_t *b, size_t n)
-{
-    int zero = 0;
-    for (size_t i = 0; i < n; i++)
-        zero |= b[i] == 0;
-    return zero != 0;
-}
-
-static bool floordiv_i32(void *restrict o, const void *restrict a, const void *restrict b, size_t n, unsigned sc)
-{
-    if (has_zero(b, sc & 2u ? 1 : n))
-        return false;
-    floordiv_i32_nz(o, a, b, n, sc);
-    return true;
-}
-
-static bool mod_i32(void *restrict o, const void *restrict a, const void *restrict b, size_t n, unsigned sc)
-{
-    if (has_zero(b, sc & 2u ? 1 : n))
-        return false;
-    mod_i32_nz(o, a, b, n, sc);
-    return true;
-}
-
-DivFn mt_interp_div_fn(int op) { return op == OP_FLOORDIV ? floordiv_i32 : op == OP_MOD ? mod_i32 : NULL; }
+#define FLOAT_LOOKUP(n)                                                                                     \
+    switch (op) {                                                                                           \
+    case OP_ADD: return add_##n;                                                                            \
+    case OP_SUB: return sub_##n;                                                                            \
+    case OP_MUL: return mul_##n;                                                                            \
+    case OP_DIV: return div_##n;                                                                            \
+    case OP_MOD: return mod_##n;                                                                            \
+    case OP_MAXIMUM: return max_##n;                                                                        \
+    case OP_MINIMUM: return min_##n;                                                                        \
+    case OP_CMP_LT: return lt_##n;                                                                          \
+    case OP_CMP_LE: return le_##n;                                                                          \
+    case OP_CMP_GT: return gt_##n;                                                                          \
+    case OP_CMP_GE: return ge_##n;                                                                          \
+    case OP_CMP_EQ: return eq_##n;                                                                          \
+    case OP_CMP_NE: return ne_##n;                                                                          \
+    default: return NULL;                                                                                   \
+    }
 
 BinFn mt_interp_binary_fn(int op, ElemKind ek)
 {
-    if (ek == EK_I32) {
+    if (op == OP_UMULHI)
+        return ek == MT_DT_I32 ? umulhi_i32 : ek == MT_DT_U32 ? umulhi_u32 : ek == MT_DT_I64 ? umulhi_i64
+               : ek == MT_DT_U64 ? umulhi_u64 : NULL;
+    switch ((MtDtype)ek) {
+    case MT_DT_I1:
+        /* one-bit arithmetic: + and - are xor, * and min are and, max is or */
         switch (op) {
-        case OP_ADD: return add_i32;
-        case OP_SUB: return sub_i32;
-        case OP_MUL: return mul_i32;
-        case OP_MAXIMUM: return max_i32;
-        case OP_MINIMUM: return min_i32;
-        case OP_AND: return and_i32;
-        case OP_OR: return or_i32;
-        case OP_XOR: return xor_i32;
-        case OP_CMP_LT: return lt_i32;
-        case OP_CMP_LE: return le_i32;
-        case OP_CMP_GT: return gt_i32;
-        case OP_CMP_GE: return ge_i32;
-        case OP_CMP_EQ: return eq_i32;
-        case OP_CMP_NE: return ne_i32;
-        default: return NULL;
+        case OP_AND:
+        case OP_MUL:
+        case OP_MINIMUM: return and_b;
+        case OP_OR:
+        case OP_MAXIMUM: return or_b;
+        case OP_XOR:
+        case OP_ADD:
+        case OP_SUB: return xor_b;
+        default: break;
         }
-    }
-    if (ek == EK_F32) {
-        switch (op) {
-        case OP_ADD: return add_f32;
-        case OP_SUB: return sub_f32;
-        case OP_MUL: return mul_f32;
-        case OP_DIV: return div_f32;
-        case OP_MAXIMUM: return max_f32;
-        case OP_MINIMUM: return min_f32;
-        case OP_CMP_LT: return lt_f32;
-        case OP_CMP_LE: return le_f32;
-        case OP_CMP_GT: return gt_f32;
-        case OP_CMP_GE: return ge_f32;
-        case OP_CMP_EQ: return eq_f32;
-        case OP_CMP_NE: return ne_f32;
-        default: return NULL;
-        }
-    }
-    if (ek == EK_BOOL) {
-        switch (op) {
-        case OP_AND: return and_b;
-        case OP_OR: return or_b;
-        case OP_XOR: return xor_b;
-        default: return NULL;
-        }
+        INT_LOOKUP(u8)
+#define INT_CASE(n, ID, T, U)                                                                               \
+    case MT_DT_##ID: INT_LOOKUP(n)
+        INTS(INT_CASE)
+#undef INT_CASE
+#define FLOAT_CASE(n, ID, S, F, DEC, ENC)                                                                   \
+    case MT_DT_##ID: FLOAT_LOOKUP(n)
+        FLOATS(FLOAT_CASE)
+#undef FLOAT_CASE
+    case MT_DTYPE_COUNT: break;
     }
     return NULL;
 }
@@ -231,62 +328,173 @@ BinFn mt_interp_binary_fn(int op, ElemKind ek)
         }                                                                                                   \
     }
 
-/* float -> int32 as CUDA's cvt.rzi.s32.f32: toward zero, saturating, NaN -> 0. */
-static inline int32_t f32_to_i32(float a)
-{
-    if (isnan(a))
-        return 0;
-    if (a >= 2147483648.0f)
-        return INT32_MAX;
-    if (a <= -2147483648.0f)
-        return INT32_MIN;
-    return (int32_t)a;
-}
-
-UNARY(neg_i32, int32_t, int32_t, 0u - (uint32_t)a)
-UNARY(neg_f32, float, float, -a)
+#define INT_UNARY(n, ID, T, U)                                                                             \
+    UNARY(neg_##n, T, T, (T)(U)(0 - (U)a))                                                                 \
+    UNARY(not_##n, T, T, (T)~a)
+#define SINT_ABS(n, ID, T, U) UNARY(abs_##n, T, T, a < 0 ? (T)(U)(0 - (U)a) : a)
+INTS(INT_UNARY)
+SINTS(SINT_ABS)
 UNARY(not_b, uint8_t, uint8_t, a ^ 1u)
-UNARY(not_i32, int32_t, int32_t, ~a)
-#define MATH(id, name, nargs, c32, c64, cuda32, cuda64, params, doc) UNARY(math_##id##_f32, float, float, c32(a))
+
+#define FLOAT_UNARY(n, ID, S, F, DEC, ENC)                                                                 \
+    UNARY(neg_##n, S, S, ENC(-DEC(a)))                                                                     \
+    UNARY(abs_##n, S, S, ENC((F)fabs(DEC(a))))
+FLOATS(FLOAT_UNARY)
+
+/* math.def rows: f32 and f64 through the row's C functions; f16 and bf16
+ * (rows that accept them) through the f32 one, rounded once. */
+#define MATH(id, name, nargs, dtypes, api, c32, c64, cuda32, cuda64, params, doc)                           \
+    UNARY(math_##id##_f32, float, float, c32(a))                                                            \
+    UNARY(math_##id##_f64, double, double, c64(a))                                                          \
+    UNARY(math_##id##_f16, uint16_t, uint16_t, mt_float_to_half(c32(mt_half_to_float(a))))                 \
+    UNARY(math_##id##_bf16, uint16_t, uint16_t, mt_float_to_bfloat(c32(mt_bfloat_to_float(a))))
 #include "ssa/math.def"
 #undef MATH
-UNARY(b_to_i32, uint8_t, int32_t, a)
-UNARY(b_to_f32, uint8_t, float, a)
-UNARY(i32_to_f32, int32_t, float, a)
-UNARY(f32_to_i32_v, float, int32_t, f32_to_i32(a))
-UNARY(i32_to_b, int32_t, uint8_t, a != 0)
-UNARY(f32_to_b, float, uint8_t, a != 0.0f)
 
 UnFn mt_interp_unary_fn(int op, ElemKind ek)
 {
     switch (op) {
-    case OP_NEG: return ek == EK_I32 ? neg_i32 : ek == EK_F32 ? neg_f32 : NULL;
-    case OP_NOT: return ek == EK_BOOL ? not_b : ek == EK_I32 ? not_i32 : NULL;
-#define MATH(id, name, nargs, c32, c64, cuda32, cuda64, params, doc) \
-    case OP_##id: return ek == EK_F32 ? math_##id##_f32 : NULL;
+    case OP_NEG:
+        switch ((MtDtype)ek) {
+#define NEG_CASE(n, ID, ...)                                                                                \
+    case MT_DT_##ID: return neg_##n;
+            INTS(NEG_CASE)
+            FLOATS(NEG_CASE)
+#undef NEG_CASE
+        case MT_DT_I1: /* the value itself: no step */
+        case MT_DTYPE_COUNT: break;
+        }
+        return NULL;
+    case OP_NOT:
+        switch ((MtDtype)ek) {
+        case MT_DT_I1: return not_b;
+#define NOT_CASE(n, ID, ...)                                                                                \
+    case MT_DT_##ID: return not_##n;
+            INTS(NOT_CASE)
+#undef NOT_CASE
+        case MT_DT_F16:
+        case MT_DT_BF16:
+        case MT_DT_F32:
+        case MT_DT_F64:
+        case MT_DTYPE_COUNT: break;
+        }
+        return NULL;
+    case OP_ABS:
+        switch ((MtDtype)ek) {
+#define ABS_CASE(n, ID, ...)                                                                                \
+    case MT_DT_##ID: return abs_##n;
+            SINTS(ABS_CASE)
+            FLOATS(ABS_CASE)
+#undef ABS_CASE
+        case MT_DT_I1:
+        case MT_DT_U8:
+        case MT_DT_U16:
+        case MT_DT_U32:
+        case MT_DT_U64:
+        case MT_DTYPE_COUNT: break; /* unsigned abs is the value itself: no step */
+        }
+        return NULL;
+#define MATH(id, name, nargs, dtypes, api, c32, c64, cuda32, cuda64, params, doc)                           \
+    case OP_##id:                                                                                           \
+        return ek == MT_DT_F32 ? math_##id##_f32 : ek == MT_DT_F64 ? math_##id##_f64                        \
+               : ek == MT_DT_F16 ? math_##id##_f16 : ek == MT_DT_BF16 ? math_##id##_bf16 : NULL;
 #include "ssa/math.def"
 #undef MATH
     default: return NULL;
     }
 }
 
-UnFn mt_interp_convert_fn(ElemKind from, ElemKind to)
-{
-    static const UnFn table[3][3] = {
-        [EK_BOOL] = {[EK_I32] = b_to_i32, [EK_F32] = b_to_f32},
-        [EK_I32] = {[EK_BOOL] = i32_to_b, [EK_F32] = i32_to_f32},
-        [EK_F32] = {[EK_BOOL] = f32_to_b, [EK_I32] = f32_to_i32_v},
-    };
-    return from < 3 && to < 3 ? table[from][to] : NULL;
-}
-
-void mt_interp_convert_scalar(void *out, ElemKind to, const void *in, ElemKind from)
-{
-    if (from == to) {
-        memcpy(out, in, mt_interp_esize(to));
-        return;
+/* Conversions: every source through three generic forms -- a signed
+ * 64-bit integer, an unsigned one, a double -- into every target. */
+#define CV_INT(n, ID, T, U, LO, HI)                                                                         \
+    static inline T cvi_##n(int64_t v) { return (T)v; }                                                     \
+    static inline T cvu_##n(uint64_t v) { return (T)v; }                                                    \
+    static inline T cvf_##n(double v)                                                                       \
+    {                                                                                                       \
+        double t = trunc(v);                                                                                \
+        if (isnan(t))                                                                                       \
+            return 0;                                                                                       \
+        if (t <= (double)(LO))                                                                              \
+            return (LO);                                                                                    \
+        if (t >= (double)(HI))                                                                              \
+            return (HI);                                                                                    \
+        return (T)t;                                                                                        \
     }
-    mt_interp_convert_fn(from, to)(out, in, 1);
+#define CV_SINT(n, ID, T, U) CV_INT(n, ID, T, U, (T)((uint64_t)1 << (BITS(T) - 1)), (T)(((uint64_t)1 << (BITS(T) - 1)) - 1))
+#define CV_UINT(n, ID, T, U) CV_INT(n, ID, T, U, (T)0, (T)UINT64_MAX)
+SINTS(CV_SINT)
+UINTS(CV_UINT)
+static inline uint8_t cvi_b(int64_t v) { return v != 0; }
+static inline uint8_t cvu_b(uint64_t v) { return v != 0; }
+static inline uint8_t cvf_b(double v) { return v != 0; }
+static inline uint16_t cvi_f16(int64_t v) { return mt_double_to_half((double)v); }
+static inline uint16_t cvu_f16(uint64_t v) { return mt_double_to_half((double)v); }
+static inline uint16_t cvf_f16(double v) { return mt_double_to_half(v); }
+static inline uint16_t cvi_bf16(int64_t v) { return mt_double_to_bfloat((double)v); }
+static inline uint16_t cvu_bf16(uint64_t v) { return mt_double_to_bfloat((double)v); }
+static inline uint16_t cvf_bf16(double v) { return mt_double_to_bfloat(v); }
+static inline float cvi_f32(int64_t v) { return (float)v; }
+static inline float cvu_f32(uint64_t v) { return (float)v; }
+static inline float cvf_f32(double v) { return (float)v; }
+static inline double cvi_f64(int64_t v) { return (double)v; }
+static inline double cvu_f64(uint64_t v) { return (double)v; }
+static inline double cvf_f64(double v) { return v; }
+
+/* X(name, ID, storage type, generic form, how to read it) for every dtype */
+#define ALL(X)                                                                                              \
+    X(b, I1, uint8_t, u, (uint64_t)a)                                                                       \
+    X(i8, I8, int8_t, i, (int64_t)a) X(i16, I16, int16_t, i, (int64_t)a) X(i32, I32, int32_t, i, (int64_t)a) \
+    X(i64, I64, int64_t, i, (int64_t)a) X(u8, U8, uint8_t, u, (uint64_t)a) X(u16, U16, uint16_t, u, (uint64_t)a) \
+    X(u32, U32, uint32_t, u, (uint64_t)a) X(u64, U64, uint64_t, u, (uint64_t)a)                             \
+    X(f16, F16, uint16_t, f, (double)mt_half_to_float(a)) X(bf16, BF16, uint16_t, f, (double)mt_bfloat_to_float(a)) \
+    X(f32, F32, float, f, (double)a) X(f64, F64, double, f, a)
+
+/* The two-level expansion: one conversion function per (from, to) pair. */
+#define CONVERSIONS_FROM(fn, FID, FT, fg, fread)                                                            \
+    UNARY(cv_##fn##_b, FT, uint8_t, cv##fg##_b(fread))                                                      \
+    UNARY(cv_##fn##_i8, FT, int8_t, cv##fg##_i8(fread))                                                     \
+    UNARY(cv_##fn##_i16, FT, int16_t, cv##fg##_i16(fread))                                                  \
+    UNARY(cv_##fn##_i32, FT, int32_t, cv##fg##_i32(fread))                                                  \
+    UNARY(cv_##fn##_i64, FT, int64_t, cv##fg##_i64(fread))                                                  \
+    UNARY(cv_##fn##_u8, FT, uint8_t, cv##fg##_u8(fread))                                                    \
+    UNARY(cv_##fn##_u16, FT, uint16_t, cv##fg##_u16(fread))                                                 \
+    UNARY(cv_##fn##_u32, FT, uint32_t, cv##fg##_u32(fread))                                                 \
+    UNARY(cv_##fn##_u64, FT, uint64_t, cv##fg##_u64(fread))                                                 \
+    UNARY(cv_##fn##_f16, FT, uint16_t, cv##fg##_f16(fread))                                                 \
+    UNARY(cv_##fn##_bf16, FT, uint16_t, cv##fg##_bf16(fread))                                               \
+    UNARY(cv_##fn##_f32, FT, float, cv##fg##_f32(fread))                                                    \
+    UNARY(cv_##fn##_f64, FT, double, cv##fg##_f64(fread))
+ALL(CONVERSIONS_FROM)
+
+/* Narrowing float conversions toward zero (fp_downcast_rounding='rtz'). */
+UNARY(rtz_f32_f16, float, uint16_t, mt_float_to_half((float)mt_float_round(MT_DT_F16, a, true)))
+UNARY(rtz_f32_bf16, float, uint16_t, mt_float_to_bfloat((float)mt_float_round(MT_DT_BF16, a, true)))
+UNARY(rtz_f64_f16, double, uint16_t, mt_float_to_half((float)mt_float_round(MT_DT_F16, a, true)))
+UNARY(rtz_f64_bf16, double, uint16_t, mt_float_to_bfloat((float)mt_float_round(MT_DT_BF16, a, true)))
+UNARY(rtz_f64_f32, double, float, (float)mt_float_round(MT_DT_F32, a, true))
+
+UnFn mt_interp_convert_fn(ElemKind from, ElemKind to, bool toward_zero)
+{
+    if (from >= MT_DTYPE_COUNT || to >= MT_DTYPE_COUNT)
+        return NULL;
+    if (toward_zero) {
+        if (from == MT_DT_F32)
+            return to == MT_DT_F16 ? rtz_f32_f16 : to == MT_DT_BF16 ? rtz_f32_bf16 : NULL;
+        if (from == MT_DT_F64)
+            return to == MT_DT_F16 ? rtz_f64_f16 : to == MT_DT_BF16 ? rtz_f64_bf16 : to == MT_DT_F32 ? rtz_f64_f32
+                                                                                                       : NULL;
+    }
+    static const UnFn table[MT_DTYPE_COUNT][MT_DTYPE_COUNT] = {
+#define ROW(fn, FID, FT, fg, fread)                                                                         \
+    [MT_DT_##FID] = {[MT_DT_I1] = cv_##fn##_b,    [MT_DT_I8] = cv_##fn##_i8,   [MT_DT_I16] = cv_##fn##_i16,  \
+                     [MT_DT_I32] = cv_##fn##_i32, [MT_DT_I64] = cv_##fn##_i64, [MT_DT_U8] = cv_##fn##_u8,    \
+                     [MT_DT_U16] = cv_##fn##_u16, [MT_DT_U32] = cv_##fn##_u32, [MT_DT_U64] = cv_##fn##_u64,  \
+                     [MT_DT_F16] = cv_##fn##_f16, [MT_DT_BF16] = cv_##fn##_bf16, [MT_DT_F32] = cv_##fn##_f32, \
+                     [MT_DT_F64] = cv_##fn##_f64},
+        ALL(ROW)
+#undef ROW
+    };
+    return table[from][to];
 }
 
 /* ---- select -------------------------------------------------------------------------- */
@@ -311,9 +519,14 @@ void mt_interp_convert_scalar(void *out, ElemKind to, const void *in, ElemKind f
     }
 
 SELECT(select_1, uint8_t)
+SELECT(select_2, Bits16)
 SELECT(select_4, Bits32)
+SELECT(select_8, Bits64)
 
-SelFn mt_interp_select_fn(size_t esize) { return esize == 1 ? select_1 : esize == 4 ? select_4 : NULL; }
+SelFn mt_interp_select_fn(size_t esize)
+{
+    return esize == 1 ? select_1 : esize == 2 ? select_2 : esize == 4 ? select_4 : esize == 8 ? select_8 : NULL;
+}
 
 /* ---- reductions ------------------------------------------------------------------------- */
 
@@ -342,24 +555,32 @@ SelFn mt_interp_select_fn(size_t esize) { return esize == 1 ? select_1 : esize =
         *(T *)out = s[0];                                                                                   \
     }
 
-REDUCE(sum_f32, float, a + b)
-REDUCE(rmax_f32, float, fmaxf(a, b))
-REDUCE(rmin_f32, float, fminf(a, b))
-REDUCE(sum_i32, int32_t, WRAP(+))
-REDUCE(rmax_i32, int32_t, a > b ? a : b)
-REDUCE(rmin_i32, int32_t, a < b ? a : b)
+#define INT_REDUCE(n, ID, T, U)                                                                            \
+    REDUCE(sum_##n, T, WRAP(T, U, +))                                                                      \
+    REDUCE(rmax_##n, T, a > b ? a : b)                                                                     \
+    REDUCE(rmin_##n, T, a < b ? a : b)
+INTS(INT_REDUCE)
+/* CUDA's fmaxf / fminf (a NaN operand gives the other one) */
+#define FMAX(F) _Generic((F)0, float: fmaxf, double: fmax)
+#define FMIN(F) _Generic((F)0, float: fminf, double: fmin)
+#define FLOAT_REDUCE(n, ID, S, F, DEC, ENC)                                                                \
+    REDUCE(sum_##n, S, ENC(DEC(a) + DEC(b)))                                                               \
+    REDUCE(rmax_##n, S, ENC(FMAX(F)(DEC(a), DEC(b))))                                                      \
+    REDUCE(rmin_##n, S, ENC(FMIN(F)(DEC(a), DEC(b))))
+FLOATS(FLOAT_REDUCE)
 
 ReduceFn mt_interp_reduce_fn(int op, ElemKind ek)
 {
-    bool f = ek == EK_F32;
-    if (!f && ek != EK_I32)
-        return NULL;
-    switch (op) {
-    case OP_SUM: return f ? sum_f32 : sum_i32;
-    case OP_MAX: return f ? rmax_f32 : rmax_i32;
-    case OP_MIN: return f ? rmin_f32 : rmin_i32;
-    default: return NULL;
+    switch ((MtDtype)ek) {
+#define RED_CASE(n, ID, ...)                                                                                \
+    case MT_DT_##ID: return op == OP_SUM ? sum_##n : op == OP_MAX ? rmax_##n : op == OP_MIN ? rmin_##n : NULL;
+        INTS(RED_CASE)
+        FLOATS(RED_CASE)
+#undef RED_CASE
+    case MT_DT_I1:
+    case MT_DTYPE_COUNT: break;
     }
+    return NULL;
 }
 
 /* ---- dot, arange, fills ---------------------------------------------------------------- */
@@ -390,15 +611,20 @@ void mt_interp_arange(int32_t *o, int32_t start, size_t n)
         o[i] = (int32_t)((uint32_t)start + (uint32_t)i);
 }
 
+#define FILL(T)                                                                                             \
+    do {                                                                                                    \
+        T v, *restrict p = o;                                                                               \
+        memcpy(&v, value, sizeof v);                                                                        \
+        for (size_t i = 0; i < n; i++)                                                                      \
+            p[i] = v;                                                                                       \
+    } while (0)
+
 void mt_interp_fill(void *restrict o, const void *restrict value, size_t esize, size_t n)
 {
-    if (esize == 1) {
-        memset(o, *(const uint8_t *)value, n);
-        return;
+    switch (esize) {
+    case 1: memset(o, *(const uint8_t *)value, n); return;
+    case 2: FILL(Bits16); return;
+    case 4: FILL(Bits32); return;
+    default: FILL(Bits64); return;
     }
-    uint32_t v;
-    memcpy(&v, value, 4);
-    Bits32 *restrict p = o;
-    for (size_t i = 0; i < n; i++)
-        p[i] = v;
 }

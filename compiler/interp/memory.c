@@ -138,8 +138,11 @@ static int64_t row_bounds(const int64_t *restrict off, const uint8_t *m, size_t 
 #define AS_BOOL(x) (uint8_t)((x) != 0)
 #define AS_IS(x) (x)
 
-LOAD_ROW(load_1, uint8_t, AS_BOOL)
+LOAD_ROW(load_b, uint8_t, AS_BOOL)
+LOAD_ROW(load_1, uint8_t, AS_IS)
+LOAD_ROW(load_2, Bits16, AS_IS)
 LOAD_ROW(load_4, Bits32, AS_IS)
+LOAD_ROW(load_8, Bits64, AS_IS)
 
 #define STORE_ROW(name, T)                                                                                  \
     static int64_t name(const MemRow *r, void *restrict data_, int64_t numel)                             \
@@ -200,8 +203,22 @@ LOAD_ROW(load_4, Bits32, AS_IS)
     }
 
 STORE_ROW(store_1, uint8_t)
+STORE_ROW(store_2, Bits16)
 STORE_ROW(store_4, Bits32)
+STORE_ROW(store_8, Bits64)
 
-LoadRowFn mt_interp_load_fn(size_t esize) { return esize == 1 ? load_1 : esize == 4 ? load_4 : NULL; }
+LoadRowFn mt_interp_load_fn(size_t esize, bool is_bool)
+{
+    switch (esize) {
+    case 1: return is_bool ? load_b : load_1;
+    case 2: return load_2;
+    case 4: return load_4;
+    case 8: return load_8;
+    default: return NULL;
+    }
+}
 
-StoreRowFn mt_interp_store_fn(size_t esize) { return esize == 1 ? store_1 : esize == 4 ? store_4 : NULL; }
+StoreRowFn mt_interp_store_fn(size_t esize)
+{
+    return esize == 1 ? store_1 : esize == 2 ? store_2 : esize == 4 ? store_4 : esize == 8 ? store_8 : NULL;
+}

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "interp.h"
+#include "ssa/num.h"
 
 typedef struct Val {
     uint32_t off;             /* data offset in the frame, NO_OFF until placed */
@@ -53,7 +54,7 @@ typedef struct Builder {
 static ElemKind kind_of(const MtType *t)
 {
     const MtType *e = mt_ty_elem(t);
-    return e == &mt_ty_bool ? EK_BOOL : e == &mt_ty_i32 ? EK_I32 : e == &mt_ty_f32 ? EK_F32 : EK_PTR;
+    return e->kind == TY_PTR ? EK_PTR : (ElemKind)e->dtype;
 }
 
 /* A new place for numel elements of kind ek, 64-byte aligned; a pointer
@@ -96,17 +97,12 @@ static void preset(Builder *b, uint32_t off, ElemKind ek, const void *bytes)
     mt_vec_push(&b->c->arena, &b->presets, p);
 }
 
-/* A constant's bytes as kind ek (converted with the store rules). */
-static void const_bytes(MtConst k, ElemKind ek, uint8_t out[8])
+/* A constant's bytes as kind ek: its value in its own type, converted by
+ * tl.cast's rules. */
+static void const_bytes(const MtValue *k, ElemKind ek, uint8_t out[8])
 {
-    uint8_t b = (uint8_t)(k.i != 0);
-    int32_t i = (int32_t)k.i;
-    float f = (float)k.f;
-    switch (k.kind) {
-    case CST_BOOL: mt_interp_convert_scalar(out, ek, &b, EK_BOOL); break;
-    case CST_INT: mt_interp_convert_scalar(out, ek, &i, EK_I32); break;
-    default: mt_interp_convert_scalar(out, ek, &f, EK_F32); break;
-    }
+    MtNum x = mt_num_convert(mt_num_of_const(k->cst, k->ty), mt_ty_scalar((MtDtype)ek));
+    mt_num_store(x, mt_ty_scalar((MtDtype)ek), out);
 }
 
 /* An operand: instruction results are placed by their definition;
@@ -124,7 +120,7 @@ static Val *value(Builder *b, MtVal v)
     x->inv = true;
     if (mv->kind == VK_CONST) {
         uint8_t bytes[8];
-        const_bytes(mv->cst, (ElemKind)x->ek, bytes);
+        const_bytes(mv, (ElemKind)x->ek, bytes);
         preset(b, x->off, (ElemKind)x->ek, bytes);
     } else {
         ParamSlot p = {.off = x->off, .index = mv->index, .ek = x->ek};
@@ -152,14 +148,14 @@ static uint32_t as_kind(Builder *b, MtVal v, ElemKind ek)
     if (b->f->vals[v].kind == VK_CONST) {
         if (!b->conv[v][ek]) {
             uint8_t bytes[8];
-            const_bytes(b->f->vals[v].cst, ek, bytes);
+            const_bytes(&b->f->vals[v], ek, bytes);
             b->conv[v][ek] = place(b, ek, 1);
             preset(b, b->conv[v][ek], ek, bytes);
         }
         return b->conv[v][ek];
     }
     Step s = {.kind = S_UNARY, .n = x->numel, .rows = 1, .cols = x->numel};
-    s.u.un = mt_interp_convert_fn((ElemKind)x->ek, ek);
+    s.u.un = mt_interp_convert_fn((ElemKind)x->ek, ek, false);
     s.a[0] = x->off;
     s.out = place(b, ek, x->numel);
     bool inv = x->inv;
@@ -241,30 +237,27 @@ static bool invariant(Builder *b, const MtInst *in)
     return true;
 }
 
-static ElemKind max_kind(ElemKind a, ElemKind b) { return a > b ? a : b; }
-
-/* The type an elementwise binary operation computes in. */
-static ElemKind compute_kind(int op, ElemKind a, ElemKind b)
+/* The dtype an elementwise binary operation computes in: Triton's
+ * computation type of its operands' types (integers divided by `/` in f32). */
+static ElemKind compute_kind(Builder *b, const MtInst *in)
 {
-    switch (op) {
-    case OP_DIV: return EK_F32;
-    case OP_FLOORDIV:
-    case OP_MOD: return EK_I32;
-    case OP_AND:
-    case OP_OR:
-    case OP_XOR: return a == EK_BOOL && b == EK_BOOL ? EK_BOOL : EK_I32;
-    default: {
-        ElemKind k = max_kind(a, b);
-        return k == EK_BOOL ? EK_I32 : k;
-    }
-    }
+    const MtType *ct = mt_ty_computation(mt_ty_elem(mt_val_ty(b->f, in->args[0])), false,
+                                         mt_ty_elem(mt_val_ty(b->f, in->args[1])), false,
+                                         in->op == OP_DIV || in->op == OP_FLOORDIV || in->op == OP_MOD);
+    if (!ct)
+        mt_ice(b->c, in->span, "interpreter: operands without a computation type");
+    if (in->op == OP_DIV && !mt_ty_is_float(ct))
+        return MT_DT_F32;
+    if (mt_op_class(in->op) == OC_MATH)
+        return kind_of(in->ty);
+    return (ElemKind)ct->dtype;
 }
 
 static void plan_binary(Builder *b, const MtInst *in, bool inv)
 {
     Val *x = value(b, in->args[0]), *y = value(b, in->args[1]);
-    ElemKind ct = compute_kind(in->op, (ElemKind)x->ek, (ElemKind)y->ek);
-    bool div = in->op == OP_FLOORDIV || in->op == OP_MOD;
+    ElemKind ct = compute_kind(b, in);
+    bool div = (in->op == OP_FLOORDIV || in->op == OP_MOD) && !mt_ty_is_float(mt_ty_scalar((MtDtype)ct));
     Step s = new_step(div ? S_DIV : S_BINARY, in);
     uint32_t xa = as_kind(b, in->args[0], ct), ya = as_kind(b, in->args[1], ct);
     Val *r = define(b, in->dst, inv);
@@ -274,25 +267,32 @@ static void plan_binary(Builder *b, const MtInst *in, bool inv)
     s.out = r->off;
     s.osz = (uint8_t)mt_interp_esize((ElemKind)r->ek);
     if (div)
-        s.u.div = mt_interp_div_fn(in->op);
-    else if (!(s.u.bin = mt_interp_binary_fn(in->op, ct)))
+        s.u.div = mt_interp_div_fn(in->op, ct);
+    else
+        s.u.bin = mt_interp_binary_fn(in->op, ct);
+    if (div ? !s.u.div : !s.u.bin)
         mt_ice(b->c, in->span, "interpreter: no kernel for this operation and type");
     finish(&s);
     emit(b, inv, s);
 }
 
+/* Offsets narrower than 32 bits (and i32) add as i32, wider ones and u32
+ * as i64: a signed offset is sign-extended, an unsigned one zero-extended,
+ * as Triton's addptr does. */
 static void plan_addptr(Builder *b, const MtInst *in, bool inv)
 {
     Val *p = value(b, in->args[0]), *o = value(b, in->args[1]);
+    const MtType *ot = mt_ty_elem(mt_val_ty(b->f, in->args[1]));
+    ElemKind ok = mt_ty_bits(ot) < 32 || ot->dtype == MT_DT_I32 ? MT_DT_I32 : MT_DT_I64;
     Step s = new_step(S_ADDPTR, in);
-    uint32_t oa = as_kind(b, in->args[1], EK_I32);
+    uint32_t oa = as_kind(b, in->args[1], ok);
     Val *r = define(b, in->dst, inv);
     set_shape(&s, r->rank, r->shape);
     operand(&s, 0, p->off, p, EK_PTR);
-    operand(&s, 1, oa, o, EK_I32);
+    operand(&s, 1, oa, o, ok);
     s.out = r->off;
     s.osz = 8;
-    s.u.bin = mt_interp_addptr_fn();
+    s.u.bin = mt_interp_addptr_fn(ok);
     finish(&s);
     emit(b, inv, s);
 }
@@ -306,9 +306,24 @@ static void plan_unary(Builder *b, const MtInst *in, bool inv)
     s.rows = 1;
     s.a[0] = x->off;
     s.out = r->off;
-    if (!(s.u.un = mt_interp_unary_fn(in->op, (ElemKind)x->ek)))
+    if (mt_op_class(in->op) == OC_CAST)
+        s.u.un = mt_interp_convert_fn((ElemKind)x->ek, (ElemKind)r->ek, in->attr.mode == MT_ROUND_RTZ);
+    else
+        s.u.un = mt_interp_unary_fn(in->op, (ElemKind)x->ek);
+    if (!s.u.un)
         mt_ice(b->c, in->span, "interpreter: no kernel for this operation and type");
     emit(b, inv, s);
+}
+
+/* A result that is its operand's bytes seen as another type or shape
+ * (expand_dims, bitcast, abs of an unsigned value): it shares the place. */
+static void plan_alias(Builder *b, const MtInst *in)
+{
+    Val src = *value(b, in->args[0]);
+    Val *r = &b->vals[in->dst];
+    set_type(r, in->ty);
+    r->off = src.off;
+    r->inv = src.inv;
 }
 
 static void plan_select(Builder *b, const MtInst *in, bool inv)
@@ -319,7 +334,7 @@ static void plan_select(Builder *b, const MtInst *in, bool inv)
     uint32_t xa = as_kind(b, in->args[1], rk), ya = as_kind(b, in->args[2], rk);
     Val *r = define(b, in->dst, inv);
     set_shape(&s, r->rank, r->shape);
-    operand(&s, 0, cnd->off, cnd, EK_BOOL);
+    operand(&s, 0, cnd->off, cnd, MT_DT_I1);
     operand(&s, 1, xa, x, rk);
     operand(&s, 2, ya, y, rk);
     s.out = r->off;
@@ -368,12 +383,12 @@ static void plan_load(Builder *b, const MtInst *in)
     set_shape(&s, r->rank, r->shape);
     operand(&s, 0, p->off, p, EK_PTR);
     if (m)
-        operand(&s, 1, m->off, m, EK_BOOL);
+        operand(&s, 1, m->off, m, MT_DT_I1);
     if (o)
         operand(&s, 2, oa, o, ek);
     s.out = r->off;
     s.osz = (uint8_t)mt_interp_esize(ek);
-    s.u.load = mt_interp_load_fn(s.osz);
+    s.u.load = mt_interp_load_fn(s.osz, ek == MT_DT_I1);
     emit(b, false, s);
 }
 
@@ -391,7 +406,7 @@ static void plan_store(Builder *b, const MtInst *in)
     operand(&s, 0, p->off, p, EK_PTR);
     operand(&s, 1, va, v, ek);
     if (m)
-        operand(&s, 2, m->off, m, EK_BOOL);
+        operand(&s, 2, m->off, m, MT_DT_I1);
     s.osz = (uint8_t)mt_interp_esize(ek);
     s.u.store = mt_interp_store_fn(s.osz);
     emit(b, false, s);
@@ -410,14 +425,36 @@ static void plan_reduce(Builder *b, const MtInst *in, bool inv)
     emit(b, inv, s);
 }
 
+/* tl.empty's contents: a quiet NaN with a visible payload, an unlikely
+ * integer, true. */
+static uint64_t poison(ElemKind ek)
+{
+    switch ((MtDtype)ek) {
+    case MT_DT_I1: return 1;
+    case MT_DT_I8:
+    case MT_DT_U8: return 0xad;
+    case MT_DT_I16:
+    case MT_DT_U16: return 0x7bad;
+    case MT_DT_I32:
+    case MT_DT_U32: return 0x7fbadbadu;
+    case MT_DT_I64:
+    case MT_DT_U64: return 0x7fbadbad7fbadbadull;
+    case MT_DT_F16: return 0x7ead;
+    case MT_DT_BF16: return 0x7fad;
+    case MT_DT_F32: return 0x7fc00badu;
+    case MT_DT_F64: return 0x7ff8000000000badull;
+    case MT_DTYPE_COUNT: break;
+    }
+    return 0;
+}
+
 static void plan_factory(Builder *b, const MtInst *in, bool inv)
 {
     ElemKind ek = kind_of(in->attr.dtype);
     Step s = new_step(in->op == OP_ZEROS ? S_ZEROS : S_FILL, in);
     if (in->op == OP_FULL)
         s.a[0] = as_kind(b, in->args[0], ek);
-    /* tl.empty: a quiet NaN with a visible payload, an unlikely integer, true */
-    s.u.pattern = ek == EK_F32 ? 0x7fc00badu : ek == EK_I32 ? 0x7fbadbadu : 1u;
+    s.u.pattern = poison(ek);
     Val *r = define(b, in->dst, inv);
     s.out = r->off;
     s.n = r->numel;
@@ -504,7 +541,7 @@ static void plan_yield(Builder *b, const MtInst *in)
     Step s = new_step(S_YIELD, in);
     s.u.yield.copies = copies;
     s.u.yield.ncopies = n;
-    s.u.yield.staging = clash ? place(b, EK_BOOL, total) : NO_OFF;
+    s.u.yield.staging = clash ? place(b, MT_DT_I1, total) : NO_OFF;
     emit(b, false, s);
 }
 
@@ -520,8 +557,9 @@ static void plan_inst(Builder *b, const MtInst *in)
     }
     bool inv = invariant(b, in);
     switch (in->op) {
-    case OP_PROGRAM_ID: {
-        Step s = new_step(S_PROGRAM_ID, in);
+    case OP_PROGRAM_ID:
+    case OP_NUM_PROGRAMS: {
+        Step s = new_step(in->op == OP_PROGRAM_ID ? S_PROGRAM_ID : S_NUM_PROGRAMS, in);
         s.u.axis = in->attr.axis;
         s.out = define(b, in->dst, false)->off;
         emit(b, false, s);
@@ -538,27 +576,33 @@ static void plan_inst(Builder *b, const MtInst *in)
     }
     case OP_ADDPTR: plan_addptr(b, in, inv); return;
     case OP_NEG:
-    case OP_NOT: plan_unary(b, in, inv); return;
+        if (mt_ty_is_bool(mt_ty_elem(in->ty)))
+            plan_alias(b, in); /* 0 - x in one bit is x */
+        else
+            plan_unary(b, in, inv);
+        return;
+    case OP_NOT:
+    case OP_CAST: plan_unary(b, in, inv); return;
+    case OP_ABS:
+        if (mt_ty_is_unsigned(mt_ty_elem(in->ty)))
+            plan_alias(b, in);
+        else
+            plan_unary(b, in, inv);
+        return;
+    case OP_BITCAST: plan_alias(b, in); return;
     case OP_SELECT: plan_select(b, in, inv); return;
     case OP_LOAD: plan_load(b, in); return;
     case OP_STORE: plan_store(b, in); return;
     case OP_SUM:
     case OP_MAX:
     case OP_MIN: plan_reduce(b, in, inv); return;
-    case OP_EXPAND_DIMS: {
-        Val src = *value(b, in->args[0]);
-        Val *r = &b->vals[in->dst];
-        set_type(r, in->ty);
-        r->off = src.off;
-        r->inv = src.inv;
-        return;
-    }
+    case OP_EXPAND_DIMS: plan_alias(b, in); return;
     case OP_ZEROS:
     case OP_FULL:
     case OP_EMPTY: plan_factory(b, in, inv); return;
     case OP_DOT: plan_dot(b, in, inv); return;
     default:
-        if (mt_op_class(in->op) == OC_MATH) {
+        if (mt_op_class(in->op) == OC_MATH && in->nargs == 1) {
             plan_unary(b, in, inv);
             return;
         }

@@ -248,6 +248,7 @@ static MtDtype compute_type(Lw *L, const MtInst *in)
     }
     case OC_UNARY:
     case OC_MATH:
+    case OC_CAST:
     case OC_BITWISE:
     case OC_SELECT:
     case OC_PTR:
@@ -683,6 +684,7 @@ static void lower_inst(Lw *L, const MtInst *in)
     case OC_COMPARE:
     case OC_UNARY:
     case OC_MATH:
+    case OC_CAST:
     case OC_SELECT:
     case OC_PTR:
         break;

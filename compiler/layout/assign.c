@@ -397,6 +397,8 @@ static void assign_region(As *a, const MtRegion *r)
 
 MtLayoutInfo *mt_layout_assign(MtCtx *c, const MtFunc *f)
 {
+    if (!mt_layout_supported(c, f))
+        return NULL;
     As a = {.c = c, .f = f};
     MtLayoutInfo *li = mt_arena_alloc(&c->arena, sizeof *li);
     a.li = li;

@@ -31,6 +31,10 @@ typedef struct MtLayoutInfo {
     uint32_t ndots;
 } MtLayoutInfo;
 
+/* Whether the seed lowering knows every operation and type of f; reports
+ * E0603 at the first it does not (supported.c). */
+bool mt_layout_supported(MtCtx *c, const MtFunc *f);
+
 /* Infer the kernel layout (store-rooted output tile, reduction-aware and
  * dot-aware thread shape) and every value's layout. Reports E06xx errors
  * at the offending operation and returns NULL when the kernel has no CUDA

@@ -63,16 +63,11 @@ static bool same_operand(const MtFunc *f, MtVal a, MtVal b)
            memcmp(&x->cst.f, &y->cst.f, sizeof x->cst.f) == 0;
 }
 
-static bool same_attrs(const MtAttrs *a, const MtAttrs *b)
-{
-    return a->axis == b->axis && a->start == b->start && a->end == b->end && a->rank == b->rank &&
-           a->shape[0] == b->shape[0] && a->shape[1] == b->shape[1] && a->dtype == b->dtype;
-}
-
 static uint32_t inst_hash(const MtFunc *f, const MtInst *in)
 {
     uint32_t h = mix(mix(mix(in->op, (uintptr_t)in->ty), (uint64_t)in->attr.start), (uint64_t)in->attr.end);
     h = mix(mix(mix(h, (uint32_t)in->attr.axis), (uint32_t)in->attr.shape[0]), (uint32_t)in->attr.shape[1]);
+    h = mix(mix(h, (uintptr_t)in->attr.dtype), in->attr.mode);
     uint32_t ops = 0;
     for (uint32_t i = 0; i < in->nargs; i++) {
         uint32_t oh = operand_hash(f, in->args[i]);
@@ -83,7 +78,7 @@ static uint32_t inst_hash(const MtFunc *f, const MtInst *in)
 
 static bool same_inst(const MtFunc *f, const MtInst *a, const MtInst *b)
 {
-    if (a->op != b->op || a->ty != b->ty || a->nargs != b->nargs || !same_attrs(&a->attr, &b->attr))
+    if (a->op != b->op || a->ty != b->ty || a->nargs != b->nargs || !mt_attrs_equal(&a->attr, &b->attr))
         return false;
     bool ordered = true;
     for (uint32_t i = 0; i < a->nargs && ordered; i++)

@@ -2,17 +2,20 @@
  * carried values.
  *
  * Folding evaluates an elementwise operation whose operands are all
- * constants (so it is scalar) the way the GPU would: integers in i32 with
- * wrap-around, floordiv truncating toward zero and mod taking the
- * dividend's sign (C and Triton integer semantics), floats in float32 with
- * operands and result rounded to float. Like Lua's constfolding and QBE's
+ * constants (so it is scalar) the way the GPU would: in the operation's
+ * computation type, integers with wrap-around in their width, floordiv
+ * truncating toward zero and mod taking the dividend's sign (C and Triton
+ * integer semantics), floats rounded once to their format (f16 and bf16
+ * results of + - * / computed in double are exactly what the GPU gives),
+ * conversions by Triton's cast rules. Like Lua's constfolding and QBE's
  * foldint it declines whatever should happen at run time instead: a NaN or
- * -0.0 result, a division by zero, INT_MIN / -1. exp is not folded: a host
- * libm need not agree with the device's to the last bit.
+ * -0.0 result, a division by zero, INT_MIN / -1. Math functions and
+ * bitcasts are not folded: a host libm need not agree with the device's
+ * to the last bit.
  *
  * The local simplifications are exactly those the seeds' printed SSA
  * depends on, and no others: select on a constant condition picks its
- * operand (when that operand already has the result type), and for i32
+ * operand (when that operand already has the result type), and for integer
  * results `add x, 0`, `sub x, 0`, `mul x, 1` become x with the constant on
  * the right only (the seeds keep `add 0, %3`) and x of the result type.
  *
@@ -28,6 +31,7 @@
 #include <stdint.h>
 
 #include "opt/passes.h"
+#include "ssa/num.h"
 
 typedef struct Folder {
     MtCtx *c;
@@ -44,71 +48,80 @@ static MtVal resolve(const Folder *F, MtVal v)
     return v;
 }
 
-static int64_t ival(const MtValue *v) { return v->cst.kind == CST_FLOAT ? 0 : v->cst.i; }
-static float fval(const MtValue *v) { return v->cst.kind == CST_FLOAT ? (float)v->cst.f : (float)v->cst.i; }
-
-/* i32 operations with wrap-around; false declines. */
-static bool fold_int(int op, int32_t x, int32_t y, int32_t *out)
+/* Integer operations in type t (wrap-around); false declines. */
+static bool fold_int(int op, __int128 x, __int128 y, const MtType *t, __int128 *out)
 {
-    uint32_t ux = (uint32_t)x, uy = (uint32_t)y;
-    switch (op) {
-    case OP_ADD: *out = (int32_t)(ux + uy); return true;
-    case OP_SUB: *out = (int32_t)(ux - uy); return true;
-    case OP_MUL: *out = (int32_t)(ux * uy); return true;
-    case OP_FLOORDIV:
-    case OP_MOD:
-        if (y == 0 || (x == INT32_MIN && y == -1))
-            return false;
-        *out = op == OP_FLOORDIV ? x / y : x % y;
-        return true;
-    case OP_MAXIMUM: *out = x > y ? x : y; return true;
-    case OP_MINIMUM: *out = x < y ? x : y; return true;
-    case OP_AND: *out = x & y; return true;
-    case OP_OR: *out = x | y; return true;
-    case OP_XOR: *out = x ^ y; return true;
-    case OP_NEG: *out = (int32_t)(0u - ux); return true;
-    case OP_NOT: *out = ~x; return true;
-    default: return false;
-    }
-}
-
-/* float32 operations; NaN propagates through maximum/minimum, which pick
- * the right operand on ties as the CUDA lowering does. */
-static bool fold_float(int op, float x, float y, float *out)
-{
+    bool uns = mt_ty_is_unsigned(t);
+    int bits = mt_ty_bits(t);
     switch (op) {
     case OP_ADD: *out = x + y; break;
     case OP_SUB: *out = x - y; break;
     case OP_MUL: *out = x * y; break;
+    case OP_FLOORDIV:
+    case OP_MOD:
+        if (y == 0 || (!uns && y == -1 && x == -((__int128)1 << (bits - 1))))
+            return false;
+        *out = op == OP_FLOORDIV ? x / y : x % y;
+        break;
+    case OP_MAXIMUM: *out = x > y ? x : y; break;
+    case OP_MINIMUM: *out = x < y ? x : y; break;
+    case OP_AND: *out = x & y; break;
+    case OP_OR: *out = x | y; break;
+    case OP_XOR: *out = x ^ y; break;
+    case OP_SHL: *out = y < 0 || y >= bits ? 0 : x * ((__int128)1 << y); break;
+    case OP_SHR: *out = y < 0 || y >= bits ? (x < 0 ? -1 : 0) : x >> y; break;
+    case OP_UMULHI: {
+        unsigned __int128 m = ((unsigned __int128)1 << bits) - 1;
+        *out = (__int128)((((unsigned __int128)x & m) * ((unsigned __int128)y & m)) >> bits);
+        break;
+    }
+    case OP_NEG: *out = -x; break;
+    case OP_NOT: *out = ~x; break;
+    case OP_ABS: *out = x < 0 ? -x : x; break;
+    default: return false;
+    }
+    *out = mt_num_wrap(*out, t);
+    return true;
+}
+
+/* Float operations computed in double and rounded once to t (exact for
+ * + - * / of f32 and narrower); NaN propagates through maximum/minimum,
+ * which pick the right operand on ties as the CUDA lowering does. A NaN or
+ * -0.0 result and a division by zero are left to run time. */
+static bool fold_float(int op, double x, double y, const MtType *t, double *out)
+{
+    double r;
+    switch (op) {
+    case OP_ADD: r = x + y; break;
+    case OP_SUB: r = x - y; break;
+    case OP_MUL: r = x * y; break;
     case OP_DIV:
         if (y == 0)
             return false;
-        *out = x / y;
+        r = x / y;
         break;
-    case OP_MAXIMUM: *out = isnan(x) || isnan(y) ? NAN : x > y ? x : y; break;
-    case OP_MINIMUM: *out = isnan(x) || isnan(y) ? NAN : x < y ? x : y; break;
-    case OP_NEG: *out = -x; break;
+    case OP_MAXIMUM: r = isnan(x) || isnan(y) ? NAN : x > y ? x : y; break;
+    case OP_MINIMUM: r = isnan(x) || isnan(y) ? NAN : x < y ? x : y; break;
+    case OP_NEG: r = -x; break;
+    case OP_ABS: r = fabs(x); break;
     default: return false;
     }
+    *out = mt_float_round((MtDtype)t->dtype, r, false);
     return !isnan(*out) && !(*out == 0 && signbit(*out));
 }
 
-static bool fold_cmp(int op, const MtValue *a, const MtValue *b, bool *out)
+static bool fold_cmp(int op, MtNum x, MtNum y, bool *out)
 {
     int c;
-    if (a->ty == &mt_ty_f32 || b->ty == &mt_ty_f32) {
-        float x = fval(a), y = fval(b);
-        switch (op) {
-        case OP_CMP_LT: *out = x < y; return true;
-        case OP_CMP_LE: *out = x <= y; return true;
-        case OP_CMP_GT: *out = x > y; return true;
-        case OP_CMP_GE: *out = x >= y; return true;
-        case OP_CMP_EQ: *out = x == y; return true;
-        default: *out = x != y; return true;
+    if (x.flt) {
+        if (isnan(x.f) || isnan(y.f)) {
+            *out = op == OP_CMP_NE;
+            return true;
         }
+        c = (x.f > y.f) - (x.f < y.f);
+    } else {
+        c = (x.i > y.i) - (x.i < y.i);
     }
-    int64_t x = ival(a), y = ival(b);
-    c = (x > y) - (x < y);
     switch (op) {
     case OP_CMP_LT: *out = c < 0; return true;
     case OP_CMP_LE: *out = c <= 0; return true;
@@ -119,69 +132,55 @@ static bool fold_cmp(int op, const MtValue *a, const MtValue *b, bool *out)
     }
 }
 
+/* The type an operation computes in, from its operand types. */
+static const MtType *compute_type(const MtFunc *f, const MtInst *in)
+{
+    const MtType *a = mt_val_ty(f, in->args[0]);
+    if (in->nargs == 1)
+        return mt_op_class(in->op) == OC_CAST ? a : in->ty;
+    return mt_ty_computation(a, false, mt_val_ty(f, in->args[1]), false,
+                             in->op == OP_DIV || in->op == OP_FLOORDIV || in->op == OP_MOD);
+}
+
 /* The constant an all-constant scalar operation evaluates to, or 0. */
 static MtVal fold_const(Folder *F, const MtInst *in)
 {
-    const MtValue *a = mt_val(F->f, in->args[0]);
-    const MtValue *b = in->nargs > 1 ? mt_val(F->f, in->args[1]) : a;
-    const MtType *rk = in->ty;
-    MtConst k = {0};
-    switch (in->op) {
-    case OP_CMP_LT:
-    case OP_CMP_LE:
-    case OP_CMP_GT:
-    case OP_CMP_GE:
-    case OP_CMP_EQ:
-    case OP_CMP_NE: {
-        bool r;
-        if (rk != &mt_ty_bool || !fold_cmp(in->op, a, b, &r))
+    const MtType *rk = in->ty, *ct = compute_type(F->f, in);
+    int cls = mt_op_class(in->op);
+    if (!ct || in->op == OP_BITCAST || cls == OC_MATH)
+        return 0;
+    MtNum x = mt_num_of_const(mt_val(F->f, in->args[0])->cst, mt_val_ty(F->f, in->args[0]));
+    MtNum y = in->nargs > 1 ? mt_num_of_const(mt_val(F->f, in->args[1])->cst, mt_val_ty(F->f, in->args[1])) : x;
+    MtNum r = {.flt = mt_ty_is_float(rk)};
+    if (cls == OC_CAST) {
+        r = mt_num_convert(x, rk);
+        if (r.flt && (isnan(r.f) || (r.f == 0 && signbit(r.f))))
             return 0;
-        k.kind = CST_BOOL;
-        k.i = r;
-        break;
+        return mt_func_const(F->c, F->f, mt_num_const(r, rk), rk);
     }
-    case OP_AND:
-    case OP_OR:
-    case OP_XOR:
-    case OP_NOT:
-        if (rk == &mt_ty_bool) {
-            int64_t x = ival(a) != 0, y = ival(b) != 0;
-            k.kind = CST_BOOL;
-            k.i = in->op == OP_AND ? x & y : in->op == OP_OR ? x | y : in->op == OP_XOR ? x ^ y : !x;
-            break;
-        }
-        if (rk != &mt_ty_i32)
+    if (in->op == OP_DIV && !mt_ty_is_float(ct))
+        ct = rk; /* integers divide in f32 */
+    x = mt_num_convert(x, ct);
+    y = mt_num_convert(y, ct);
+    if (cls == OC_COMPARE) {
+        bool b;
+        if (!fold_cmp(in->op, x, y, &b))
             return 0;
-        int32_t bits;
-        if (!fold_int(in->op, (int32_t)ival(a), (int32_t)ival(b), &bits))
+        r.i = b;
+    } else if (mt_ty_is_float(ct)) {
+        if (!fold_float(in->op, x.f, y.f, ct, &r.f))
             return 0;
-        k.kind = CST_INT;
-        k.i = bits;
-        break;
-    default:
-        if (rk == &mt_ty_i32) {
-            int32_t r;
-            if (!fold_int(in->op, (int32_t)ival(a), (int32_t)ival(b), &r))
-                return 0;
-            k.kind = CST_INT;
-            k.i = r;
-        } else if (rk == &mt_ty_f32) {
-            float r;
-            if (!fold_float(in->op, fval(a), fval(b), &r))
-                return 0;
-            k.kind = CST_FLOAT;
-            k.f = r;
-        } else {
-            return 0;
-        }
-        break;
+    } else if (!fold_int(in->op, x.i, y.i, ct, &r.i)) {
+        return 0;
     }
-    return mt_func_const(F->c, F->f, k, rk);
+    r = mt_num_convert(r, rk);
+    return mt_func_const(F->c, F->f, mt_num_const(r, rk), rk);
 }
 
 static bool is_int_const(const MtFunc *f, MtVal v, int64_t want)
 {
-    return mt_val_is_const(f, v) && f->vals[v].cst.kind == CST_INT && f->vals[v].cst.i == want;
+    return mt_val_is_const(f, v) && f->vals[v].cst.kind == CST_INT && f->vals[v].cst.i == want &&
+           !mt_ty_is_float(f->vals[v].ty);
 }
 
 /* What `in` reduces to: a constant, one of its operands, or 0 (kept). */
@@ -201,7 +200,8 @@ static MtVal simplify(Folder *F, const MtInst *in)
         all_const &= mt_val_is_const(f, in->args[i]);
     if (all_const)
         return mt_ty_is_scalar(in->ty) ? fold_const(F, in) : 0;
-    if (mt_ty_elem(in->ty) != &mt_ty_i32 || mt_val_ty(f, in->args[0]) != in->ty)
+    if (!mt_ty_is_intlike(mt_ty_elem(in->ty)) || mt_ty_is_bool(mt_ty_elem(in->ty)) ||
+        mt_val_ty(f, in->args[0]) != in->ty)
         return 0;
     if ((in->op == OP_ADD || in->op == OP_SUB) && is_int_const(f, in->args[1], 0))
         return in->args[0];

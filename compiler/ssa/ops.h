@@ -26,13 +26,14 @@ typedef enum MtOpcode {
 
 /* Typing classes (the `cls` column). */
 typedef enum MtOpClass {
-    OC_INDEX,                 /* program ids */
+    OC_INDEX,                 /* program ids, grid sizes */
     OC_FACTORY,               /* arange, zeros, full, empty */
     OC_ARITH,                 /* numeric binary operators with promotion */
-    OC_BITWISE,               /* & | ^ on bool and integers */
+    OC_BITWISE,               /* & | ^ on bool and integers, << >> on integers */
     OC_COMPARE,               /* comparisons: bool results */
-    OC_UNARY,                 /* - ~ */
+    OC_UNARY,                 /* - ~ abs */
     OC_MATH,                  /* math.def: floating-point functions */
+    OC_CAST,                  /* conversions: the result type is the target */
     OC_SELECT,                /* tl.where */
     OC_PTR,                   /* pointer + offset */
     OC_MEMORY,                /* load, store */
@@ -62,25 +63,38 @@ static inline bool mt_op_is_symbol(int op)
 
 enum { MT_AXIS_NONE = -100 };   /* a reduction without an axis argument */
 
+/* How a float conversion to a narrower float rounds (tl.cast's
+ * fp_downcast_rounding): to nearest even (the default) or toward zero. */
+typedef enum MtRounding { MT_ROUND_RTNE, MT_ROUND_RTZ } MtRounding;
+
 /* Per-operation attributes (both IRs). */
 typedef struct MtAttrs {
-    int axis;                 /* PROGRAM_ID, EXPAND_DIMS, REDUCE (MT_AXIS_NONE: none given) */
+    int axis;                 /* PROGRAM_ID, NUM_PROGRAMS, EXPAND_DIMS, REDUCE (MT_AXIS_NONE: none given) */
     int64_t start, end;       /* ARANGE */
     int rank;                 /* ZEROS, FULL, EMPTY: normalised shape */
     int32_t shape[MT_MAX_RANK];
-    const MtType *dtype;      /* ZEROS, FULL, EMPTY: scalar dtype */
+    const MtType *dtype;      /* ZEROS, FULL, EMPTY: element dtype; CAST, BITCAST: the target element type */
+    uint8_t mode;             /* CAST: MtRounding */
 } MtAttrs;
 
-typedef enum MtConstKind { CST_BOOL, CST_INT, CST_FLOAT } MtConstKind;
+/* Whether two operations' attributes are the same (CSE). */
+bool mt_attrs_equal(const MtAttrs *a, const MtAttrs *b);
 
-/* A compile-time scalar as it appears in IR (Python int/float/bool). */
+typedef enum MtConstKind { CST_BOOL, CST_INT, CST_FLOAT, CST_UINT } MtConstKind;
+
+/* A compile-time scalar as it appears in IR (Python int/float/bool). Its
+ * IR type may be any numeric type the value converts to (a Python scalar
+ * takes the type of the operation it meets, as Triton's are weakly typed). */
 typedef struct MtConst {
     uint8_t kind;             /* MtConstKind */
-    int64_t i;                /* CST_BOOL (0/1), CST_INT */
+    int64_t i;                /* CST_BOOL (0/1), CST_INT; CST_UINT: the bits of a value in [2^63, 2^64) */
     double f;                 /* CST_FLOAT */
 } MtConst;
 
 /* A constant as IR prints it: 256, 0.0, -inf, 1e-05, true. */
 void mt_const_print(MtBuf *b, MtConst k);
+/* The default type of a Python scalar (Triton's to_tensor_type): bool;
+ * i32, u32, i64 or u64 by range; f32, or f64 beyond float's normal range. */
+const MtType *mt_const_natural_type(MtConst k);
 
 #endif

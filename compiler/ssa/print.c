@@ -26,6 +26,11 @@ void mt_ssa_print_operand(MtBuf *b, const MtFunc *f, MtVal v)
         return;
     case VK_CONST:
         mt_const_print(b, x->cst);
+        if (x->ty != mt_const_natural_type(x->cst)) {
+            /* a Python scalar that took an operation's type: 1.5:f16 */
+            mt_buf_putc(b, ':');
+            mt_ty_print(b, x->ty);
+        }
         return;
     default:
         mt_buf_printf(b, "%%%u", x->num);
@@ -96,7 +101,12 @@ void mt_ssa_print_inst(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
     }
     switch (in->op) {
     case OP_PROGRAM_ID:
+    case OP_NUM_PROGRAMS:
         mt_buf_printf(b, " {axis=%d}", in->attr.axis);
+        break;
+    case OP_CAST:
+        if (in->attr.mode == MT_ROUND_RTZ)
+            mt_buf_puts(b, " {rounding=rtz}");
         break;
     case OP_EXPAND_DIMS:
         mt_buf_printf(b, " {axis=%d}", in->attr.axis);

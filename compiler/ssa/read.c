@@ -182,25 +182,22 @@ static int64_t number(Reader *r)
 
 static bool scalar(const MtType *t) { return t->kind == TY_SCALAR; }
 
-/* type = "bool" | "i32" | "f32" | "ptr<" type ">"
- *      | "vector<" N " x " type ">" | "block<" M "x" N " x " type ">" */
+/* type = scalar | "ptr<" type ">" | "vector<" N " x " type ">" | "block<" M ("x" N)+ " x " type ">"
+ * scalar = "bool" | "i8" | ... | "u64" | "f16" | "bf16" | "f32" | "f64" (dtypes.def's SSA spellings) */
 static const MtType *type(Reader *r)
 {
     ws(r);
     uint32_t at = r->pos;
-    if (word(r, "bool"))
-        return &mt_ty_bool;
-    if (word(r, "i32"))
-        return &mt_ty_i32;
-    if (word(r, "f32"))
-        return &mt_ty_f32;
+    for (int d = 0; d < MT_DTYPE_COUNT; d++)
+        if (word(r, mt_dtype_info((MtDtype)d)->ir))
+            return mt_ty_scalar((MtDtype)d);
     if (word(r, "ptr")) {
         expect(r, '<', "'<'");
         const MtType *t = r->err ? NULL : type(r);
         if (r->err)
             return NULL;
         if (!scalar(t)) {
-            rerr(r, at, r->pos, "pointers point to bool, i32 or f32");
+            rerr(r, at, r->pos, "pointers point to scalars");
             return NULL;
         }
         expect(r, '>', "'>'");
@@ -228,8 +225,8 @@ static const MtType *type(Reader *r)
     const MtType *e = r->err ? NULL : type(r);
     if (r->err)
         return NULL;
-    if (rank != (vec ? 1 : 2)) {
-        rerr(r, at, r->pos, vec ? "vector types have one dimension" : "block types have two dimensions");
+    if (vec ? rank != 1 : rank < 2) {
+        rerr(r, at, r->pos, vec ? "vector types have one dimension" : "block types have two or more dimensions");
         return NULL;
     }
     if (!scalar(e) && e->kind != TY_PTR) {
@@ -292,14 +289,26 @@ static MtVal def_num(Reader *r, int64_t num, uint32_t at, uint32_t end, MtValKin
     return x;
 }
 
+/* A constant of its natural type, or of the type written after it
+ * without a space (`1.5:f16`, a Python scalar that took an operation's type). */
 static MtVal constant(Reader *r, MtConstKind kind, int64_t i, double d)
 {
     MtConst k = {.kind = (uint8_t)kind, .i = i, .f = d};
-    const MtType *ty = kind == CST_BOOL ? &mt_ty_bool : kind == CST_INT ? &mt_ty_i32 : &mt_ty_f32;
+    const MtType *ty = mt_const_natural_type(k);
+    if (peek(r) == ':') {
+        r->pos++;
+        ty = type(r);
+        if (r->err)
+            return 0;
+        if (!scalar(ty)) {
+            rerr(r, r->pos, r->pos, "a constant's type is a scalar type");
+            return 0;
+        }
+    }
     return mt_func_const(r->c, r->f, k, ty);
 }
 
-/* literal = "-"? ("inf" | digit+ ("." digit*)? ([eE] [+-]? digit+)?) */
+/* literal = "-"? ("inf" | digit+ ("." digit*)? ([eE] [+-]? digit+)?) (":" scalar)? */
 static MtVal literal(Reader *r)
 {
     uint32_t at = r->pos;
@@ -342,9 +351,15 @@ static MtVal literal(Reader *r)
     if (flt)
         return constant(r, CST_FLOAT, 0, strtod(t, NULL));
     errno = 0;
+    if (!neg) {
+        unsigned long long u = strtoull(t, NULL, 10);
+        if (!errno && u > (unsigned long long)INT64_MAX)
+            return constant(r, CST_UINT, (int64_t)u, 0);
+    }
+    errno = 0;
     long long v = strtoll(t, NULL, 10);
-    if (errno || v < INT32_MIN || v > INT32_MAX) {
-        rerr(r, at, r->pos, "integer constant %s does not fit in i32", t);
+    if (errno) {
+        rerr(r, at, r->pos, "integer constant %s does not fit in 64 bits", t);
         return 0;
     }
     return constant(r, CST_INT, v, 0);
@@ -370,13 +385,13 @@ static MtVal operand(Reader *r)
         return 0;
     if (!strcmp(name, "true") || !strcmp(name, "false"))
         return constant(r, CST_BOOL, name[0] == 't', 0);
-    for (uint32_t i = 0; i < r->f->nparams; i++)
-        if (!strcmp(r->f->vals[r->f->params[i]].name, name))
-            return r->f->params[i];
     if (!strcmp(name, "inf"))
         return constant(r, CST_FLOAT, 0, HUGE_VAL);
     if (!strcmp(name, "nan"))
         return constant(r, CST_FLOAT, 0, NAN);
+    for (uint32_t i = 0; i < r->f->nparams; i++)
+        if (!strcmp(r->f->vals[r->f->params[i]].name, name))
+            return r->f->params[i];
     rerr(r, at, r->pos, "unknown name '%s': not a parameter of the kernel", name);
     return 0;
 }
@@ -416,12 +431,14 @@ static void shape(Reader *r, MtAttrs *a)
     }
 }
 
-/* attrs = "{axis=" N "}" | "{start=" N ", end=" N "}" | "{shape=" shape ", dtype=" type "}" */
+/* attrs = "{axis=" N "}" | "{start=" N ", end=" N "}" | "{shape=" shape ", dtype=" type "}"
+ *       | "{rounding=rtz}" (a cast toward zero) */
 static void attrs(Reader *r, MtInst *in)
 {
     const char *op = mt_op_info[in->op].text;
-    bool want = in->op == OP_PROGRAM_ID || in->op == OP_EXPAND_DIMS || in->op == OP_ARANGE ||
-                in->op == OP_ZEROS || in->op == OP_FULL || in->op == OP_EMPTY;
+    bool want = in->op == OP_PROGRAM_ID || in->op == OP_NUM_PROGRAMS || in->op == OP_EXPAND_DIMS ||
+                in->op == OP_ARANGE || in->op == OP_ZEROS || in->op == OP_FULL || in->op == OP_EMPTY;
+    bool optional = in->op == OP_CAST;
     ws(r);
     uint32_t at = r->pos;
     if (!accept(r, '{')) {
@@ -429,12 +446,19 @@ static void attrs(Reader *r, MtInst *in)
             rerr(r, at, tok_end(r), "%s needs its attributes {...}", op);
         return;
     }
-    if (!want) {
+    if (!want && !optional) {
         rerr(r, at, at + 1, "%s takes no attributes", op);
         return;
     }
     switch (in->op) {
+    case OP_CAST:
+        key(r, "rounding");
+        if (!r->err && !word(r, "rtz"))
+            rerr(r, r->pos, tok_end(r), "expected 'rtz' (to nearest even is the default and is not written)");
+        in->attr.mode = MT_ROUND_RTZ;
+        break;
     case OP_PROGRAM_ID:
+    case OP_NUM_PROGRAMS:
     case OP_EXPAND_DIMS:
         key(r, "axis");
         in->attr.axis = (int)integer(r, INT32_MIN, INT32_MAX, "an axis");
@@ -616,6 +640,8 @@ static void line(Reader *r)
     attrs(r, in);
     if (!r->err && accept(r, ':'))
         in->ty = type(r);
+    if (!r->err && in->ty && mt_op_class(op) == OC_CAST)
+        in->attr.dtype = mt_ty_elem(in->ty); /* the target is the result's element type */
     uint32_t end = r->pos;
     expect_eol(r);
     if (r->err)

@@ -31,7 +31,7 @@ MtFunc *mt_func_new(MtCtx *c, const char *name)
 
 MtVal mt_func_param(MtCtx *c, MtFunc *f, const char *name, const MtType *ty)
 {
-    MtValue v = {.kind = VK_PARAM, .ty = ty, .name = name, .index = f->nparams, .num = UINT32_MAX};
+    MtValue v = {.kind = VK_PARAM, .ty = ty, .name = name, .index = f->nparams, .num = UINT32_MAX, .div = 1};
     MtVal id = push_value(c, f, v);
     f->params = mt_arena_grow(&c->arena, f->params, f->nparams, f->nparams + 1, sizeof *f->params);
     f->params[f->nparams++] = id;

@@ -64,11 +64,8 @@ static void verr(Verifier *v, MtSpan sp, const char *code, const char *fmt, ...)
 
 /* ---- types ------------------------------------------------------------------ */
 
-/* The element types the SSA computes with today. */
-static bool is_scalar(const MtType *t)
-{
-    return t == &mt_ty_bool || t == &mt_ty_i32 || t == &mt_ty_f32;
-}
+/* The element types of dtypes.def. */
+static bool is_scalar(const MtType *t) { return t && t->kind == TY_SCALAR && t->dtype < MT_DTYPE_COUNT; }
 
 static bool is_ptr(const MtType *t) { return t && t->kind == TY_PTR && is_scalar(t->elem); }
 
@@ -103,7 +100,8 @@ static const char *tystr(Verifier *v, const MtType *t)
 }
 
 static bool is_num(const MtType *e) { return is_scalar(e); }
-static bool is_int(const MtType *e) { return e == &mt_ty_bool || e == &mt_ty_i32; }
+static bool is_int(const MtType *e) { return is_scalar(e) && mt_ty_is_intlike(e); }
+static bool is_float(const MtType *e) { return is_scalar(e) && mt_ty_is_float(e); }
 
 /* ---- values ----------------------------------------------------------------- */
 
@@ -163,13 +161,13 @@ static bool check_use(Verifier *v, const MtInst *in, uint32_t i, bool optional)
         }
         return true;
     case VK_CONST: {
-        const MtType *want = val->cst.kind == CST_BOOL ? &mt_ty_bool
-                             : val->cst.kind == CST_INT ? &mt_ty_i32
-                             : val->cst.kind == CST_FLOAT ? &mt_ty_f32
-                                                          : NULL;
-        if (!want || val->ty != want) {
-            verr(v, in->span, "E0503", "%s operand %u: constant %s has type %s, expected %s", op, i + 1,
-                 vname(v, x), tystr(v, val->ty), want ? mt_ty_str(v->c, want) : "a constant kind");
+        /* a Python scalar may take any numeric type, but a float never an integer one */
+        bool ok = is_scalar(val->ty) && val->cst.kind <= CST_UINT &&
+                  (val->cst.kind != CST_FLOAT || mt_ty_is_float(val->ty));
+        if (!ok) {
+            verr(v, in->span, "E0503", "%s operand %u: constant %s has type %s, which a %s constant cannot have", op,
+                 i + 1, vname(v, x), tystr(v, val->ty),
+                 val->cst.kind == CST_FLOAT ? "float" : val->cst.kind <= CST_UINT ? "Python" : "malformed");
             return false;
         }
         return true;
@@ -333,7 +331,7 @@ static void check_exact(Verifier *v, const MtInst *in, const char *code, const M
              mt_ty_str(v->c, want));
 }
 
-static const char *const numeric_operands = "bool, i32 or f32 operands";
+static const char *const numeric_operands = "numeric operands";
 
 /* Both operands of a binary op pass `ok` (E0503). */
 static bool operands(Verifier *v, const MtInst *in, bool (*ok)(const MtType *), const char *what)
@@ -342,95 +340,116 @@ static bool operands(Verifier *v, const MtInst *in, bool (*ok)(const MtType *), 
            require(v, in, "E0503", ok(arg_elem(v, in, 1)), what, 1);
 }
 
-/* F_ELEM ops: operand element rules (E0503, addptr E0505), broadcasting
- * (E0504), then the result element (E0502, addptr E0505). */
+static bool is_divmod(int op) { return op == OP_DIV || op == OP_FLOORDIV || op == OP_MOD; }
 
-static void check_elementwise(Verifier *v, const MtInst *in)
+/* The type a binary operation of class ARITH, BITWISE or COMPARE computes
+ * in (Triton's computation type of its operands' types), or NULL after a
+ * report. */
+static const MtType *binary_type(Verifier *v, const MtInst *in)
 {
-    const char *code = "E0503";
-    const MtType *res = NULL;
+    const MtType *a = arg_elem(v, in, 0), *b = arg_elem(v, in, 1);
+    bool bitwise = mt_op_class(in->op) == OC_BITWISE || in->op == OP_FLOORDIV || in->op == OP_UMULHI;
+    if (!operands(v, in, bitwise ? is_int : is_num, bitwise ? "integer or bool operands" : numeric_operands))
+        return NULL;
+    const MtType *ct = mt_ty_computation(a, false, b, false, is_divmod(in->op));
+    if (!ct)
+        verr(v, in->span, "E0503", "%s requires operands of the same signedness, got %s and %s", opname(in),
+             tystr(v, a), tystr(v, b));
+    return ct;
+}
+
+/* The element type of an F_ELEM op's result, or NULL after a report. */
+static const MtType *elementwise_result(Verifier *v, const MtInst *in, const char **code)
+{
+    const char *c = "E0503";
     const MtType *a = arg_elem(v, in, 0);
     const MtType *b = in->nargs > 1 ? arg_elem(v, in, 1) : NULL;
-    if (mt_op_class(in->op) == OC_MATH) {
+    const MtType *res;
+    switch (mt_op_class(in->op)) {
+    case OC_MATH:
         for (uint32_t i = 0; i < in->nargs; i++)
-            if (!require(v, in, code, arg_elem(v, in, i) == &mt_ty_f32, "f32", i))
-                return;
-        res = &mt_ty_f32;
-    }
-    switch (in->op) {
-    case OP_ADD:
-    case OP_SUB:
-    case OP_MUL:
-    case OP_MAXIMUM:
-    case OP_MINIMUM:
-        if (!operands(v, in, is_num, numeric_operands))
-            return;
-        res = mt_ty_promote(a, b);
-        if (res == &mt_ty_bool)
-            res = &mt_ty_i32;
-        break;
-    case OP_DIV:
-        if (!operands(v, in, is_num, numeric_operands))
-            return;
-        res = &mt_ty_f32;
-        break;
-    case OP_FLOORDIV:
-    case OP_MOD:
-        if (!operands(v, in, is_int, "bool or i32 operands"))
-            return;
-        res = &mt_ty_i32;
-        break;
-    case OP_AND:
-    case OP_OR:
-    case OP_XOR:
-        if (!operands(v, in, is_int, "bool or i32 operands"))
-            return;
-        res = a == &mt_ty_bool && b == &mt_ty_bool ? &mt_ty_bool : &mt_ty_i32;
-        break;
-    case OP_CMP_LT:
-    case OP_CMP_LE:
-    case OP_CMP_GT:
-    case OP_CMP_GE:
-    case OP_CMP_EQ:
-    case OP_CMP_NE:
-        if (!operands(v, in, is_num, numeric_operands))
-            return;
-        res = &mt_ty_bool;
-        break;
-    case OP_NEG:
-        if (!require(v, in, code, a == &mt_ty_i32 || a == &mt_ty_f32, "i32 or f32", 0))
-            return;
+            if (!require(v, in, c, is_float(arg_elem(v, in, i)), "float operands", i))
+                return NULL;
         res = a;
-        break;
-    case OP_NOT:
-        if (!require(v, in, code, is_int(a), "bool or i32", 0))
-            return;
-        res = a;
-        break;
-    case OP_SELECT: {
+        for (uint32_t i = 1; i < in->nargs; i++)
+            res = mt_ty_promote(res, arg_elem(v, in, i));
+        return res;
+    case OC_CAST:
+        if (!require(v, in, c, is_num(a), "a numeric operand", 0))
+            return NULL;
+        if (!is_scalar(in->attr.dtype)) {
+            verr(v, in->span, "E0510", "%s has no target type", opname(in));
+            return NULL;
+        }
+        if (in->op == OP_BITCAST && mt_ty_bits(a) != mt_ty_bits(in->attr.dtype)) {
+            verr(v, in->span, "E0503", "bitcast requires types of the same width, got %s to %s", tystr(v, a),
+                 tystr(v, in->attr.dtype));
+            return NULL;
+        }
+        return in->attr.dtype;
+    case OC_UNARY:
+        if (!require(v, in, c, is_num(a), "a numeric operand", 0))
+            return NULL;
+        if (in->op == OP_NOT && !require(v, in, c, is_int(a), "a bool or integer operand", 0))
+            return NULL;
+        return a;
+    case OC_COMPARE:
+        return binary_type(v, in) ? &mt_ty_bool : NULL;
+    case OC_BITWISE:
+        return binary_type(v, in);
+    case OC_ARITH:
+        if (!(res = binary_type(v, in)))
+            return NULL;
+        if (in->op == OP_DIV && !mt_ty_is_float(res))
+            return &mt_ty_f32;
+        if (in->op == OP_FLOORDIV && !require(v, in, c, !mt_ty_is_float(res), "integer operands", 0))
+            return NULL;
+        if (in->op == OP_UMULHI && !(res->dtype == MT_DT_I32 || res->dtype == MT_DT_I64 ||
+                                     res->dtype == MT_DT_U32 || res->dtype == MT_DT_U64)) {
+            verr(v, in->span, c, "umulhi requires 32- or 64-bit integers, got %s and %s", tystr(v, a), tystr(v, b));
+            return NULL;
+        }
+        return res;
+    case OC_SELECT: {
         const MtType *e = arg_elem(v, in, 2);
-        if (!require(v, in, code, a == &mt_ty_bool, "a bool condition", 0) ||
-            !require(v, in, code, is_num(b), "bool, i32 or f32 values", 1) ||
-            !require(v, in, code, is_num(e), "bool, i32 or f32 values", 2))
-            return;
-        res = mt_ty_promote(b, e);
-        break;
+        if (!require(v, in, c, a == &mt_ty_bool, "a bool condition", 0))
+            return NULL;
+        if (b->kind == TY_PTR || e->kind == TY_PTR) {
+            if (b != e || !is_ptr(b)) {
+                verr(v, in->span, c, "select requires two values of one pointer type, got %s and %s", tystr(v, b),
+                     tystr(v, e));
+                return NULL;
+            }
+            return b;
+        }
+        if (!require(v, in, c, is_num(b), "numeric values", 1) || !require(v, in, c, is_num(e), "numeric values", 2))
+            return NULL;
+        return mt_ty_promote(b, e);
     }
-    case OP_ADDPTR:
-        code = "E0505";
-        if (!require(v, in, code, is_ptr(a), "a pointer", 0) ||
-            !require(v, in, code, is_int(b), "an i32 offset", 1))
-            return;
-        res = a;
-        break;
+    case OC_PTR:
+        *code = "E0505";
+        if (!require(v, in, "E0505", is_ptr(a), "a pointer", 0) ||
+            !require(v, in, "E0505", is_int(b), "an integer offset", 1))
+            return NULL;
+        return a;
     default:
-        return;
+        return NULL;
     }
+}
+
+/* F_ELEM ops: operand element rules (E0503, addptr E0505), broadcasting
+ * (E0504), then the result element (E0502, addptr E0505). */
+static void check_elementwise(Verifier *v, const MtInst *in)
+{
+    const char *code = "E0502";
+    const MtType *res = elementwise_result(v, in, &code);
+    if (!res)
+        return;
     int rank;
     int32_t shape[MT_MAX_RANK];
     if (!broadcast(v, in, "E0504", &rank, shape))
         return;
-    check_result(v, in, in->op == OP_ADDPTR ? "E0505" : "E0502", "E0504", res, rank, shape);
+    check_result(v, in, code, "E0504", res, rank, shape);
 }
 
 static void check_load(Verifier *v, const MtInst *in)
@@ -439,7 +458,7 @@ static void check_load(Verifier *v, const MtInst *in)
         return;
     if (in->args[1] && !require(v, in, "E0505", arg_elem(v, in, 1) == &mt_ty_bool, "a bool mask", 1))
         return;
-    if (in->args[2] && !require(v, in, "E0505", is_num(arg_elem(v, in, 2)), "a bool, i32 or f32 other value", 2))
+    if (in->args[2] && !require(v, in, "E0505", is_num(arg_elem(v, in, 2)), "a numeric other value", 2))
         return;
     int rank;
     int32_t shape[MT_MAX_RANK];
@@ -452,7 +471,7 @@ static void check_store(Verifier *v, const MtInst *in)
     int rank;
     int32_t shape[MT_MAX_RANK];
     if (require(v, in, "E0505", is_ptr(arg_elem(v, in, 0)), "a pointer", 0) &&
-        require(v, in, "E0505", is_num(arg_elem(v, in, 1)), "a bool, i32 or f32 value", 1) &&
+        require(v, in, "E0505", is_num(arg_elem(v, in, 1)), "a numeric value", 1) &&
         (!in->args[2] || require(v, in, "E0505", arg_elem(v, in, 2) == &mt_ty_bool, "a bool mask", 2)))
         broadcast(v, in, "E0505", &rank, shape);
 }
@@ -462,7 +481,7 @@ static void check_reduce(Verifier *v, const MtInst *in)
     const MtType *t = arg_ty(v, in, 0);
     if (!require(v, in, "E0509", t->kind == TY_BLOCK && t->rank == 1, "a rank-1 block", 0) ||
         !require(v, in, "E0509", (t->shape[0] & (t->shape[0] - 1)) == 0, "a power-of-two width", 0) ||
-        !require(v, in, "E0509", t->elem == &mt_ty_i32 || t->elem == &mt_ty_f32, "i32 or f32 elements", 0))
+        !require(v, in, "E0509", is_num(t->elem) && !mt_ty_is_bool(t->elem), "numeric elements", 0))
         return;
     check_exact(v, in, "E0509", t->elem);
 }
@@ -472,7 +491,7 @@ static void check_factory(Verifier *v, const MtInst *in)
     const char *op = opname(in);
     const MtAttrs *a = &in->attr;
     if (a->rank < 1 || a->rank > MT_MAX_RANK) {
-        verr(v, in->span, "E0507", "%s rank must be 1 or 2, got %d", op, a->rank);
+        verr(v, in->span, "E0507", "%s rank must be 1 to %d, got %d", op, MT_MAX_RANK, a->rank);
         return;
     }
     for (int d = 0; d < a->rank; d++) {
@@ -485,11 +504,10 @@ static void check_factory(Verifier *v, const MtInst *in)
         }
     }
     if (!is_scalar(a->dtype)) {
-        verr(v, in->span, "E0507", "%s dtype must be bool, i32 or f32, got %s", op, tystr(v, a->dtype));
+        verr(v, in->span, "E0507", "%s dtype must be a scalar type, got %s", op, tystr(v, a->dtype));
         return;
     }
-    if (in->op == OP_FULL && !require(v, in, "E0507", is_scalar(arg_ty(v, in, 0)),
-                                      "a scalar bool, i32 or f32 fill value", 0))
+    if (in->op == OP_FULL && !require(v, in, "E0507", is_scalar(arg_ty(v, in, 0)), "a scalar fill value", 0))
         return;
     check_exact(v, in, "E0507", mt_ty_block(v->c, a->dtype, a->rank, a->shape));
 }
@@ -549,8 +567,9 @@ static void check_types(Verifier *v, const MtInst *in)
     }
     switch (in->op) {
     case OP_PROGRAM_ID:
+    case OP_NUM_PROGRAMS:
         if (in->attr.axis < 0 || in->attr.axis > 2)
-            verr(v, in->span, "E0510", "program_id axis must be 0, 1 or 2, got %d", in->attr.axis);
+            verr(v, in->span, "E0510", "%s axis must be 0, 1 or 2, got %d", opname(in), in->attr.axis);
         else
             check_exact(v, in, "E0510", &mt_ty_i32);
         return;

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "half.h"
 #include "type.h"
 
 static const MtDtypeInfo rows[MT_DTYPE_COUNT] = {
@@ -43,77 +44,46 @@ bool mt_dtype_parse(const char *name, MtDtype *out)
     return false;
 }
 
-/* ---- half precision ---------------------------------------------------------- */
+/* ---- half precision (half.h has the conversions, inline for the interpreter) ---- */
 
-float mt_f16_to_f32(uint16_t h)
+float mt_f16_to_f32(uint16_t h) { return mt_half_to_float(h); }
+uint16_t mt_f32_to_f16(float f) { return mt_float_to_half(f); }
+float mt_bf16_to_f32(uint16_t h) { return mt_bfloat_to_float(h); }
+uint16_t mt_f32_to_bf16(float f) { return mt_float_to_bfloat(f); }
+
+double mt_float_round(MtDtype d, double v, bool toward_zero)
 {
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu, bits;
-    if (exp == 0x1f) {
-        bits = sign | 0x7f800000u | (man << 13);
-    } else if (exp) {
-        bits = sign | ((exp + 112) << 23) | (man << 13);
-    } else if (man) {
-        /* subnormal: normalise */
-        int e = -1;
-        do {
-            e++;
-            man <<= 1;
-        } while (!(man & 0x400u));
-        bits = sign | ((uint32_t)(112 - e) << 23) | ((man & 0x3ffu) << 13);
-    } else {
-        bits = sign;
+    switch (d) {
+    case MT_DT_F64: return v;
+    case MT_DT_F32: {
+        float f = (float)v;
+        if (toward_zero && !isnan(v) && fabs((double)f) > fabs(v))
+            f = nextafterf(f, 0.0f);
+        return f;
     }
-    float f;
-    memcpy(&f, &bits, 4);
-    return f;
-}
-
-uint16_t mt_f32_to_f16(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint32_t sign = (x >> 16) & 0x8000u, exp = (x >> 23) & 0xffu, man = x & 0x7fffffu;
-    if (exp == 0xff)              /* inf, NaN (kept quiet) */
-        return (uint16_t)(sign | 0x7c00u | (man ? 0x200u | (man >> 13) : 0));
-    int e = (int)exp - 127 + 15;
-    if (e >= 0x1f)
-        return (uint16_t)(sign | 0x7c00u);
-    uint32_t m, shift;
-    if (e <= 0) {                 /* subnormal or zero */
-        if (e < -10)
-            return (uint16_t)sign;
-        man |= 0x800000u;
-        shift = (uint32_t)(14 - e);
-        m = man >> shift;
-        uint32_t rest = man & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rest > half || (rest == half && (m & 1)))
-            m++;
-        return (uint16_t)(sign | m);
+    case MT_DT_F16:
+    case MT_DT_BF16: {
+        uint16_t h = d == MT_DT_F16 ? mt_double_to_half(v) : mt_double_to_bfloat(v);
+        float r = d == MT_DT_F16 ? mt_f16_to_f32(h) : mt_bf16_to_f32(h);
+        if (toward_zero && !isnan(v) && fabs((double)r) > fabs(v)) {
+            /* one step toward zero in the target format */
+            h = (uint16_t)(h - 1);
+            r = d == MT_DT_F16 ? mt_f16_to_f32(h) : mt_bf16_to_f32(h);
+        }
+        return r;
     }
-    m = man >> 13;
-    uint32_t rest = man & 0x1fffu;
-    uint32_t r = ((uint32_t)e << 10) | m;
-    if (rest > 0x1000u || (rest == 0x1000u && (m & 1)))
-        r++;                      /* a carry into the exponent is still right (up to inf) */
-    return (uint16_t)(sign | r);
-}
-
-float mt_bf16_to_f32(uint16_t h)
-{
-    uint32_t bits = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &bits, 4);
-    return f;
-}
-
-uint16_t mt_f32_to_bf16(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    if ((x & 0x7fffffffu) > 0x7f800000u)
-        return (uint16_t)((x >> 16) | 0x40u); /* quiet NaN */
-    x += 0x7fffu + ((x >> 16) & 1u);
-    return (uint16_t)(x >> 16);
+    case MT_DT_I1:
+    case MT_DT_I8:
+    case MT_DT_I16:
+    case MT_DT_I32:
+    case MT_DT_I64:
+    case MT_DT_U8:
+    case MT_DT_U16:
+    case MT_DT_U32:
+    case MT_DT_U64:
+    case MT_DTYPE_COUNT: break;
+    }
+    return v;
 }
 
 /* ---- elements as doubles ------------------------------------------------------- */
@@ -184,8 +154,8 @@ void mt_dtype_set(MtDtype d, void *base, size_t i, double v)
     case MT_DT_U16: u.u16 = (uint16_t)sat_uint(v, UINT16_MAX); break;
     case MT_DT_U32: u.u32 = (uint32_t)sat_uint(v, UINT32_MAX); break;
     case MT_DT_U64: u.u64 = sat_uint(v, 0x1p64); break;
-    case MT_DT_F16: u.u16 = mt_f32_to_f16((float)v); break;
-    case MT_DT_BF16: u.u16 = mt_f32_to_bf16((float)v); break;
+    case MT_DT_F16: u.u16 = mt_f32_to_f16((float)mt_float_round(d, v, false)); break;
+    case MT_DT_BF16: u.u16 = mt_f32_to_bf16((float)mt_float_round(d, v, false)); break;
     case MT_DT_F32: u.f = (float)v; break;
     case MT_DT_F64: u.g = v; break;
     case MT_DTYPE_COUNT: return;

@@ -1,17 +1,37 @@
-/* infer.c: type inference over the expression tree.
+/* infer.c: type inference over the expression tree, with Triton's typing
+ * rules (its semantic.py: computation types, weak Python scalars, casts).
  *
- * Every node reachable from the roots gets its type: element type by the
- * operation's rule (numeric promotion bool < i32 < f32, comparisons give
- * bool, `/` gives f32, pointer + i32 gives a pointer), shape by
- * broadcasting its operands. Each rule violation is reported once, at the
- * node's source range, naming the operation and the operand types; a
- * node whose operands failed gets no type and no further message, so one
- * mistake gives one error.
+ * Every node reachable from the roots gets its type: the element type by
+ * the operation's rule, the shape by broadcasting its operands. The rules
+ * follow Triton:
+ *  - binary arithmetic, comparisons and bitwise operations compute in
+ *    Triton's computation type (mt_ty_computation); a Python scalar (an
+ *    EX_CONST) is weakly typed: of a kind no higher than the other
+ *    operand's (bool < integer < float) it takes that operand's type, and
+ *    such a constant is given that type here when the operation's
+ *    operands would otherwise promote to something else (`x_f16 + 1.5`
+ *    stays f16, `x_i8 + 1` stays i8). A negative scalar with an unsigned
+ *    type, or a scalar out of an integer type's range, is an error;
+ *  - `/` gives a float (f32 for integers), `//` takes integers, `%` takes
+ *    integers or floats; `/ // %` compute f16/bf16 in f32 and refuse
+ *    integers of different signedness;
+ *  - pointer + integer (any width) is a pointer;
+ *  - casts produce their target type; loads the pointee; stores convert.
+ * Each rule violation is reported once, at the node's source range,
+ * naming the operation and the operand types; a node whose operands
+ * failed gets no type and no further message (MtExpr.failed), so one
+ * mistake gives one error however often the node is asked about.
  *
- * Parameters without a type (no signature entry) are typed first from
- * their use: a parameter that addresses a tl.load / tl.store (the leftmost
- * parameter of the address's `+` chain, followed through loop-carried
- * values) is *fp32, others i32. */
+ * The frontend asks for types while it runs (`x.dtype`, `if x.dtype ==
+ * tl.float16:`, a cast to the same type that makes no node) through
+ * mt_infer_expr; mt_infer then types what is left once the tree is
+ * complete.
+ *
+ * Parameters without a type (no signature entry) are typed from their
+ * use, as the frontend builds loads and stores: a parameter that addresses
+ * a tl.load / tl.store (the leftmost parameter of the address's `+` chain,
+ * followed through loop-carried values) is *fp32, others i32. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +41,6 @@
 typedef struct Inf {
     MtCtx *c;
     MtExprProgram *p;
-    uint8_t *seen;            /* per node id: visited by the parameter pre-pass */
-    const bool *inferred;     /* per runtime parameter: its type was guessed from its use */
 } Inf;
 
 static MtDiagRec *err(Inf *in, const MtExpr *e, const char *code, const char *fmt, ...)
@@ -42,21 +60,18 @@ static const char *ts(Inf *in, const MtType *t) { return mt_ty_str(in->c, t); }
 
 /* ---- parameter types from use ------------------------------------------------------ */
 
-/* The parameter that a pointer expression is based on: the leftmost
- * parameter of its `+` / `-` chain, followed through loop-carried values
- * (`a_ptrs += BLOCK_K * stride` in a runtime loop is based on what
- * a_ptrs held before the loop). */
-static MtExpr *base_param(MtExpr *e)
+MtExpr *mt_expr_base_param(MtExpr *e)
 {
     for (int depth = 0; e && depth < 1000; depth++) {
         if (e->kind == EX_PARAM)
             return e;
         if (e->kind == EX_LOOP_ARG || e->kind == EX_LOOP_RESULT) {
+            /* `a_ptrs += BLOCK_K * stride` in a loop: what a_ptrs held before it */
             e = e->u.slot.loop->node->args[2 + e->u.slot.index];
             continue;
         }
         if (e->kind == EX_OP && (e->op == OP_ADD || e->op == OP_SUB)) {
-            MtExpr *l = base_param(e->args[0]);
+            MtExpr *l = mt_expr_base_param(e->args[0]);
             if (l)
                 return l;
             if (e->op == OP_SUB)
@@ -78,7 +93,9 @@ static const MtExpr *guessed_param(const Inf *in, const MtExpr *e, int depth)
         return NULL;
     uint32_t first = 0;
     switch (e->kind) {
-    case EX_PARAM: return e->u.param.index < in->p->nparams && in->inferred[e->u.param.index] ? e : NULL;
+    case EX_PARAM:
+        return e->u.param.index < in->p->nparams && in->p->inferred && in->p->inferred[e->u.param.index] ? e
+                                                                                                          : NULL;
     case EX_LOOP_ARG:
     case EX_LOOP_RESULT: return guessed_param(in, e->u.slot.loop->node->args[2 + e->u.slot.index], depth + 1);
     case EX_OP:
@@ -107,34 +124,9 @@ static void note_guessed(Inf *in, MtDiagRec *d, const MtExpr *addr)
                 "entry gives its real type", p->u.param.name, ts(in, p->u.param.ty));
 }
 
-static void mark_pointers(Inf *in, MtExpr *e)
-{
-    if (!e || in->seen[e->id])
-        return;
-    in->seen[e->id] = 1;
-    if (e->kind == EX_OP && (e->op == OP_LOAD || e->op == OP_STORE)) {
-        MtExpr *bp = base_param(e->args[0]);
-        if (bp && !bp->u.param.ty)
-            bp->u.param.ty = mt_ty_ptr(in->c, &mt_ty_f32);
-    }
-    for (uint32_t i = 0; i < e->nargs; i++)
-        mark_pointers(in, e->args[i]);
-    if (e->kind == EX_FOR) {
-        MtExprLoop *l = e->u.loop;
-        for (uint32_t i = 0; i < l->body.n; i++)
-            mark_pointers(in, l->body.v[i]);
-        for (uint32_t i = 0; i < l->ncarried; i++)
-            mark_pointers(in, l->yield[i]);
-    }
-}
-
 /* ---- rules ---------------------------------------------------------------------------- */
 
-static bool numeric(const MtType *t)
-{
-    const MtType *e = mt_ty_elem(t);
-    return e == &mt_ty_bool || e == &mt_ty_i32 || e == &mt_ty_f32;
-}
+static bool numeric(const MtType *t) { return mt_ty_is_scalar(mt_ty_elem(t)); }
 
 static const MtType *shaped(Inf *in, const MtExpr *e, const MtType *elem, const MtType *a, const MtType *b,
                             const char *opname)
@@ -148,79 +140,169 @@ static const MtType *shaped(Inf *in, const MtExpr *e, const MtType *elem, const 
     return mt_ty_block(in->c, elem, rank, shape);
 }
 
-static const MtType *arith_elem(const MtType *a, const MtType *b)
-{
-    const MtType *p = mt_ty_promote(mt_ty_elem(a), mt_ty_elem(b));
-    return p && p == &mt_ty_bool ? &mt_ty_i32 : p;
-}
-
 /* How messages name an operation: '+' for an operator, tl.maximum for a function. */
 static const char *op_desc(Inf *in, int op)
 {
     return mt_op_is_symbol(op) ? mt_sprintf(in->c, "'%s'", mt_op_info[op].py) : mt_op_info[op].py;
 }
 
-static const MtType *infer_binary(Inf *in, MtExpr *e, const MtType *a, const MtType *b)
+static bool is_weak(const MtExpr *e) { return e->kind == EX_CONST; }
+
+/* The integer value of a constant, widened so that u64 values compare right. */
+static __int128 const_int(MtConst k)
+{
+    switch ((MtConstKind)k.kind) {
+    case CST_UINT: return (__int128)(uint64_t)k.i;
+    case CST_FLOAT: return (__int128)k.f;
+    case CST_BOOL:
+    case CST_INT: break;
+    }
+    return k.i;
+}
+
+static bool const_negative(MtConst k) { return k.kind == CST_FLOAT ? k.f < 0 : const_int(k) < 0; }
+
+static const char *const_str(Inf *in, MtConst k)
+{
+    MtBuf b;
+    mt_buf_init(&b, &in->c->arena);
+    mt_const_print(&b, k);
+    return mt_buf_str(&b);
+}
+
+/* A Python scalar operand of an operation computing in `ct`: Triton's
+ * range checks, then the constant retyped to ct when the SSA's own
+ * promotion of its default type with `other` would not give ct. */
+static bool weak_operand(Inf *in, MtExpr *e, uint32_t i, const MtType *ct, const MtType *other, bool div_or_mod)
+{
+    MtExpr *k = e->args[i];
+    MtConst v = k->u.cst;
+    if (mt_ty_is_intlike(ct) && !mt_ty_is_bool(ct) && v.kind != CST_FLOAT) {
+        if (const_negative(v) && mt_ty_is_unsigned(ct)) {
+            err(in, e, "E0414",
+                "%s between the unsigned %s and the negative constant %s; convert one of them explicitly",
+                op_desc(in, e->op), ts(in, ct), const_str(in, v));
+            return false;
+        }
+        int bits = mt_ty_bits(ct);
+        __int128 x = const_int(v);
+        __int128 lo = mt_ty_is_unsigned(ct) ? 0 : -((__int128)1 << (bits - 1));
+        __int128 hi = mt_ty_is_unsigned(ct) ? ((__int128)1 << bits) - 1 : ((__int128)1 << (bits - 1)) - 1;
+        if (x < lo || x > hi) {
+            err(in, e, "E0414", "integer constant %s does not fit in %s", const_str(in, v), ts(in, ct));
+            return false;
+        }
+    }
+    if (mt_ty_computation(k->ty, false, other, false, div_or_mod) != ct) {
+        MtExpr *t = mt_expr_new(in->c, in->p, EX_CONST, k->span, k->inl, 0);
+        t->u.cst = v;
+        t->ty = ct;
+        e->args[i] = t;
+    }
+    return true;
+}
+
+static bool is_divmod(int op) { return op == OP_DIV || op == OP_FLOORDIV || op == OP_MOD; }
+
+/* The computation type of a binary (or select's value) pair of operands
+ * i and j of e, retyping weak constants; NULL after an error. */
+static const MtType *computation(Inf *in, MtExpr *e, uint32_t i, uint32_t j, const char *od)
+{
+    const MtType *a = mt_ty_elem(e->args[i]->ty), *b = mt_ty_elem(e->args[j]->ty);
+    bool wa = is_weak(e->args[i]), wb = is_weak(e->args[j]);
+    bool dm = is_divmod(e->op);
+    const MtType *ct = mt_ty_computation(a, wa, b, wb, dm);
+    if (!ct) {
+        err(in, e, "E0401",
+            "%s cannot combine %s and %s: they differ in signedness, which is unlikely to give a useful answer; "
+            "convert one of them (x.to(tl.int32))",
+            od, ts(in, e->args[i]->ty), ts(in, e->args[j]->ty));
+        return NULL;
+    }
+    if (wa != wb) {
+        if (wa && !weak_operand(in, e, i, ct, b, dm))
+            return NULL;
+        if (wb && !weak_operand(in, e, j, ct, a, dm))
+            return NULL;
+    }
+    return ct;
+}
+
+static const MtType *infer_pointer_arith(Inf *in, MtExpr *e, const MtType *a, const MtType *b, const char *od)
+{
+    bool pa = mt_ty_is_ptr(a), pb = mt_ty_is_ptr(b);
+    const MtType *ptr = pa ? a : b, *off = pa ? b : a;
+    if ((e->op == OP_ADD || (e->op == OP_SUB && pa)) && !(pa && pb)) {
+        if (!mt_ty_is_intlike(mt_ty_elem(off))) {
+            err(in, e, "E0403", "pointer offset must be an integer, got %s in %s %s %s", ts(in, off), ts(in, a), od,
+                ts(in, b));
+            return NULL;
+        }
+        return shaped(in, e, mt_ty_elem(ptr), a, b, od);
+    }
+    err(in, e, "E0403", "invalid pointer arithmetic: %s %s %s (pointers can only be offset by integers)", ts(in, a),
+        od, ts(in, b));
+    return NULL;
+}
+
+static const MtType *infer_binary(Inf *in, MtExpr *e)
 {
     int op = e->op;
     const char *od = op_desc(in, op);
-    bool pa = mt_ty_is_ptr(a), pb = mt_ty_is_ptr(b);
-    if (pa || pb) {
-        const MtType *ptr = pa ? a : b, *off = pa ? b : a;
-        if ((op == OP_ADD || (op == OP_SUB && pa)) && !(pa && pb)) {
-            if (mt_ty_elem(off) != &mt_ty_i32 && mt_ty_elem(off) != &mt_ty_bool) {
-                err(in, e, "E0403", "pointer offset must be i32, got %s in %s %s %s", ts(in, off), ts(in, a), od,
-                    ts(in, b));
-                return NULL;
-            }
-            return shaped(in, e, mt_ty_elem(ptr), a, b, od);
-        }
-        err(in, e, "E0403", "invalid pointer arithmetic: %s %s %s (pointers can only be offset by i32 values)",
-            ts(in, a), od, ts(in, b));
+    const MtType *a = e->args[0]->ty, *b = e->args[1]->ty;
+    if (mt_ty_is_ptr(a) || mt_ty_is_ptr(b)) {
+        if (mt_op_class(op) == OC_ARITH)
+            return infer_pointer_arith(in, e, a, b, od);
+        err(in, e, "E0401", "%s cannot combine %s and %s", od, ts(in, a), ts(in, b));
         return NULL;
     }
     if (!numeric(a) || !numeric(b)) {
         err(in, e, "E0401", "%s cannot combine %s and %s", od, ts(in, a), ts(in, b));
         return NULL;
     }
-    const MtType *ea = mt_ty_elem(a), *eb = mt_ty_elem(b), *elem;
+    const MtType *ea = mt_ty_elem(a), *eb = mt_ty_elem(b);
     switch (op) {
     case OP_MAXIMUM:
     case OP_MINIMUM:
-        if (ea == &mt_ty_bool && eb == &mt_ty_bool) {
+        if (mt_ty_is_bool(ea) && mt_ty_is_bool(eb)) {
             err(in, e, "E0401", "%s cannot combine two bool operands (%s and %s); compare or convert them first", od,
                 ts(in, a), ts(in, b));
             return NULL;
         }
-        elem = arith_elem(a, b);
-        break;
-    case OP_ADD:
-    case OP_SUB:
-    case OP_MUL:
-        elem = arith_elem(a, b);
-        break;
-    case OP_DIV:
-        elem = &mt_ty_f32;
         break;
     case OP_FLOORDIV:
-    case OP_MOD:
-        if (ea == &mt_ty_f32 || eb == &mt_ty_f32) {
-            err(in, e, "E0401", "%s needs integer operands, got %s and %s", od, ts(in, a), ts(in, b));
-            return NULL;
-        }
-        elem = &mt_ty_i32;
-        break;
     case OP_AND:
     case OP_OR:
     case OP_XOR:
-        if (ea == &mt_ty_f32 || eb == &mt_ty_f32) {
-            err(in, e, "E0401", "%s needs bool or integer operands, got %s and %s", od, ts(in, a), ts(in, b));
+    case OP_SHL:
+    case OP_SHR:
+        if (mt_ty_is_float(ea) || mt_ty_is_float(eb)) {
+            err(in, e, "E0401", "%s needs %s operands, got %s and %s", od,
+                op == OP_FLOORDIV || op == OP_SHL || op == OP_SHR ? "integer" : "bool or integer", ts(in, a),
+                ts(in, b));
             return NULL;
         }
-        elem = ea == &mt_ty_bool && eb == &mt_ty_bool ? &mt_ty_bool : &mt_ty_i32;
         break;
     default:
-        elem = &mt_ty_bool;
+        break;
+    }
+    const MtType *ct = computation(in, e, 0, 1, od);
+    if (!ct)
+        return NULL;
+    const MtType *elem = ct;
+    switch (op) {
+    case OP_DIV:
+        elem = mt_ty_is_float(ct) ? ct : &mt_ty_f32;
+        break;
+    case OP_UMULHI:
+        if (ct->dtype != MT_DT_I32 && ct->dtype != MT_DT_I64 && ct->dtype != MT_DT_U32 && ct->dtype != MT_DT_U64) {
+            err(in, e, "E0405", "tl.umulhi needs 32- or 64-bit integers, got %s and %s", ts(in, a), ts(in, b));
+            return NULL;
+        }
+        break;
+    default:
+        if (mt_op_class(op) == OC_COMPARE)
+            elem = &mt_ty_bool;
         break;
     }
     return shaped(in, e, elem, a, b, od);
@@ -229,38 +311,115 @@ static const MtType *infer_binary(Inf *in, MtExpr *e, const MtType *a, const MtT
 static const MtType *infer_unary(Inf *in, MtExpr *e, const MtType *a)
 {
     const MtType *el = mt_ty_elem(a);
+    if (!numeric(a)) {
+        err(in, e, "E0401", "%s cannot apply to %s", op_desc(in, e->op), ts(in, a));
+        return NULL;
+    }
     switch (e->op) {
     case OP_NEG:
-        if (el == &mt_ty_i32 || el == &mt_ty_f32)
-            return a;
-        if (el == &mt_ty_bool)
-            return mt_ty_with_shape(in->c, &mt_ty_i32, a);
-        err(in, e, "E0401", "unary '-' cannot apply to %s", ts(in, a));
-        return NULL;
+        return a; /* Triton's 0 - x in the operand's type (-x of a bool is x) */
     case OP_NOT:
-        if (el == &mt_ty_i32 || el == &mt_ty_bool)
+        if (!mt_ty_is_float(el))
             return a;
         err(in, e, "E0401", "'~' needs a bool or integer operand, got %s", ts(in, a));
         return NULL;
-    default:
-        break;
+    default: /* OP_ABS */
+        return a;
     }
-    return NULL;
 }
 
-/* math.def functions: f32 operands. */
-static const MtType *infer_math(Inf *in, MtExpr *e, const MtType **ta)
+/* The math.def operand dtypes, by row. */
+typedef enum MathDtypes { MD_F32_F64, MD_F32, MD_FLOAT } MathDtypes;
+
+static const uint8_t math_dtypes[OPC_COUNT_] = {
+#define MATH(id, name, nargs, dtypes, api, c32, c64, cuda32, cuda64, params, doc) [OP_##id] = MD_##dtypes,
+#include "ssa/math.def"
+#undef MATH
+};
+
+static bool math_accepts(int op, const MtType *t)
 {
+    switch ((MathDtypes)math_dtypes[op]) {
+    case MD_F32_F64: return t->dtype == MT_DT_F32 || t->dtype == MT_DT_F64;
+    case MD_F32: return t->dtype == MT_DT_F32;
+    case MD_FLOAT: return mt_ty_is_float(t);
+    }
+    return false;
+}
+
+static const char *math_wants(int op)
+{
+    switch ((MathDtypes)math_dtypes[op]) {
+    case MD_F32_F64: return "f32 or f64";
+    case MD_F32: return "f32";
+    case MD_FLOAT: return "a float type";
+    }
+    return "?";
+}
+
+/* math.def functions: operands legalised to one computation type (weak
+ * Python scalars adopt the others'), which the row must accept. */
+static const MtType *infer_math(Inf *in, MtExpr *e)
+{
+    const char *name = mt_op_info[e->op].py;
+    const MtType *ct = mt_ty_elem(e->args[0]->ty);
     for (uint32_t i = 0; i < e->nargs; i++)
-        if (mt_ty_elem(ta[i]) != &mt_ty_f32) {
-            err(in, e, "E0405", "%s needs f32, got %s; convert integers first (x * 1.0)", mt_op_info[e->op].py,
-                ts(in, ta[i]));
+        if (!numeric(e->args[i]->ty)) {
+            err(in, e, "E0405", "%s needs %s, got %s", name, math_wants(e->op), ts(in, e->args[i]->ty));
             return NULL;
         }
-    const MtType *t = ta[0];
+    for (uint32_t i = 1; i < e->nargs; i++) {
+        ct = mt_ty_computation(ct, false, mt_ty_elem(e->args[i]->ty), false, false);
+        if (!ct) {
+            err(in, e, "E0405", "%s cannot combine %s and %s", name, ts(in, e->args[0]->ty), ts(in, e->args[i]->ty));
+            return NULL;
+        }
+    }
+    if (e->nargs > 1) {
+        /* weak scalars take the type of the runtime operands */
+        const MtType *strong = NULL;
+        for (uint32_t i = 0; i < e->nargs; i++)
+            if (!is_weak(e->args[i]))
+                strong = strong ? mt_ty_promote(strong, mt_ty_elem(e->args[i]->ty)) : mt_ty_elem(e->args[i]->ty);
+        if (strong)
+            for (uint32_t i = 0; i < e->nargs; i++)
+                if (is_weak(e->args[i]) && mt_ty_kind(mt_ty_elem(e->args[i]->ty)) <= mt_ty_kind(strong) &&
+                    !weak_operand(in, e, i, strong, strong, false))
+                    return NULL;
+        ct = strong ? strong : ct;
+    }
+    if (!math_accepts(e->op, ct)) {
+        err(in, e, "E0405", "%s needs %s, got %s; convert first (x.to(tl.float32))", name, math_wants(e->op),
+            ts(in, e->nargs == 1 ? e->args[0]->ty : ct));
+        return NULL;
+    }
+    const MtType *t = mt_ty_with_shape(in->c, ct, e->args[0]->ty);
     for (uint32_t i = 1; t && i < e->nargs; i++)
-        t = shaped(in, e, &mt_ty_f32, t, ta[i], mt_op_info[e->op].py);
+        t = shaped(in, e, ct, t, e->args[i]->ty, name);
     return t;
+}
+
+static const MtType *infer_cast(Inf *in, MtExpr *e, const MtType *a)
+{
+    const MtType *to = e->attr.dtype;
+    const MtType *from = mt_ty_elem(a);
+    if (!numeric(a)) {
+        err(in, e, "E0417", "cannot convert %s to %s", ts(in, a), ts(in, to));
+        return NULL;
+    }
+    if (e->op == OP_BITCAST && mt_ty_bits(from) != mt_ty_bits(to)) {
+        err(in, e, "E0417", "cannot bitcast %s (%d bits) to %s (%d bits): the widths differ", ts(in, from),
+            mt_ty_bits(from), ts(in, to), mt_ty_bits(to));
+        return NULL;
+    }
+    if (e->op == OP_CAST && e->attr.mode == MT_ROUND_RTZ &&
+        !(mt_ty_is_float(from) && mt_ty_is_float(to) && mt_ty_bits(to) < mt_ty_bits(from))) {
+        err(in, e, "E0417",
+            "fp_downcast_rounding applies only to conversions to a narrower float, not %s to %s", ts(in, from),
+            ts(in, to));
+        return NULL;
+    }
+    return mt_ty_with_shape(in->c, to, a);
 }
 
 static const MtType *broadcast3(Inf *in, const MtExpr *e, const MtType *elem, const MtType *a, const MtType *b,
@@ -274,61 +433,44 @@ static const MtType *broadcast3(Inf *in, const MtExpr *e, const MtType *elem, co
 
 static const MtType *infer_node(Inf *in, MtExpr *e);
 
-static bool infer_args(Inf *in, MtExpr *e, const MtType **tys)
+/* A cast of operand i of e to `to` (keeping its shape), inferred now. */
+static bool convert_operand(Inf *in, MtExpr *e, uint32_t i, const MtType *to)
 {
-    bool ok = true;
-    for (uint32_t i = 0; i < e->nargs; i++) {
-        tys[i] = e->args[i] ? infer_node(in, e->args[i]) : NULL;
-        ok &= !e->args[i] || tys[i];
-    }
-    return ok;
+    MtExpr *x = e->args[i];
+    MtExpr *c = mt_expr_op(in->c, in->p, OP_CAST, x->span, x->inl, 1);
+    c->args[0] = x;
+    c->attr.dtype = to;
+    e->args[i] = c;
+    return infer_node(in, c) != NULL;
 }
 
-static const MtType *infer_loop(Inf *in, MtExpr *e, const MtType **tys)
+static const MtType *infer_select(Inf *in, MtExpr *e)
 {
-    MtExprLoop *l = e->u.loop;
-    bool ok = true;
-    for (int i = 0; i < 2; i++)
-        if (tys[i] != &mt_ty_i32 && tys[i] != &mt_ty_bool) {
-            err(in, e, "E0411", "runtime range bounds must be i32 scalars, got %s for the %s", ts(in, tys[i]),
-                i ? "stop" : "start");
-            ok = false;
-        }
-    l->iv->ty = &mt_ty_i32;
-    for (uint32_t i = 0; i < l->ncarried; i++) {
-        l->arg[i]->ty = tys[2 + i];
-        l->result[i]->ty = tys[2 + i];
-    }
-    for (uint32_t i = 0; i < l->body.n; i++)
-        ok &= infer_node(in, l->body.v[i]) != NULL;
-    for (uint32_t i = 0; i < l->ncarried; i++) {
-        const MtType *yt = infer_node(in, l->yield[i]);
-        if (!yt) {
-            ok = false;
-        } else if (yt != tys[2 + i]) {
-            MtDiagRec *d = err(in, e, "E0412",
-                               "loop-carried variable '%s' is %s before the loop but %s at the end of the body; "
-                               "initialise it with the type it has in the loop%s",
-                               l->names[i], ts(in, tys[2 + i]), ts(in, yt),
-                               mt_ty_is_block(yt) && !mt_ty_is_block(tys[2 + i]) ? " (e.g. with tl.zeros)" : "");
-            mt_note(in->c, d, l->yield[i]->span, "'%s' gets its %s value here", l->names[i], ts(in, yt));
-            ok = false;
-        }
-    }
-    return ok ? &mt_ty_void : NULL;
-}
-
-static const MtType *infer_select(Inf *in, MtExpr *e, const MtType **ta)
-{
-    if (mt_ty_elem(ta[0]) != &mt_ty_bool) {
-        err(in, e, "E0404", "tl.where condition must be bool, got %s", ts(in, ta[0]));
+    const MtType *c = e->args[0]->ty, *a = e->args[1]->ty, *b = e->args[2]->ty;
+    if (!numeric(c)) {
+        err(in, e, "E0404", "tl.where condition must be bool, got %s", ts(in, c));
         return NULL;
     }
-    if (!numeric(ta[1]) || !numeric(ta[2])) {
-        err(in, e, "E0401", "tl.where cannot select between %s and %s", ts(in, ta[1]), ts(in, ta[2]));
+    if (!mt_ty_is_bool(mt_ty_elem(c))) {
+        /* Triton converts the condition (x != 0) */
+        if (!convert_operand(in, e, 0, &mt_ty_bool))
+            return NULL;
+        c = e->args[0]->ty;
+    }
+    const MtType *elem;
+    if (mt_ty_is_ptr(a) || mt_ty_is_ptr(b)) {
+        if (mt_ty_elem(a) != mt_ty_elem(b)) {
+            err(in, e, "E0401", "tl.where cannot select between %s and %s", ts(in, a), ts(in, b));
+            return NULL;
+        }
+        elem = mt_ty_elem(a);
+    } else if (!numeric(a) || !numeric(b)) {
+        err(in, e, "E0401", "tl.where cannot select between %s and %s", ts(in, a), ts(in, b));
+        return NULL;
+    } else if (!(elem = computation(in, e, 1, 2, "tl.where"))) {
         return NULL;
     }
-    return broadcast3(in, e, mt_ty_promote(mt_ty_elem(ta[1]), mt_ty_elem(ta[2])), ta[0], ta[1], ta[2], "tl.where");
+    return broadcast3(in, e, elem, c, e->args[1]->ty, e->args[2]->ty, "tl.where");
 }
 
 static const MtType *infer_load(Inf *in, MtExpr *e, const MtType **ta)
@@ -337,7 +479,7 @@ static const MtType *infer_load(Inf *in, MtExpr *e, const MtType **ta)
         note_guessed(in, err(in, e, "E0406", "tl.load needs a pointer, got %s", ts(in, ta[0])), e->args[0]);
         return NULL;
     }
-    if (ta[1] && mt_ty_elem(ta[1]) != &mt_ty_bool) {
+    if (ta[1] && !mt_ty_is_bool(mt_ty_elem(ta[1]))) {
         err(in, e, "E0404", "tl.load mask must be bool, got %s", ts(in, ta[1]));
         return NULL;
     }
@@ -358,7 +500,7 @@ static const MtType *infer_store(Inf *in, MtExpr *e, const MtType **ta)
         err(in, e, "E0406", "tl.store value must be a number or a block of numbers, got %s", ts(in, ta[1]));
         return NULL;
     }
-    if (ta[2] && mt_ty_elem(ta[2]) != &mt_ty_bool) {
+    if (ta[2] && !mt_ty_is_bool(mt_ty_elem(ta[2]))) {
         err(in, e, "E0404", "tl.store mask must be bool, got %s", ts(in, ta[2]));
         return NULL;
     }
@@ -386,8 +528,8 @@ static const MtType *infer_reduce(Inf *in, MtExpr *e, const MtType **ta)
         err(in, e, "E0408", "%s needs a power-of-two width, got %s", name, ts(in, ta[0]));
         return NULL;
     }
-    if (ta[0]->elem != &mt_ty_i32 && ta[0]->elem != &mt_ty_f32) {
-        err(in, e, "E0408", "%s needs i32 or f32 elements, got %s", name, ts(in, ta[0]));
+    if (!numeric(ta[0]) || mt_ty_is_bool(ta[0]->elem)) {
+        err(in, e, "E0408", "%s needs numeric elements, got %s", name, ts(in, ta[0]));
         return NULL;
     }
     return ta[0]->elem;
@@ -446,10 +588,11 @@ static const MtType *infer_op(Inf *in, MtExpr *e, const MtType **ta)
     case OC_INDEX: return &mt_ty_i32;
     case OC_ARITH:
     case OC_BITWISE:
-    case OC_COMPARE: return infer_binary(in, e, ta[0], ta[1]);
+    case OC_COMPARE: return infer_binary(in, e);
     case OC_UNARY: return infer_unary(in, e, ta[0]);
-    case OC_MATH: return infer_math(in, e, ta);
-    case OC_SELECT: return infer_select(in, e, ta);
+    case OC_MATH: return infer_math(in, e);
+    case OC_CAST: return infer_cast(in, e, ta[0]);
+    case OC_SELECT: return infer_select(in, e);
     case OC_MEMORY: return e->op == OP_LOAD ? infer_load(in, e, ta) : infer_store(in, e, ta);
     case OC_REDUCE: return infer_reduce(in, e, ta);
     case OC_SHAPE: return infer_expand_dims(in, e, ta);
@@ -461,14 +604,62 @@ static const MtType *infer_op(Inf *in, MtExpr *e, const MtType **ta)
     mt_ice(in->c, e->span, "type inference met an operation the frontend does not build");
 }
 
+static bool infer_args(Inf *in, MtExpr *e, const MtType **tys)
+{
+    bool ok = true;
+    for (uint32_t i = 0; i < e->nargs; i++) {
+        tys[i] = e->args[i] ? infer_node(in, e->args[i]) : NULL;
+        ok &= !e->args[i] || tys[i];
+    }
+    return ok;
+}
+
+static const MtType *infer_loop(Inf *in, MtExpr *e, const MtType **tys)
+{
+    MtExprLoop *l = e->u.loop;
+    bool ok = true;
+    for (int i = 0; i < 2; i++)
+        if (tys[i] != &mt_ty_i32 && tys[i] != &mt_ty_bool) {
+            err(in, e, "E0411", "runtime range bounds must be i32 scalars, got %s for the %s", ts(in, tys[i]),
+                i ? "stop" : "start");
+            ok = false;
+        }
+    l->iv->ty = &mt_ty_i32;
+    for (uint32_t i = 0; i < l->ncarried; i++) {
+        l->arg[i]->ty = tys[2 + i];
+        l->result[i]->ty = tys[2 + i];
+    }
+    for (uint32_t i = 0; i < l->body.n; i++)
+        ok &= infer_node(in, l->body.v[i]) != NULL;
+    for (uint32_t i = 0; i < l->ncarried; i++) {
+        const MtType *yt = infer_node(in, l->yield[i]);
+        if (!yt) {
+            ok = false;
+        } else if (yt != tys[2 + i]) {
+            MtDiagRec *d = err(in, e, "E0412",
+                               "loop-carried variable '%s' is %s before the loop but %s at the end of the body; "
+                               "initialise it with the type it has in the loop%s",
+                               l->names[i], ts(in, tys[2 + i]), ts(in, yt),
+                               mt_ty_is_block(yt) && !mt_ty_is_block(tys[2 + i]) ? " (e.g. with tl.zeros)" : "");
+            mt_note(in->c, d, l->yield[i]->span, "'%s' gets its %s value here", l->names[i], ts(in, yt));
+            ok = false;
+        }
+    }
+    return ok ? &mt_ty_void : NULL;
+}
+
 static const MtType *infer_node(Inf *in, MtExpr *e)
 {
     if (e->ty)
         return e->ty;
+    if (e->failed)
+        return NULL;
     const MtType *tys[8 + 2] = {0};
     const MtType **ta = e->nargs <= 8 ? tys : mt_arena_alloc(&in->c->arena, e->nargs * sizeof *ta);
-    if (e->kind != EX_FOR && e->kind != EX_LOOP_RESULT && !infer_args(in, e, ta))
+    if (e->kind != EX_FOR && e->kind != EX_LOOP_RESULT && !infer_args(in, e, ta)) {
+        e->failed = true;
         return NULL;
+    }
     const MtType *t = NULL;
     switch ((MtExprKind)e->kind) {
     case EX_PARAM:
@@ -476,15 +667,7 @@ static const MtType *infer_node(Inf *in, MtExpr *e)
         e->u.param.ty = t;
         break;
     case EX_CONST:
-        if (e->u.cst.kind == CST_INT) {
-            if (e->u.cst.i < INT32_MIN || e->u.cst.i > INT32_MAX) {
-                err(in, e, "E0414", "integer constant %lld does not fit in i32", (long long)e->u.cst.i);
-                return NULL;
-            }
-            t = &mt_ty_i32;
-        } else {
-            t = e->u.cst.kind == CST_BOOL ? &mt_ty_bool : &mt_ty_f32;
-        }
+        t = mt_const_natural_type(e->u.cst);
         break;
     case EX_LOOP_IV:
         t = &mt_ty_i32;
@@ -493,23 +676,28 @@ static const MtType *infer_node(Inf *in, MtExpr *e)
         t = infer_op(in, e, ta);
         break;
     case EX_FOR:
-        if (!infer_args(in, e, ta))
-            return NULL;
-        t = infer_loop(in, e, ta);
+        if (infer_args(in, e, ta))
+            t = infer_loop(in, e, ta);
         break;
     case EX_LOOP_ARG:
         t = e->u.slot.loop->arg[e->u.slot.index]->ty;
         break;
     case EX_LOOP_RESULT:
-        if (!infer_node(in, e->u.slot.loop->node))
-            return NULL;
-        t = e->u.slot.loop->result[e->u.slot.index]->ty;
+        if (infer_node(in, e->u.slot.loop->node))
+            t = e->u.slot.loop->result[e->u.slot.index]->ty;
         break;
     case EX_KIND_COUNT_:
         break;
     }
     e->ty = t;
+    e->failed = !t;
     return t;
+}
+
+const MtType *mt_infer_expr(MtCtx *c, MtExprProgram *p, MtExpr *e)
+{
+    Inf in = {.c = c, .p = p};
+    return infer_node(&in, e);
 }
 
 /* Nodes made from the same source by the same operation (instances of one
@@ -573,7 +761,7 @@ static void warn_unused(Inf *in)
     for (uint32_t i = 0; i < p->all.n; i++) {
         MtExpr *e = p->all.v[i];
         if (used[e->id] || !e->ty || e->kind == EX_PARAM || e->kind == EX_CONST || e->kind == EX_LOOP_IV ||
-            e->kind == EX_LOOP_ARG || e->kind == EX_LOOP_RESULT ||
+            e->kind == EX_LOOP_ARG || e->kind == EX_LOOP_RESULT || e->hidden ||
             is_used_instance(e, used_inst, nused))
             continue;
         MtDiagRec *d = mt_diag(in->c, MT_SEV_WARNING, e->span, "W0803", "value computed but never used");
@@ -625,16 +813,6 @@ static void report_inferred(Inf *in, const bool *inferred)
 bool mt_infer(MtCtx *c, MtExprProgram *p)
 {
     Inf in = {.c = c, .p = p};
-    in.seen = mt_arena_alloc(&c->arena, p->nexprs + 1);
-    bool *inferred = mt_arena_alloc(&c->arena, p->nparams + 1);
-    for (uint32_t i = 0; i < p->nparams; i++)
-        inferred[i] = !p->params[i]->u.param.ty;
-    in.inferred = inferred;
-    for (uint32_t i = 0; i < p->roots.n; i++)
-        mark_pointers(&in, p->roots.v[i]);
-    for (uint32_t i = 0; i < p->nparams; i++)
-        if (!p->params[i]->u.param.ty)
-            p->params[i]->u.param.ty = &mt_ty_i32;
     uint32_t errors = c->nerrors;
     for (uint32_t i = 0; i < p->nparams; i++)
         infer_node(&in, p->params[i]);
@@ -644,14 +822,17 @@ bool mt_infer(MtCtx *c, MtExprProgram *p)
      * errors in the source (and an editor shows them). */
     for (uint32_t i = 0; i < p->all.n; i++)
         infer_node(&in, p->all.v[i]);
-    if (c->nerrors == errors) {
+    bool ok = c->nerrors == errors;
+    for (uint32_t i = 0; ok && i < p->all.n; i++)
+        ok = !p->all.v[i]->failed;
+    if (ok) {
         warn_unused(&in);
         warn_empty_reads(&in);
         if (p->report_inferred)
-            report_inferred(&in, inferred);
+            report_inferred(&in, p->inferred);
     }
     for (uint32_t i = 0; i < p->nsig; i++)
         if (p->sig_param[i])
             p->sig[i].type = mt_ty_sig(p->sig_param[i]->u.param.ty);
-    return c->nerrors == errors;
+    return ok;
 }

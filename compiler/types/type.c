@@ -1,6 +1,8 @@
 /* type.c: interning, broadcasting, promotion and printing of types. */
 #include "type.h"
 
+#include <string.h>
+
 #include "base/strbuf.h"
 
 const MtType mt_ty_void = {.kind = TY_VOID};
@@ -23,7 +25,7 @@ static const MtType *intern(MtCtx *c, const MtType *proto)
     Interner *in = interner(c);
     for (const MtType *t = in->head; t; t = t->next) {
         if (t->kind == proto->kind && t->rank == proto->rank && t->dtype == proto->dtype && t->elem == proto->elem &&
-            t->shape[0] == proto->shape[0] && t->shape[1] == proto->shape[1])
+            !memcmp(t->shape, proto->shape, sizeof t->shape))
             return t;
     }
     MtType *t = mt_arena_alloc(&c->arena, sizeof *t);
@@ -83,33 +85,70 @@ bool mt_broadcast(const MtType *a, const MtType *b, int *rank, int32_t shape[MT_
     return true;
 }
 
-/* Triton's computation type of two element types (its
- * computation_type_impl without the Python-scalar rule, which belongs to
- * the caller): f64 > f32 > f16 > bf16 among floats (f16 with bf16 gives
- * f32), any float over any integer, and integers by C's usual arithmetic
- * conversions (the wider wins; at equal width unsigned wins). */
-const MtType *mt_ty_promote(const MtType *a, const MtType *b)
+bool mt_ty_same_shape(const MtType *a, const MtType *b)
+{
+    if (mt_ty_rank(a) != mt_ty_rank(b))
+        return false;
+    for (int i = 0; i < mt_ty_rank(a); i++)
+        if (a->shape[i] != b->shape[i])
+            return false;
+    return true;
+}
+
+int mt_ty_kind(const MtType *t)
+{
+    switch (mt_ty_info(t)->cls) {
+    case MT_DC_BOOL: return 0;
+    case MT_DC_SINT:
+    case MT_DC_UINT: return 1;
+    case MT_DC_FLOAT: return 2;
+    }
+    return 2;
+}
+
+/* Integers by C's usual arithmetic conversions (Triton's
+ * integer_promote_impl): the same signedness picks the wider; otherwise
+ * the unsigned one wins at equal or greater width. */
+static const MtType *integer_promote(const MtType *a, const MtType *b)
+{
+    bool ua = mt_ty_is_unsigned(a), ub = mt_ty_is_unsigned(b);
+    int wa = mt_ty_bits(a), wb = mt_ty_bits(b);
+    if (ua == ub)
+        return wa > wb ? a : b;
+    if (ua)
+        return wa >= wb ? a : b;
+    return wb >= wa ? b : a;
+}
+
+const MtType *mt_ty_computation(const MtType *a, bool a_weak, const MtType *b, bool b_weak, bool div_or_mod)
 {
     if (!mt_ty_is_scalar(a) || !mt_ty_is_scalar(b))
         return NULL;
-    if (a == b)
-        return a;
-    const MtDtypeInfo *x = mt_ty_info(a), *y = mt_ty_info(b);
-    bool fa = x->cls == MT_DC_FLOAT, fb = y->cls == MT_DC_FLOAT;
-    if (fa || fb) {
-        if (a->dtype == MT_DT_F64 || b->dtype == MT_DT_F64)
-            return mt_ty_scalar(MT_DT_F64);
-        if (a->dtype == MT_DT_F32 || b->dtype == MT_DT_F32)
-            return mt_ty_scalar(MT_DT_F32);
-        if (fa && fb)             /* f16 with bf16 */
-            return mt_ty_scalar(MT_DT_F32);
-        return fa ? a : b;
+    if (a_weak != b_weak) {
+        const MtType *scalar = a_weak ? a : b, *tensor = a_weak ? b : a;
+        if (mt_ty_kind(scalar) <= mt_ty_kind(tensor)) {
+            if (div_or_mod && (tensor->dtype == MT_DT_F16 || tensor->dtype == MT_DT_BF16))
+                return mt_ty_scalar(MT_DT_F32);
+            return tensor;
+        }
     }
-    bool ua = x->cls == MT_DC_UINT, ub = y->cls == MT_DC_UINT;
-    if (ua == ub || ua)
-        return x->bits >= y->bits ? a : b;
-    return y->bits >= x->bits ? b : a;
+    MtDtype x = (MtDtype)a->dtype, y = (MtDtype)b->dtype;
+    if (x == MT_DT_F64 || y == MT_DT_F64)
+        return mt_ty_scalar(MT_DT_F64);
+    if (x == MT_DT_F32 || y == MT_DT_F32)
+        return mt_ty_scalar(MT_DT_F32);
+    if (x == MT_DT_F16 || y == MT_DT_F16)
+        return mt_ty_scalar(div_or_mod ? MT_DT_F32 : MT_DT_F16);
+    if (x == MT_DT_BF16 && y == MT_DT_BF16)
+        return mt_ty_scalar(div_or_mod ? MT_DT_F32 : MT_DT_BF16);
+    if (x == MT_DT_BF16 || y == MT_DT_BF16)
+        return mt_ty_scalar(MT_DT_F32);
+    if (div_or_mod && !mt_ty_is_bool(a) && !mt_ty_is_bool(b) && mt_ty_is_unsigned(a) != mt_ty_is_unsigned(b))
+        return NULL;
+    return integer_promote(a, b);
 }
+
+const MtType *mt_ty_promote(const MtType *a, const MtType *b) { return mt_ty_computation(a, false, b, false, false); }
 
 static const char *scalar_name(const MtType *t)
 {

@@ -3,7 +3,8 @@
  *   scalars   one per element type of dtypes.def: bool (tl.int1), i8 ... u64,
  *             f16, bf16, f32, f64
  *   pointers  ptr<f32>, ptr<i64>, ptr<bool>, ...
- *   blocks    vector<N x T> (rank 1) and block<MxN x T> (rank 2), T a scalar or pointer
+ *   blocks    vector<N x T> (rank 1) and block<MxN x T>, block<AxBxC x T> (rank 2 to
+ *             MT_MAX_RANK), T a scalar or pointer
  *
  * Types are interned per context, so equal types are equal pointers. The
  * scalar types are a static table derived from dtypes.def (immutable, so
@@ -25,12 +26,14 @@ typedef enum MtTypeKind {
     TY_VOID,                  /* stores and loops: typed, but without a value */
 } MtTypeKind;
 
-enum { MT_MAX_RANK = 2 };
+/* Blocks of up to four dimensions exist in the IR (reshape and permute
+ * need rank 3 and 4); the CUDA backend lowers rank 1 and 2. */
+enum { MT_MAX_RANK = 4 };
 
 typedef struct MtType MtType;
 struct MtType {
     uint8_t kind;             /* MtTypeKind */
-    uint8_t rank;             /* TY_BLOCK: 1 or 2 */
+    uint8_t rank;             /* TY_BLOCK: 1 .. MT_MAX_RANK */
     uint8_t dtype;            /* TY_SCALAR: MtDtype */
     const MtType *elem;       /* TY_PTR: pointee scalar; TY_BLOCK: element (scalar or pointer) */
     int32_t shape[MT_MAX_RANK];
@@ -68,15 +71,42 @@ static inline bool mt_ty_is_bool(const MtType *t) { return mt_ty_is_class(t, MT_
 static inline bool mt_ty_is_float(const MtType *t) { return mt_ty_is_class(t, MT_DC_FLOAT); }
 /* bool or an integer */
 static inline bool mt_ty_is_intlike(const MtType *t) { return mt_ty_is_scalar(t) && !mt_ty_is_float(t); }
+/* Triton's signedness: bool is an unsigned integer type (tl.int1 is in
+ * its UINT_TYPES). */
+static inline bool mt_ty_is_signed(const MtType *t) { return mt_ty_is_class(t, MT_DC_SINT); }
+static inline bool mt_ty_is_unsigned(const MtType *t)
+{
+    return mt_ty_is_class(t, MT_DC_UINT) || mt_ty_is_class(t, MT_DC_BOOL);
+}
+static inline int mt_ty_bits(const MtType *t) { return mt_ty_is_scalar(t) ? mt_ty_info(t)->bits : 64; }
 
 /* Broadcast two shapes (rank-aligned on the right, size 1 stretches).
  * Scalars broadcast to anything. Returns false if incompatible; on success
  * *rank/shape hold the result (rank 0 = scalar). */
 bool mt_broadcast(const MtType *a, const MtType *b, int *rank, int32_t shape[MT_MAX_RANK]);
 
-/* Numeric promotion of two scalar element types (bool < i32 < f32);
- * NULL if either is a pointer. */
+/* Triton's kind order of element types for Python scalars: bool (0) <
+ * integer (1) < float (2). */
+int mt_ty_kind(const MtType *t);
+
+/* Triton's computation type of a binary operation on element types a and
+ * b (its computation_type_impl): a Python scalar (a_weak / b_weak) of a
+ * kind no higher than the other operand's adopts the other operand's type;
+ * otherwise f64 > f32 > f16 > bf16 among floats (f16 with bf16 gives f16,
+ * bf16 with an integer f32), any float over any integer, and integers by
+ * C's usual arithmetic conversions. `/`, `//` and `%` (div_or_mod) compute
+ * f16 and bf16 in f32 and refuse integers of different signedness (a bool
+ * goes with either): NULL then, and for pointers. */
+const MtType *mt_ty_computation(const MtType *a, bool a_weak, const MtType *b, bool b_weak, bool div_or_mod);
+/* mt_ty_computation of two typed values (no Python scalar, no division). */
 const MtType *mt_ty_promote(const MtType *a, const MtType *b);
+
+/* v rounded to the float dtype d once (to nearest even, or toward zero):
+ * what an fptrunc from f64 gives. Other dtypes: v unchanged. */
+double mt_float_round(MtDtype d, double v, bool toward_zero);
+
+/* Whether two types have the same rank and dimensions (scalars: both scalars). */
+bool mt_ty_same_shape(const MtType *a, const MtType *b);
 
 /* Printed form: "f32", "ptr<f32>", "vector<256 x i32>", "block<16x32 x f32>".
  * mt_ty_name_sig gives the signature spelling: "fp32", "*fp32", "i32", "i1". */

@@ -233,7 +233,7 @@ START_TEST(rejects_bad_recipes) {
 
     g = gen1(MT_DT_I32, 4, MT_INIT_NORMAL);
     g.b = 1;
-    expect_reject(&g, "init 'normal' needs a float32 array, not int32");
+    expect_reject(&g, "init 'normal' needs a float array (float16, bfloat16, float32, float64), not int32");
     g.dtype = MT_DT_F32;
     g.b = -1;
     expect_reject(&g, "std -1 must be finite and not negative");

@@ -230,7 +230,9 @@ START_TEST(argument_errors) {
     expect_arg_error("{\"y\": {\"dtype\": \"float32\", \"shape\": [4, 2.0]}}", "args.y.shape[1]: expected a positive integer, got 2.0");
     expect_arg_error("{\"y\": {\"dtype\": \"float32\", \"shape\": 4}}", "args.y.shape: expected a list of at most 8 positive integers, got 4");
     expect_arg_error("{\"y\": {\"dtype\": \"float32\", \"shape\": [1,1,1,1,1,1,1,1,1]}}", "args.y.shape: 9 dimensions; at most 8 are supported");
-    expect_arg_error("{\"y\": {\"dtype\": \"float64\", \"shape\": [4]}}", "args.y.dtype: expected \"float32\", \"int32\" or \"bool\", got \"float64\"");
+    expect_arg_error("{\"y\": {\"dtype\": \"complex64\", \"shape\": [4]}}",
+                     "args.y.dtype: expected a dtype name (\"float32\", \"float16\", \"bfloat16\", \"int32\", \"int64\", "
+                     "\"uint8\", \"bool\", ...), got \"complex64\"");
     expect_arg_error("{\"y\": {\"shape\": [4]}}", "args.y: missing 'dtype' (an array argument needs 'dtype' and 'shape', or 'npy')");
     expect_arg_error("{\"y\": {\"dtype\": \"int32\"}}", "args.y: missing 'shape' (a list of dimensions, [] for a scalar)");
     expect_arg_error("{\"y\": {\"dtype\": \"int32\", \"shape\": [4], \"init\": \"randn\"}}",
@@ -559,13 +561,13 @@ START_TEST(bind_argument_errors) {
     expect_bind_error("{\"x\": {\"npy\": \"gone.npy\"}, \"y\": {\"npy\": \"x.npy\"}, \"out\": {\"npy\": \"x.npy\"}, \"n\": 1}", "1",
                       MT_ERR_IO, want);
 
-    static const MtKernelParam fp[] = {{"s", "fp32", NULL}, {"f", "i1", NULL}, {"w", "i64", NULL}};
+    static const MtKernelParam fp[] = {{"s", "fp32", NULL}, {"f", "i1", NULL}, {"w", "fp8e5", NULL}};
     static const struct { const char *args, *msg; } cases[] = {
         {"{\"s\": true, \"f\": 1, \"w\": 1}", "args.s: parameter s (fp32) needs a number, got True"},
         {"{\"s\": 1e39, \"f\": 1, \"w\": 1}", "args.s: 1e+39 is out of the fp32 range of parameter s"},
         {"{\"s\": 1, \"f\": 2, \"w\": 1}", "args.f: parameter f (i1) needs a bool (or 0 or 1), got 2"},
         {"{\"s\": 1, \"f\": 0.0, \"w\": 1}", "args.f: parameter f (i1) needs a bool (or 0 or 1), got 0.0"},
-        {"{\"s\": 1, \"f\": 1, \"w\": 1}", "parameter w of the kernel has type 'i64', which launches do not support"},
+        {"{\"s\": 1, \"f\": 1, \"w\": 1}", "parameter w of the kernel has type 'fp8e5', which launches do not support"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char json[512];

@@ -38,7 +38,7 @@ START_TEST(integer_arithmetic)
                   "store %3, %1, none\n"
                   "%4 = maximum %2, 7 : i32\n"
                   "%5 = minimum %2, 7 : i32\n"
-                  "%6 = add true, true : i32\n"
+                  "%6 = add true, 1 : i32\n"
                   "%7 = mul false, 9 : i32\n"
                   "store out, %4, none\n"
                   "store out, %5, none\n"

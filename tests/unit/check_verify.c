@@ -111,33 +111,34 @@ static const Rule rules[] = {
 
     /* ---- elementwise: E0503 operands, E0502 result element, E0504 shapes ---- */
     {"add_pointer", H "%0 = add x, 1 : i32\n", "E0503",
-     "add requires bool, i32 or f32 operands, got ptr<f32> as operand 1"},
+     "add requires numeric operands, got ptr<f32> as operand 1"},
     {"mul_pointer_rhs", H "%0 = mul 2, p : i32\n", "E0503",
-     "mul requires bool, i32 or f32 operands, got ptr<i32> as operand 2"},
-    {"bool_plus_bool_is_i32", H "%0 = add true, false : bool\n", "E0502", "add result type is bool, expected i32"},
+     "mul requires numeric operands, got ptr<i32> as operand 2"},
+    {"bool_plus_bool_is_bool", H "%0 = add true, false : i32\n", "E0502", "add result type is i32, expected bool"},
     {"add_promotes_to_f32", H "%0 = add n, s : i32\n", "E0502", "add result type is i32, expected f32"},
     {"maximum_promotes", H "%0 = maximum true, n : bool\n", "E0502", "maximum result type is bool, expected i32"},
     {"div_is_f32", H "%0 = div n, 2 : i32\n", "E0502", "div result type is i32, expected f32"},
     {"floordiv_f32", H "%0 = floordiv n, s : i32\n", "E0503",
-     "floordiv requires bool or i32 operands, got f32 as operand 2"},
-    {"mod_f32", H "%0 = mod s, 2 : i32\n", "E0503", "mod requires bool or i32 operands, got f32 as operand 1"},
-    {"mod_is_i32", H "%0 = mod true, true : bool\n", "E0502", "mod result type is bool, expected i32"},
-    {"and_f32", H "%0 = and true, s : bool\n", "E0503", "and requires bool or i32 operands, got f32 as operand 2"},
-    {"xor_pointer", H "%0 = xor x, 1 : i32\n", "E0503", "xor requires bool or i32 operands, got ptr<f32> as operand 1"},
+     "floordiv requires integer or bool operands, got f32 as operand 2"},
+    {"mod_f32_is_f32", H "%0 = mod s, 2 : i32\n", "E0502", "mod result type is i32, expected f32"},
+    {"mod_signedness", H "%0 = mod n, 3:u32 : i32\n", "E0503",
+     "mod requires operands of the same signedness, got i32 and u32"},
+    {"and_f32", H "%0 = and true, s : bool\n", "E0503", "and requires integer or bool operands, got f32 as operand 2"},
+    {"xor_pointer", H "%0 = xor x, 1 : i32\n", "E0503", "xor requires integer or bool operands, got ptr<f32> as operand 1"},
     {"or_of_bool_and_i32_is_i32", H "%0 = or true, n : bool\n", "E0502", "or result type is bool, expected i32"},
     {"and_of_bools_is_bool", H "%0 = and true, false : i32\n", "E0502", "and result type is i32, expected bool"},
     {"cmp_is_bool", H "%0 = cmp_lt n, 1 : i32\n", "E0502", "cmp_lt result type is i32, expected bool"},
     {"cmp_pointer", H "%0 = cmp_eq x, x : bool\n", "E0503",
-     "cmp_eq requires bool, i32 or f32 operands, got ptr<f32> as operand 1"},
-    {"neg_bool", H "%0 = neg true : bool\n", "E0503", "neg requires i32 or f32, got bool"},
+     "cmp_eq requires numeric operands, got ptr<f32> as operand 1"},
+    {"neg_pointer", H "%0 = neg x : ptr<f32>\n", "E0503", "neg requires a numeric operand, got ptr<f32>"},
     {"neg_keeps_type", H "%0 = neg n : f32\n", "E0502", "neg result type is f32, expected i32"},
-    {"not_f32", H "%0 = not s : f32\n", "E0503", "not requires bool or i32, got f32"},
-    {"exp_i32", H "%0 = exp n : f32\n", "E0503", "exp requires f32, got i32"},
-    {"exp_i32_block", H ARANGE8 "%1 = exp %0 : vector<8 x f32>\n", "E0503", "exp requires f32, got vector<8 x i32>"},
+    {"not_f32", H "%0 = not s : f32\n", "E0503", "not requires a bool or integer operand, got f32"},
+    {"exp_i32", H "%0 = exp n : f32\n", "E0503", "exp requires float operands, got i32"},
+    {"exp_i32_block", H ARANGE8 "%1 = exp %0 : vector<8 x f32>\n", "E0503", "exp requires float operands, got vector<8 x i32>"},
     {"select_condition", H "%0 = select n, 1, 2 : i32\n", "E0503",
      "select requires a bool condition, got i32 as operand 1"},
-    {"select_pointer_value", H "%0 = select true, x, x : ptr<f32>\n", "E0503",
-     "select requires bool, i32 or f32 values, got ptr<f32> as operand 2"},
+    {"select_pointer_and_number", H "%0 = select true, x, 1 : ptr<f32>\n", "E0503",
+     "select requires two values of one pointer type, got ptr<f32> and i32"},
     {"select_promotes", H "%0 = select true, 1, s : i32\n", "E0502", "select result type is i32, expected f32"},
     {"select_broadcasts_condition", H ARANGE8 "%1 = cmp_lt %0, n : vector<8 x bool>\n%2 = select %1, 1, 2 : i32\n",
      "E0504", "select result type is i32, but its operands broadcast to vector<8 x i32>"},
@@ -156,9 +157,9 @@ static const Rule rules[] = {
      "E0504", "mul result type is block<8x1 x i32>, but its operands broadcast to block<8x8 x i32>"},
     {"addptr_base", H "%0 = addptr n, 1 : i32\n", "E0505", "addptr requires a pointer, got i32 as operand 1"},
     {"addptr_offset_f32", H "%0 = addptr x, s : ptr<f32>\n", "E0505",
-     "addptr requires an i32 offset, got f32 as operand 2"},
+     "addptr requires an integer offset, got f32 as operand 2"},
     {"addptr_offset_pointer", H "%0 = addptr x, p : ptr<f32>\n", "E0505",
-     "addptr requires an i32 offset, got ptr<i32> as operand 2"},
+     "addptr requires an integer offset, got ptr<i32> as operand 2"},
     {"addptr_result_element", H "%0 = addptr x, 1 : ptr<i32>\n", "E0505",
      "addptr result type is ptr<i32>, expected ptr<f32>"},
     {"addptr_result_shape", H ARANGE8 "%1 = addptr x, %0 : ptr<f32>\n", "E0504",
@@ -169,7 +170,7 @@ static const Rule rules[] = {
     {"load_mask_bool", H ARANGE8 "%1 = addptr x, %0 : vector<8 x ptr<f32>>\n%2 = load %1, %0, none : vector<8 x f32>\n",
      "E0505", "load requires a bool mask, got vector<8 x i32> as operand 2"},
     {"load_other_numeric", H "%0 = load x, none, x : f32\n", "E0505",
-     "load requires a bool, i32 or f32 other value, got ptr<f32> as operand 3"},
+     "load requires a numeric other value, got ptr<f32> as operand 3"},
     {"load_result_is_the_pointee", H "%0 = load p, none, none : f32\n", "E0505",
      "load result type is f32, expected i32"},
     {"load_operands_broadcast",
@@ -182,7 +183,7 @@ static const Rule rules[] = {
      "load result type is f32, but its operands broadcast to vector<8 x f32>"},
     {"store_pointer", H "store n, 1, none\n", "E0505", "store requires a pointer, got i32 as operand 1"},
     {"store_value_pointer", H "store x, x, none\n", "E0505",
-     "store requires a bool, i32 or f32 value, got ptr<f32> as operand 2"},
+     "store requires a numeric value, got ptr<f32> as operand 2"},
     {"store_mask_bool", H "store x, 1.0, s\n", "E0505", "store requires a bool mask, got f32 as operand 3"},
     {"store_operands_broadcast",
      H ARANGE8 "%1 = addptr x, %0 : vector<8 x ptr<f32>>\n%2 = arange {start=0, end=16} : vector<16 x i32>\n"
@@ -196,9 +197,9 @@ static const Rule rules[] = {
     {"sum_width_power_of_two", H "%0 = zeros {shape=(6,), dtype=f32} : vector<6 x f32>\n%1 = sum %0 : f32\n",
      "E0509", "sum requires a power-of-two width, got vector<6 x f32>"},
     {"min_of_bool", H "%0 = zeros {shape=(8,), dtype=bool} : vector<8 x bool>\n%1 = min %0 : bool\n", "E0509",
-     "min requires i32 or f32 elements, got vector<8 x bool>"},
+     "min requires numeric elements, got vector<8 x bool>"},
     {"sum_of_pointers", H ARANGE8 "%1 = addptr x, %0 : vector<8 x ptr<f32>>\n%2 = sum %1 : ptr<f32>\n", "E0509",
-     "sum requires i32 or f32 elements, got vector<8 x ptr<f32>>"},
+     "sum requires numeric elements, got vector<8 x ptr<f32>>"},
     {"sum_result_is_the_element", H ARANGE8 "%1 = sum %0 : f32\n", "E0509", "sum result type is f32, expected i32"},
 
     /* ---- E0510: attributes ---- */
@@ -231,22 +232,22 @@ static const Rule rules[] = {
      "expand_dims result type is block<1x8 x f32>, expected block<1x8 x i32>"},
 
     /* ---- E0507: factories ---- */
-    {"zeros_rank_0", H "%0 = zeros {shape=(), dtype=f32} : f32\n", "E0507", "zeros rank must be 1 or 2, got 0"},
+    {"zeros_rank_0", H "%0 = zeros {shape=(), dtype=f32} : f32\n", "E0507", "zeros rank must be 1 to 4, got 0"},
     {"zeros_zero_dimension", H "%0 = zeros {shape=(0,), dtype=f32} : vector<8 x f32>\n", "E0507",
      "zeros shape (0,) has a non-positive dimension"},
     {"empty_negative_dimension", H "%0 = empty {shape=(4, -2), dtype=i32} : block<4x2 x i32>\n", "E0507",
      "empty shape (4, -2) has a non-positive dimension"},
     {"full_pointer_dtype", H "%0 = full 1.0 {shape=(8,), dtype=ptr<f32>} : vector<8 x ptr<f32>>\n", "E0507",
-     "full dtype must be bool, i32 or f32, got ptr<f32>"},
+     "full dtype must be a scalar type, got ptr<f32>"},
     {"zeros_result_element", H "%0 = zeros {shape=(8,), dtype=f32} : vector<8 x i32>\n", "E0507",
      "zeros result type is vector<8 x i32>, expected vector<8 x f32>"},
     {"zeros_result_shape", H "%0 = zeros {shape=(4, 8), dtype=f32} : block<8x4 x f32>\n", "E0507",
      "zeros result type is block<8x4 x f32>, expected block<4x8 x f32>"},
     {"full_block_fill", H "%0 = zeros {shape=(8,), dtype=f32} : vector<8 x f32>\n"
                           "%1 = full %0 {shape=(8,), dtype=f32} : vector<8 x f32>\n",
-     "E0507", "full requires a scalar bool, i32 or f32 fill value, got vector<8 x f32>"},
+     "E0507", "full requires a scalar fill value, got vector<8 x f32>"},
     {"full_pointer_fill", H "%0 = full x {shape=(8,), dtype=f32} : vector<8 x f32>\n", "E0507",
-     "full requires a scalar bool, i32 or f32 fill value, got ptr<f32>"},
+     "full requires a scalar fill value, got ptr<f32>"},
 
     /* ---- E0508: dot ---- */
     {"dot_rank1", H "%0 = zeros {shape=(16,), dtype=f32} : vector<16 x f32>\n"
@@ -458,13 +459,13 @@ START_TEST(unknown_opcode)
 }
 END_TEST
 
-START_TEST(constant_type_follows_its_kind)
+START_TEST(float_constant_never_has_an_integer_type)
 {
     MtCtx *c = mt_ctx_new(NULL);
     MtFunc *f = read_ok(c, H "%0 = add n, 1 : i32\n");
-    MtConst one = {.kind = CST_INT, .i = 1};
-    f->body.v[0]->args[1] = mt_func_const(c, f, one, &mt_ty_f32);
-    expect_one(c, f, "E0503", "add operand 2: constant 1 has type f32, expected i32");
+    MtConst half = {.kind = CST_FLOAT, .f = 0.5};
+    f->body.v[0]->args[1] = mt_func_const(c, f, half, &mt_ty_i32);
+    expect_one(c, f, "E0503", "add operand 2: constant 0.5 has type i32, which a float constant cannot have");
     mt_ctx_free(c);
 }
 END_TEST
@@ -651,7 +652,7 @@ static const char *const valid[] = {
     H "%0 = full true {shape=(8,), dtype=i32} : vector<8 x i32>\n",
     H "%0 = select true, false, true : bool\n%1 = and %0, n : i32\n%2 = or %0, %0 : bool\n",
     H "%0 = div n, n : f32\n%1 = floordiv true, n : i32\n%2 = mod n, true : i32\n%3 = not n : i32\n",
-    H "%0 = maximum n, s : f32\n%1 = minimum true, true : i32\n%2 = neg s : f32\n%3 = cmp_ne true, s : bool\n",
+    H "%0 = maximum n, s : f32\n%1 = minimum true, true : bool\n%2 = neg s : f32\n%3 = cmp_ne true, s : bool\n",
     H ARANGE8 "%1 = cmp_lt %0, n : vector<8 x bool>\n%2 = load x, %1, 1 : vector<8 x f32>\nstore p, %2, %1\n",
     H ARANGE8 "%1 = addptr x, %0 : vector<8 x ptr<f32>>\n%2 = expand_dims %1 {axis=1} : block<8x1 x ptr<f32>>\n"
               "%3 = expand_dims %0 {axis=0} : block<1x8 x i32>\n%4 = addptr %2, %3 : block<8x8 x ptr<f32>>\n"
@@ -693,7 +694,7 @@ int main(void)
     tcase_add_test(b, operand_list_missing);
     tcase_add_test(b, operand_count);
     tcase_add_test(b, unknown_opcode);
-    tcase_add_test(b, constant_type_follows_its_kind);
+    tcase_add_test(b, float_constant_never_has_an_integer_type);
     tcase_add_test(b, parameter_without_type);
     tcase_add_test(b, value_without_type_is_reported_once);
     tcase_add_test(b, induction_variable_type);

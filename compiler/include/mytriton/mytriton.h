@@ -231,8 +231,9 @@ typedef struct MtDefine {
 /* A specialisation request. Every field may be left zero. */
 typedef struct MtSpec {
     const char *kernel;       /* NULL: the module's only kernel */
-    /* Triton-AOT-style positional signature, "*fp32,*fp32,*fp32,i32,256":
-     * `*fp32` `*i32` `*i1` pointers, `i32` `fp32` `i1` scalars, a literal for
+    /* Triton-AOT-style positional signature, "*fp16:16,*fp32,i64,256":
+     * pointers and scalars of any dtype (`*fp16`, `*bf16`, `*i8`, `u32`,
+     * `fp64`, ...) with an optional divisibility hint (`:16`), a literal for
      * a constexpr (or any parameter to specialise on it). May be shorter
      * than the parameter list; NULL: none. */
     const char *signature;
@@ -355,8 +356,9 @@ const char *mt_compiled_signature(MtCtx *c, const MtCompiled *k);
  * literals) have a `value` and are not passed at launch. */
 typedef struct MtKernelParam {
     const char *name;
-    const char *type;         /* "*fp32" "*i32" "*i1" "i32" "fp32" "i1"; NULL when specialised */
-    const char *value;        /* Python literal of the specialised value ("256", "True"); NULL for runtime */
+    const char *type;         /* "*fp32" "*fp16" "*i64" "i32" "fp32" "i1" ... (dtypes.def's sig column, "*" for a
+                               * pointer); NULL when specialised */
+    const char *value;        /* Python literal of the specialised value ("256", "True", "'relu'"); NULL for runtime */
 } MtKernelParam;
 size_t mt_compiled_param_count(const MtCompiled *k);
 const MtKernelParam *mt_compiled_param(const MtCompiled *k, size_t i);

@@ -1,4 +1,4 @@
-# args: --signature *fp16,*fp32,i32,8
+# args: --signature *fp8e4nv,*fp32,i32,8
 import triton
 import triton.language as tl
 
