@@ -406,11 +406,14 @@ static void summary(const Run *r, double ms, const char *backend_line)
 {
     const MtLaunch *l = &r->launch;
     int64_t programs = l->grid[0] * l->grid[1] * l->grid[2];
-    int cuda = r->has_layout ? r->layout.threads : 0;
+    int per_block = r->has_layout && r->layout.programs_per_block > 1 ? r->layout.programs_per_block : 1;
+    int cuda = r->has_layout ? r->layout.threads / per_block : 0;
     printf("kernel   %s  (%s, signature %s)\n", r->kinfo->name, r->spec.source_path, mt_compiled_signature(r->c, r->k));
     printf("grid     (%" PRId64 ", %" PRId64 ", %" PRId64 ") = %" PRId64 " program%s", l->grid[0], l->grid[1],
            l->grid[2], programs, programs == 1 ? "" : "s");
-    if (cuda)
+    if (cuda && per_block > 1)
+        printf(" x %d CUDA thread%s, %d programs per block\n", cuda, cuda == 1 ? "" : "s", per_block);
+    else if (cuda)
         printf(" x %d CUDA thread%s\n", cuda, cuda == 1 ? "" : "s");
     else
         printf(" (no CUDA layout)\n");

@@ -143,6 +143,26 @@ static bool only_usage_errors(const MtCtx *c, uint32_t first)
     return seen > first;
 }
 
+/* The CUDA source of the kernel layer with its per-line source ranges
+ * (the same facts the seed emitter records line by line). */
+static MtCudaSource *cuda_source(MtCtx *c, const char *text, const MtLineMarks *marks)
+{
+    MtCudaSource *src = mt_arena_alloc(&c->arena, sizeof *src);
+    src->text = text;
+    uint32_t lines = 1;
+    for (const char *p = text; *p; p++)
+        lines += *p == '\n';
+    src->nlines = lines;
+    src->line_span = mt_arena_alloc(&c->arena, (lines + 1) * sizeof *src->line_span);
+    src->line_inl = mt_arena_alloc(&c->arena, (lines + 1) * sizeof *src->line_inl);
+    for (uint32_t i = 0; i < marks->n; i++)
+        if (marks->v[i].line <= lines) {
+            src->line_span[marks->v[i].line] = marks->v[i].span;
+            src->line_inl[marks->v[i].line] = marks->v[i].inl;
+        }
+    return src;
+}
+
 static MtStatus run(MtCtx *c, void *ud)
 {
     Job *j = ud;
@@ -198,7 +218,7 @@ static MtStatus run(MtCtx *c, void *ud)
     if (last < MT_STAGE_LAYOUT)
         return MT_OK;
 
-    k->lowering = spec->lowering == MT_LOWERING_FAST ? MT_LOWERING_FAST : MT_LOWERING_SEED;
+    k->lowering = spec->lowering == MT_LOWERING_SEED ? MT_LOWERING_SEED : MT_LOWERING_FAST;
     if (k->lowering == MT_LOWERING_FAST) {
         MtKernelOptions ko = {.num_warps = spec->num_warps, .sm = spec->sm ? spec->sm : 90};
         k->kernel = mt_kernel_lower(c, k->func, &ko);
@@ -206,9 +226,8 @@ static MtStatus run(MtCtx *c, void *ud)
             return MT_ERR_SOURCE;
         if (last < MT_STAGE_CUDA)
             return MT_OK;
-        MtCudaSource *src = mt_arena_alloc(&c->arena, sizeof *src);
-        src->text = mt_kir_cuda(c, k->kernel, &k->marks[MT_STAGE_CUDA]);
-        k->cuda = src;
+        k->cuda = cuda_source(c, mt_kir_cuda(c, k->kernel, &k->marks[MT_STAGE_CUDA]), &k->marks[MT_STAGE_CUDA]);
+        k->cuda->shared_bytes = k->kernel->shared_bytes;
         return MT_OK;
     }
     k->layout = mt_layout_assign(c, k->func);
@@ -253,6 +272,8 @@ const char *mt_compiled_text(MtCtx *c, MtCompiled *k, MtStage stage)
     case MT_STAGE_LAYOUT:
         if (k->layout)
             k->text[stage] = mt_layout_print(c, k->func, k->layout, &k->marks[stage]);
+        else if (k->kernel)
+            k->text[stage] = mt_kir_layout_print(c, k->kernel, k->func, &k->marks[stage]);
         break;
     case MT_STAGE_KERNEL:
         if (k->kernel)
@@ -271,6 +292,15 @@ const char *mt_compiled_text(MtCtx *c, MtCompiled *k, MtStage stage)
 static bool complete(const MtCompiled *k) { return k->prog && !k->prog->partial; }
 
 bool mt_compiled_partial(const MtCompiled *k) { return k->prog && k->prog->partial; }
+
+const char *mt_compiled_layout_describe(MtCtx *c, const MtCompiled *k, MtVal v)
+{
+    if (k->kernel)
+        return mt_kir_layout_describe(c, k->kernel, k->func, v);
+    if (k->layout && v < k->layout->nvals && k->layout->vals[v].kind != VL_NONE)
+        return mt_layout_describe(c, k->layout, k->func, v);
+    return NULL;
+}
 
 size_t mt_compiled_param_count(const MtCompiled *k) { return complete(k) ? k->prog->nsig : 0; }
 
@@ -324,6 +354,7 @@ bool mt_compiled_launch_shape(const MtCompiled *k, MtLaunchShape *out)
     }
     out->threads = (uint32_t)mt_kernel_layout_threads(&k->layout->kernel);
     out->programs_per_block = 1;
+    out->shared_bytes = k->cuda->shared_bytes;
     return true;
 }
 

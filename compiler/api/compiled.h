@@ -34,6 +34,10 @@ struct MtCompiled {
     MT_VEC(MtPassDump) dumps;
 };
 
+/* Value v's layout in words with whichever lowering compiled k; NULL when
+ * there is no layout stage or v has no block layout. */
+const char *mt_compiled_layout_describe(MtCtx *c, const MtCompiled *k, MtVal v);
+
 /* One source line's share of the optimised SSA. */
 typedef struct MtLineOps {
     uint32_t line;

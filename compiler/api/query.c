@@ -309,12 +309,12 @@ static const char *inst_text(MtCtx *c, const MtFunc *f, const MtInst *in)
 
 static const char *value_layout(MtCtx *c, const MtCompiled *k, MtVal v)
 {
-    if (!k->layout || !v)
+    if ((!k->layout && !k->kernel) || !v)
         return NULL;
     const MtType *ty = mt_val_ty(k->func, v);
     if (ty && ty->kind != TY_BLOCK)
         return "uniform: one scalar, the same in every thread of the block";
-    return mt_layout_describe(c, k->layout, k->func, v);
+    return mt_compiled_layout_describe(c, k, v);
 }
 
 /* The optimised SSA and the layout of an expression node. */
@@ -660,37 +660,51 @@ size_t mt_query_assignments(MtCtx *c, MtCompiled *k, const MtQueryValue **out)
 
 /* ---- kernel summary ---------------------------------------------------------------------- */
 
-static int64_t c_type_size(const char *t, size_t n)
+/* The largest block a store of r writes, for the fast lowering's summary. */
+static void largest_store(const MtFunc *f, const MtRegion *r, const MtType **best)
 {
-    if ((n == 4 && !strncmp(t, "bool", 4)) || (n == 4 && !strncmp(t, "char", 4)))
-        return 1;
-    if (n == 6 && !strncmp(t, "double", 6))
-        return 8;
-    return 4; /* float, int */
+    for (uint32_t i = 0; i < r->n; i++) {
+        const MtInst *in = r->v[i];
+        if (in->loop)
+            largest_store(f, &in->loop->body, best);
+        if (in->op != OP_STORE)
+            continue;
+        for (uint32_t a = 0; a < in->nargs; a++) {
+            const MtType *t = in->args[a] ? mt_val_ty(f, in->args[a]) : NULL;
+            if (t && t->kind == TY_BLOCK && (!*best || mt_ty_numel(t) > mt_ty_numel(*best)))
+                *best = t;
+        }
+    }
 }
 
-/* `    __shared__ float reduce_smem_7[8];` lines of the generated CUDA. */
-static int64_t shared_bytes(const char *cuda)
+static bool fast_kernel(const MtCompiled *k, MtQueryKernel *out)
 {
-    int64_t total = 0;
-    for (const char *p = strstr(cuda, "__shared__ "); p; p = strstr(p + 1, "__shared__ ")) {
-        const char *t = p + 11;
-        size_t tn = strcspn(t, " ");
-        const char *br = strchr(t, '[');
-        const char *nl = strchr(t, '\n');
-        if (!br || (nl && br > nl))
-            continue;
-        total += c_type_size(t, tn) * strtoll(br + 1, NULL, 10);
-    }
-    return total;
+    const KFunc *kf = k->kernel;
+    int per = (int)(kf->threads / kf->programs_per_block);
+    out->threads = (int)kf->threads;
+    out->programs_per_block = (int)kf->programs_per_block;
+    const MtType *t = NULL;
+    largest_store(k->func, &k->func->body, &t);
+    out->rank = t ? t->rank : 1;
+    out->tile[0] = t ? t->shape[0] : 1;
+    out->tile[1] = t && t->rank > 1 ? t->shape[1] : 0;
+    out->thread_shape[0] = per;
+    int64_t numel = t ? mt_ty_numel(t) : 1;
+    out->elements_per_thread = (numel + per - 1) / per;
+    out->register_tiles = out->elements_per_thread > 1;
+    out->shared_bytes = (int64_t)kf->shared_bytes;
+    return true;
 }
 
 bool mt_query_kernel(const MtCompiled *k, MtQueryKernel *out)
 {
     memset(out, 0, sizeof *out);
     out->shared_bytes = -1;
+    if (k && k->kernel)
+        return fast_kernel(k, out);
     if (!k || !k->layout)
         return false;
+    out->programs_per_block = 1;
     const MtKernelLayout *kl = &k->layout->kernel;
     out->threads = mt_kernel_layout_threads(kl);
     out->rank = kl->rank;
@@ -703,7 +717,7 @@ bool mt_query_kernel(const MtCompiled *k, MtQueryKernel *out)
     out->elements_per_thread = out->threads ? (numel + out->threads - 1) / out->threads : 0;
     out->register_tiles = k->layout->register_tiles;
     if (k->cuda)
-        out->shared_bytes = shared_bytes(k->cuda->text);
+        out->shared_bytes = (int64_t)k->cuda->shared_bytes;
     return true;
 }
 

@@ -572,6 +572,7 @@ MtCudaSource *mt_cuda_emit(MtCtx *c, const MtFunc *f, const MtLayoutInfo *li)
     src->text = mt_buf_str(&out);
     src->line_span = lines.v;
     src->nlines = lines.n - 1;
+    src->shared_bytes = e.shared_bytes;
     /* Body lines are the last ones before the closing brace. */
     src->line_inl = mt_arena_alloc(&c->arena, lines.n * sizeof *src->line_inl);
     uint32_t body_start = lines.n - 1 - e.body_inl.n;

@@ -17,6 +17,7 @@ typedef struct MtCudaSource {
     MtSpan *line_span;        /* indexed by CUDA line, 1-based (entry 0 unused) */
     uint32_t *line_inl;       /* the same lines' inline sites (ctx->inl), 0 = the kernel */
     uint32_t nlines;
+    uint64_t shared_bytes;    /* the __shared__ arrays it declares */
 } MtCudaSource;
 
 /* Emit the kernel. Operations the backend cannot lower are E0603/E0605
@@ -30,6 +31,7 @@ typedef struct Em {
     const MtFunc *f;
     const MtLayoutInfo *li;
     MtBuf shared;             /* __shared__ declarations, emitted first */
+    uint64_t shared_bytes;    /* their size */
     MtBuf body;
     int indent;
     MT_VEC(MtSpan) body_lines; /* source range per body line */

@@ -29,6 +29,7 @@ void em_reduce(Em *e, const MtInst *in)
     const char *ty = cu_type(in->ty);
     const char *s = mt_sprintf(e->c, "reduce_smem_%u", id);
     mt_buf_printf(&e->shared, "    __shared__ %s %s[%d];\n", ty, s, w);
+    e->shared_bytes += (uint64_t)w * mt_ty_info(mt_ty_elem(in->ty))->size;
     em_line(e, "%s[threadIdx.x] = %s;", s, em_ref(e, in->args[0], "0", "0"));
     em_line(e, "__syncthreads();");
     em_line(e, "for (int stride_%u = %d; stride_%u > 0; stride_%u >>= 1) {", id, w / 2, id, id);

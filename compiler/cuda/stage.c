@@ -111,6 +111,7 @@ void em_dot(Em *e, const MtInst *in)
     const char *a = mt_sprintf(e->c, "dot_a_%u", id), *b = mt_sprintf(e->c, "dot_b_%u", id);
     mt_buf_printf(&e->shared, "    __shared__ float %s[%d];\n", a, m * k);
     mt_buf_printf(&e->shared, "    __shared__ float %s[%d];\n", b, k * n);
+    e->shared_bytes += (uint64_t)(m * k + k * n) * sizeof(float);
     stage(e, in->args[0], a, m, k);
     stage(e, in->args[1], b, k, n);
     em_line(e, "__syncthreads();");

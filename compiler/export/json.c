@@ -119,17 +119,27 @@ static void add_compiled(MtCtx *c, cJSON *root, MtCompiled *k, unsigned mask)
             cJSON_AddItemToArray(cmap, pair);
         }
     }
-    if (k->layout) {
+    if (k->layout || k->kernel) {
         cJSON *lay = cJSON_AddObjectToObject(root, "layout");
-        const MtKernelLayout *kl = &k->layout->kernel;
-        cJSON_AddItemToObject(lay, "output_tile", cJSON_CreateIntArray((const int *)kl->output, kl->rank));
-        cJSON_AddItemToObject(lay, "threads", cJSON_CreateIntArray((const int *)kl->threads, kl->rank));
-        cJSON_AddNumberToObject(lay, "threads_per_block", mt_kernel_layout_threads(kl));
-        cJSON_AddItemToObject(lay, "registers", cJSON_CreateIntArray((const int *)k->layout->reg.registers, kl->rank));
+        cJSON_AddStringToObject(lay, "lowering", mt_lowering_name((MtLowering)k->lowering));
+        if (k->layout) {
+            const MtKernelLayout *kl = &k->layout->kernel;
+            cJSON_AddItemToObject(lay, "output_tile", cJSON_CreateIntArray((const int *)kl->output, kl->rank));
+            cJSON_AddItemToObject(lay, "threads", cJSON_CreateIntArray((const int *)kl->threads, kl->rank));
+            cJSON_AddNumberToObject(lay, "threads_per_block", mt_kernel_layout_threads(kl));
+            cJSON_AddItemToObject(lay, "registers",
+                                  cJSON_CreateIntArray((const int *)k->layout->reg.registers, kl->rank));
+        } else {
+            const KFunc *kf = k->kernel;
+            cJSON_AddNumberToObject(lay, "threads_per_block", kf->threads);
+            cJSON_AddNumberToObject(lay, "programs_per_block", kf->programs_per_block);
+            cJSON_AddNumberToObject(lay, "warps_per_program", kf->threads / kf->programs_per_block / 32);
+            cJSON_AddNumberToObject(lay, "shared_bytes", (double)kf->shared_bytes);
+        }
         cJSON *vals = cJSON_AddArrayToObject(lay, "values");
         for (MtVal v = 1; v < k->func->nvals; v++) {
-            const char *d = mt_layout_describe(c, k->layout, k->func, v);
-            if (!d || k->layout->vals[v].kind == VL_NONE)
+            const char *d = mt_compiled_layout_describe(c, k, v);
+            if (!d)
                 continue;
             cJSON *o = cJSON_CreateObject();
             cJSON_AddNumberToObject(o, "value", k->func->vals[v].num);

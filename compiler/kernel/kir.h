@@ -31,6 +31,8 @@
 
 #include "base/ctx.h"
 #include "base/strbuf.h"
+#include "layout/linear.h"
+#include "ssa/ssa.h"
 #include "ssa/ops.h"
 
 typedef uint32_t KVarId;      /* index into KFunc.vars; 0 = none */
@@ -144,6 +146,12 @@ typedef struct KFunc {
     uint32_t programs_per_block; /* program instances along grid x that one block runs */
     uint64_t shared_bytes;    /* static shared memory of the block */
     bool uses_f16, uses_bf16; /* the CUDA printer includes cuda_fp16.h / cuda_bf16.h */
+    /* Facts for tools, per value of the SSA it was lowered from: where a
+     * block value lives (NULL for scalars and for cheap values, which are
+     * computed where each consumer needs them). */
+    const MtLinear *const *value_home;
+    const uint8_t *value_cheap;
+    uint32_t nvalues;
 } KFunc;
 
 /* ---- building (kir.c) ---------------------------------------------------------- */
@@ -192,5 +200,12 @@ void k_barrier(KBuilder *b);
 /* `--emit kernel`: the launch shape, then every statement, marked with its
  * source range in `marks` (may be NULL). Arena-owned. */
 const char *mt_kir_print(MtCtx *c, const KFunc *f, MtLineMarks *marks);
+
+/* ---- layouts in words (klayout.c) ------------------------------------------------- */
+
+/* `--emit layout` with the fast lowering (f: the SSA kf was lowered from). */
+const char *mt_kir_layout_print(MtCtx *c, const KFunc *kf, const MtFunc *f, MtLineMarks *marks);
+/* One value's layout, for hovers; NULL for a value without a block layout. */
+const char *mt_kir_layout_describe(MtCtx *c, const KFunc *kf, const MtFunc *f, uint32_t v);
 
 #endif

@@ -767,5 +767,8 @@ KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt)
     }
     lower_region(&L, &f->body);
     L.b.block = outer;
+    L.kf->value_home = L.home;
+    L.kf->value_cheap = L.cheap;
+    L.kf->nvalues = f->nvals;
     return L.failed ? NULL : L.kf;
 }

@@ -44,6 +44,9 @@ MtLayoutInfo *mt_layout_assign(MtCtx *c, const MtFunc *f);
 /* `--emit layout`: the kernel layout, then one line per block value, each
  * marked with its defining operation's source range when `marks` is not NULL. */
 const char *mt_layout_print(MtCtx *c, const MtFunc *f, const MtLayoutInfo *li, MtLineMarks *marks);
+/* The walk behind mt_layout_print: one line per block value in program
+ * order ("%8 = block<8x1 x i32>  " + describe(ud, v)), loops indented. */
+void mt_layout_print_values(MtBuf *b, const MtFunc *f, const char *(*describe)(void *ud, MtVal v), void *ud);
 /* One value's layout in words, for hovers ("thread axes (0, -), 2x1
  * registers per thread"). NULL for values without a block layout. */
 const char *mt_layout_describe(MtCtx *c, const MtLayoutInfo *li, const MtFunc *f, MtVal v);

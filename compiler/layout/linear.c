@@ -228,25 +228,40 @@ bool mt_ll_lane_broadcast(const MtLinear *l, int i) { return is_zero(l->lane[i],
 
 bool mt_ll_warp_broadcast(const MtLinear *l, int i) { return is_zero(l->warp[i], l->rank); }
 
+/* How many distinct coordinates along d the given basis vectors span. */
+static int32_t span_along(const int32_t (*v)[MT_LL_MAX_RANK], int n, int d)
+{
+    int32_t k = 1;
+    for (int i = 0; i < n; i++)
+        if (v[i][d])
+            k *= 2;
+    return k;
+}
+
 void mt_ll_describe(const MtLinear *l, char *out, unsigned outlen)
 {
     unsigned n = 0;
 #define PUT(...) n += (unsigned)snprintf(out + n, n < outlen ? outlen - n : 0, __VA_ARGS__)
-    PUT("%u registers", mt_ll_nregs(l));
-    const char *what[] = {"registers", "lanes", "warps"};
+    const char *what[] = {"per thread", "lanes", "warps"};
+    bool replicated = false;
+    for (int i = 0; i < MT_LL_LANES; i++)
+        replicated |= mt_ll_lane_broadcast(l, i);
+    for (int i = 0; i < l->nwarp; i++)
+        replicated |= mt_ll_warp_broadcast(l, i);
     for (int kind = 0; kind < 3; kind++) {
-        int nb = kind == 0 ? l->nreg : kind == 1 ? MT_LL_LANES : l->nwarp;
-        if (!nb)
-            continue;
-        PUT("%s%s [", kind ? "; " : ": ", what[kind]);
-        for (int i = 0; i < nb; i++) {
-            const int32_t *v = kind == 0 ? l->reg[i] : kind == 1 ? l->lane[i] : l->warp[i];
-            PUT("%s(", i ? " " : "");
-            for (int d = 0; d < l->rank; d++)
-                PUT(d ? ",%d" : "%d", v[d]);
-            PUT(")");
+        PUT("%s", kind ? ", " : "");
+        for (int d = 0; d < l->rank; d++) {
+            int32_t k = kind == 0 ? span_along(l->reg, l->nreg, d) : kind == 1 ? span_along(l->lane, MT_LL_LANES, d)
+                                                                                : span_along(l->warp, l->nwarp, d);
+            PUT(d ? "x%d" : "%d", k);
         }
-        PUT("]");
+        if (!l->rank)
+            PUT("1");
+        PUT(kind ? "" : " %s", kind ? "" : what[0]);
+        if (kind)
+            PUT(" %s", what[kind]);
     }
 #undef PUT
+    if (replicated && n < outlen)
+        snprintf(out + n, outlen - n, ", replicated");
 }

@@ -77,7 +77,10 @@ bool mt_ll_reg_map(const MtLinear *from, const MtLinear *to, uint32_t *map);
  * differ in it hold the same elements). */
 bool mt_ll_lane_broadcast(const MtLinear *l, int i);
 bool mt_ll_warp_broadcast(const MtLinear *l, int i);
-/* "blocked: regs (1, 4), lanes (4, 8), warps (4, 1)" style description. */
+/* In words, for `--emit layout` and hovers: how many elements along each
+ * dimension a thread holds, a warp's lanes cover and the warps cover
+ * ("1x4 per thread, lanes 8x4, warps 4x1"), and "replicated" when threads
+ * hold copies. */
 void mt_ll_describe(const MtLinear *l, char *out, unsigned outlen);
 
 #endif

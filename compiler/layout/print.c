@@ -66,41 +66,68 @@ const char *mt_layout_describe(MtCtx *c, const MtLayoutInfo *li, const MtFunc *f
     return mt_buf_str(&b);
 }
 
-static void line(MtBuf *b, const MtFunc *f, const MtLayoutInfo *li, MtVal v, int indent)
+typedef struct Walk {
+    MtBuf *b;
+    const MtFunc *f;
+    const char *(*describe)(void *ud, MtVal v);
+    void *ud;
+} Walk;
+
+static void line(Walk *w, MtVal v, int indent)
 {
-    const MtValue *x = &f->vals[v];
+    const MtValue *x = &w->f->vals[v];
     if (!x->ty || x->ty->kind != TY_BLOCK)
         return;
     if (x->def)
-        mt_buf_mark(b, x->def->span, x->def->inl);
-    mt_buf_indent(b, indent);
-    mt_buf_printf(b, "%%%u = ", x->num);
-    mt_ty_print(b, x->ty);
-    mt_buf_puts(b, "  ");
-    describe(b, &li->vals[v]);
-    mt_buf_putc(b, '\n');
+        mt_buf_mark(w->b, x->def->span, x->def->inl);
+    mt_buf_indent(w->b, indent);
+    mt_buf_printf(w->b, "%%%u = ", x->num);
+    mt_ty_print(w->b, x->ty);
+    mt_buf_puts(w->b, "  ");
+    mt_buf_puts(w->b, w->describe(w->ud, v));
+    mt_buf_putc(w->b, '\n');
 }
 
-static void region(MtBuf *b, const MtFunc *f, const MtLayoutInfo *li, const MtRegion *r, int indent)
+static void region(Walk *w, const MtRegion *r, int indent)
 {
     for (uint32_t i = 0; i < r->n; i++) {
         const MtInst *in = r->v[i];
         if (in->loop) {
-            mt_buf_mark(b, in->span, in->inl);
-            mt_buf_indent(b, indent);
-            mt_buf_printf(b, "for %%%u {\n", f->vals[in->loop->iv].num);
+            mt_buf_mark(w->b, in->span, in->inl);
+            mt_buf_indent(w->b, indent);
+            mt_buf_printf(w->b, "for %%%u {\n", w->f->vals[in->loop->iv].num);
             for (uint32_t k = 0; k < in->loop->ncarried; k++)
-                line(b, f, li, in->loop->iter_args[k], indent + 2);
-            region(b, f, li, &in->loop->body, indent + 2);
-            mt_buf_mark(b, in->span, in->inl);
-            mt_buf_indent(b, indent);
-            mt_buf_puts(b, "}\n");
+                line(w, in->loop->iter_args[k], indent + 2);
+            region(w, &in->loop->body, indent + 2);
+            mt_buf_mark(w->b, in->span, in->inl);
+            mt_buf_indent(w->b, indent);
+            mt_buf_puts(w->b, "}\n");
             for (uint32_t k = 0; k < in->loop->ncarried; k++)
-                line(b, f, li, in->loop->results[k], indent);
+                line(w, in->loop->results[k], indent);
         } else if (in->dst) {
-            line(b, f, li, in->dst, indent);
+            line(w, in->dst, indent);
         }
     }
+}
+
+void mt_layout_print_values(MtBuf *b, const MtFunc *f, const char *(*describe_fn)(void *ud, MtVal v), void *ud)
+{
+    Walk w = {b, f, describe_fn, ud};
+    region(&w, &f->body, 0);
+}
+
+typedef struct Seed {
+    MtCtx *c;
+    const MtLayoutInfo *li;
+} Seed;
+
+static const char *seed_describe(void *ud, MtVal v)
+{
+    Seed *s = ud;
+    MtBuf b;
+    mt_buf_init(&b, &s->c->arena);
+    describe(&b, &s->li->vals[v]);
+    return mt_buf_str(&b);
 }
 
 const char *mt_layout_print(MtCtx *c, const MtFunc *f, const MtLayoutInfo *li, MtLineMarks *marks)
@@ -120,6 +147,7 @@ const char *mt_layout_print(MtCtx *c, const MtFunc *f, const MtLayoutInfo *li, M
         mt_buf_puts(&b, " per thread");
     }
     mt_buf_putc(&b, '\n');
-    region(&b, f, li, &f->body, 0);
+    Seed s = {c, li};
+    mt_layout_print_values(&b, f, seed_describe, &s);
     return mt_buf_str(&b);
 }

@@ -7,14 +7,15 @@ set -eu
 mytriton=$1 frag=$2 root=$3
 read -r _hash file kernel rest <"$frag"
 case "$frag" in
-  *.cu) emit=cuda ;;
+  *.cu) emit="cuda --lowering seed" ;;  # the seed documents' CUDA is the seed lowering's
   *) emit=ssa ;;
 esac
 set --
 for d in $rest; do set -- "$@" -D "$d"; done
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-if ! "$mytriton" compile "$root/$file" --kernel "$kernel" --emit "$emit" "$@" >"$out"; then
+# shellcheck disable=SC2086
+if ! "$mytriton" compile "$root/$file" --kernel "$kernel" --emit $emit "$@" >"$out"; then
   echo "FAIL: $frag: compiling $file:$kernel failed" >&2
   exit 1
 fi

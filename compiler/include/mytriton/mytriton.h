@@ -265,7 +265,7 @@ typedef struct MtSpec {
  * lowering distributes blocks over warps in linear layouts through the
  * kernel layer (MT_STAGE_KERNEL). */
 typedef enum MtLowering {
-    MT_LOWERING_DEFAULT,      /* today: seed */
+    MT_LOWERING_DEFAULT,      /* fast */
     MT_LOWERING_SEED,
     MT_LOWERING_FAST,
 } MtLowering;
@@ -464,9 +464,10 @@ size_t mt_query_assignments(MtCtx *c, MtCompiled *k, const MtQueryValue **out);
 /* What is known of a kernel before running it. */
 typedef struct MtQueryKernel {
     int threads;              /* threads per CUDA block; 0 when the layout stage did not run */
+    int programs_per_block;   /* program instances one block runs (fast lowering; 1 with the seed's) */
     int rank;                 /* of the output tile; 0 without a layout */
-    int32_t tile[2];          /* logical output tile */
-    int32_t thread_shape[2];  /* physical thread shape */
+    int32_t tile[2];          /* logical output tile (the largest block a store writes) */
+    int32_t thread_shape[2];  /* physical thread shape (seed lowering; the fast one: threads per program) */
     int64_t elements_per_thread; /* output elements each thread owns */
     int64_t shared_bytes;     /* __shared__ arrays of the generated CUDA; -1 without CUDA */
     bool register_tiles;      /* some axis has more than one register per thread */

@@ -1,4 +1,4 @@
-# args: --emit cuda
+# args: --emit cuda --lowering seed
 import triton
 import triton.language as tl
 
