@@ -139,7 +139,7 @@ set.constexpr)
     # BLOCK=128: twice the programs, the same result
     run $D/add.json --dump "$T/a"; rc_is 0
     run $D/add.json --set BLOCK=128 --expect "$T/a" --rtol 0 --atol 0; rc_is 0
-    stdout_has "grid     (8, 1, 1) = 8 programs x 128 CUDA threads"
+    stdout_has "grid     (8, 1, 1) = 8 programs x 32 CUDA threads, 4 programs per block"
     stdout_has "expect   3 arrays match (rtol 0, atol 0)"
     ;;
 expect.tolerance)
