@@ -337,11 +337,11 @@ START_TEST(fix_proposes_values_that_compile)
     ck_assert_ptr_nonnull(i0901);
     const MtQueryFix *fix;
     ck_assert_uint_eq(mt_discover_fix(x.c, x.m, x.d, i0901, 0, &fix), 1);
-    ck_assert_str_eq(fix->title, "Specialise with `# mytriton: BLOCK_M=32 BLOCK_N=32 EVEN_N=False` (compiles)");
+    ck_assert_str_eq(fix->title, "Specialise with `# mytriton: BLOCK_M=128 BLOCK_N=128 EVEN_N=False` (compiles)");
     ck_assert_ptr_eq(fix->diag, i0901);
     ck_assert_uint_eq(fix->nedits, 1);
     ck_assert_uint_eq(fix->edits[0].off, strstr(src, "@triton.jit") - src);
-    ck_assert_str_eq(fix->edits[0].text, "# mytriton: BLOCK_M=32 BLOCK_N=32 EVEN_N=False\n");
+    ck_assert_str_eq(fix->edits[0].text, "# mytriton: BLOCK_M=128 BLOCK_N=128 EVEN_N=False\n");
     /* the fixed file compiles */
     char fixed[2048];
     size_t at = fix->edits[0].off;

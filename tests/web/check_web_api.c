@@ -279,7 +279,7 @@ START_TEST(compile_links_every_stage_to_the_source)
     cJSON *passes = cJSON_GetObjectItem(doc, "passes");
     ck_assert_int_ge(cJSON_GetArraySize(passes), 3);
     ck_assert_ptr_nonnull(cJSON_GetObjectItem(cJSON_GetArrayItem(passes, 0), "diff"));
-    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "kernel_info"), "threads")->valueint, 64);
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "kernel_info"), "threads")->valueint, 128); /* 4 programs of one warp per block (fast lowering) */
     cJSON_Delete(doc);
 }
 END_TEST
