@@ -4,7 +4,8 @@
 #   install-deps.sh          building (make demo, make build, make install)
 #   install-deps.sh test     and testing (make test): Check, Neovim and Emacs with eglot for
 #                            the editor tests, Chromium, node and npm and libcurl for the
-#                            dashboard's tests
+#                            dashboard's tests, python3-numpy for the numpy references of
+#                            the example kernels
 #   install-deps.sh fuzz     and fuzzing (make fuzz): clang 14 with libFuzzer
 set -eu
 
@@ -12,7 +13,7 @@ need="cmake make gcc pkg-config libcjson-dev libmicrohttpd-dev libsqlite3-dev ch
 case "${1:-}" in
   "") ;;
   test)
-    need="$need neovim emacs-nox elpa-eglot chromium libcurl4-openssl-dev"
+    need="$need neovim emacs-nox elpa-eglot chromium libcurl4-openssl-dev python3-numpy"
     # The dashboard's page tests run node and npm: Debian's, unless a node
     # is already installed (NodeSource's brings its own npm).
     command -v node >/dev/null 2>&1 || need="$need nodejs"

@@ -96,7 +96,7 @@ const char *em_elementwise(Em *e, const MtInst *in, const char *const *o)
     bool result_float = in->ty && mt_ty_elem(in->ty) == &mt_ty_f32;
     if (mt_op_class(in->op) == OC_MATH) {
         static const char *const fn[OPC_COUNT_] = {
-#define MATH(id, name, nargs, dtypes, api, c32, c64, cuda32, cuda64, params, doc) [OP_##id] = cuda32,
+#define MATH(id, name, nargs, dtypes, api, c32, c64, chalf, cuda32, cuda64, params, doc) [OP_##id] = cuda32,
 #include "ssa/math.def"
 #undef MATH
         };

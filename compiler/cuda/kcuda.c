@@ -128,12 +128,12 @@ static void cast(Pr *p, const KExpr *e)
 }
 
 static const char *const math32[OPC_COUNT_] = {
-#define MATH(id, name, nargs, dtypes, api, c32, c64, cuda32, cuda64, params, doc) [OP_##id] = cuda32,
+#define MATH(id, name, nargs, dtypes, api, c32, c64, chalf, cuda32, cuda64, params, doc) [OP_##id] = cuda32,
 #include "ssa/math.def"
 #undef MATH
 };
 static const char *const math64[OPC_COUNT_] = {
-#define MATH(id, name, nargs, dtypes, api, c32, c64, cuda32, cuda64, params, doc) [OP_##id] = cuda64,
+#define MATH(id, name, nargs, dtypes, api, c32, c64, chalf, cuda32, cuda64, params, doc) [OP_##id] = cuda64,
 #include "ssa/math.def"
 #undef MATH
 };

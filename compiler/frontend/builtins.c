@@ -9,6 +9,7 @@
  * binding follows Python (positional, then keywords, then defaults) with
  * Triton's parameter names, which the table spells out. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "fe.h"
@@ -17,13 +18,19 @@
 #define PATH_TL "triton.language."
 #define PATH_PY "builtins."
 #define PATH_MATH "math."
+#define PATH_LIBDEVICE "triton.language.extra.libdevice."
+#define PATH_PROPAGATE_NAN "triton.language.PropagateNan."
 #define SHOW_TRITON "triton."
 #define SHOW_TL "tl."
 #define SHOW_PY ""
 #define SHOW_MATH "math."
+#define SHOW_LIBDEVICE "libdevice."
+#define SHOW_PROPAGATE_NAN "tl.PropagateNan."
 #define MODPATH_TRITON "triton"
 #define MODPATH_TL "triton.language"
 #define MODPATH_MATH "math"
+#define MODPATH_LIBDEVICE "triton.language.extra.libdevice"
+#define MODPATH_PROPAGATE_NAN "triton.language.PropagateNan"
 
 typedef enum BuiltinId {
 #define MODULE(mod)
@@ -90,32 +97,48 @@ size_t mt_api_count(void) { return NROWS; }
 
 const MtApiEntry *mt_api_at(size_t i) { return i < NROWS ? &rows[i].api : NULL; }
 
-/* Modules whose functions are the math functions of triton.language. */
+/* Modules whose functions are math functions: tl.math has the TL rows of
+ * math.def, libdevice (under all the paths Triton versions gave it) has
+ * those and its own, and tl.abs / tl.umulhi. */
 static const char *const math_modules[] = {
     "triton.language.math.", "triton.language.extra.libdevice.", "triton.language.extra.cuda.libdevice.",
     "triton.language.libdevice.",
 };
 
+/* The row whose path is prefix + name. */
+static const Row *find_in(const char *prefix, const char *name)
+{
+    size_t n = strlen(prefix);
+    for (size_t i = 0; i < NROWS; i++)
+        if (!strncmp(rows[i].api.path, prefix, n) && !strcmp(rows[i].api.path + n, name))
+            return &rows[i];
+    return NULL;
+}
+
 static const Row *find_row(const char *path)
 {
-    for (size_t i = 0; i < NROWS; i++)
-        if (!strcmp(rows[i].api.path, path))
-            return &rows[i];
+    const Row *r = find_in("", path);
+    if (r)
+        return r;
     for (size_t m = 0; m < sizeof math_modules / sizeof math_modules[0]; m++) {
         size_t n = strlen(math_modules[m]);
         if (strncmp(path, math_modules[m], n) != 0)
             continue;
-        for (size_t i = 0; i < NROWS; i++) {
-            const Row *r = &rows[i];
-            if (r->kind == FV_BUILTIN && r->fn.handler == b_elementwise && mt_op_class(r->fn.op) == OC_MATH && !strcmp(r->api.path + strlen(PATH_TL), path + n))
-                return r;
-        }
+        const char *name = path + n;
+        if (m > 0 && (r = find_in(PATH_LIBDEVICE, name)))
+            return r;
+        r = find_in(PATH_TL, name);
+        return r && r->kind == FV_BUILTIN && r->fn.handler == b_elementwise ? r : NULL;
     }
     return NULL;
 }
 
 const MtApiEntry *mt_api_find(const char *path)
 {
+    char buf[256];
+    if (!strncmp(path, SHOW_LIBDEVICE, strlen(SHOW_LIBDEVICE)) &&
+        (size_t)snprintf(buf, sizeof buf, "%s%s", PATH_LIBDEVICE, path + strlen(SHOW_LIBDEVICE)) < sizeof buf)
+        path = buf;
     if (!strncmp(path, "tl.", 3)) {
         for (size_t i = 0; i < NROWS; i++)
             if (!strcmp(rows[i].api.name, path))
@@ -132,6 +155,8 @@ static const char *display(Fe *fe, const char *path)
         return mt_sprintf(fe->c, "tl.%s", path + strlen(PATH_TL));
     if (!strncmp(path, PATH_PY, strlen(PATH_PY)))
         return path + strlen(PATH_PY);
+    if (!strncmp(path, PATH_LIBDEVICE, strlen(PATH_LIBDEVICE)))
+        return path + strlen("triton.language.extra.");
     return path;
 }
 

@@ -223,6 +223,10 @@ FValue fe_eval_binop(Fe *fe, MtOp op, FValue a, FValue b, MtSpan sp)
     if (!binop_of(op, &bop)) {
         if (op == OP_AT)
             fe_error(fe, sp, "E0401", "'@' is not supported on runtime values; use tl.dot(a, b)");
+        else if (op == OP_DSTAR)
+            fe_error(fe, sp, "E0401",
+                     "'**' is not supported on runtime values (Triton tensors have no power operator); multiply, "
+                     "or use libdevice.pow(x, y)");
         else
             fe_error(fe, sp, "E0401", "operator '%s' is not supported on runtime values", mt_op_text(op));
         return fv_undef();

@@ -113,6 +113,7 @@ typedef struct Fe {
      * again with it a pointer from the start. */
     bool retype_pointers;
     const bool *pointers;     /* the second run: per runtime parameter, it addresses memory */
+    MT_VEC(const char *) pointer_names; /* parameters the kernel asks p.dtype.element_ty of: pointers */
     bool *addresses;          /* per runtime parameter: a load or store address is based on it */
 } Fe;
 

@@ -498,9 +498,36 @@ FValue fe_call_jit(Fe *fe, const MtFuncDef *fn, const CallArgs *a, MtSpan sp)
 
 /* ---- entry --------------------------------------------------------------------------------- */
 
+/* p.dtype.element_ty or p.type.element_ty with p a parameter of the kernel:
+ * p is a pointer (editor mode types it so before the first question). */
+typedef struct PtrScan {
+    Fe *fe;
+    const MtFuncDef *kernel;
+} PtrScan;
+
+static bool scan_element_ty(const MtNode *n, void *ud)
+{
+    PtrScan *s = ud;
+    if (n->kind != ND_ATTR || strcmp(n->u.attr.name, "element_ty") != 0)
+        return true;
+    const MtNode *t = n->u.attr.value;
+    if (!t || t->kind != ND_ATTR || (strcmp(t->u.attr.name, "dtype") != 0 && strcmp(t->u.attr.name, "type") != 0))
+        return true;
+    const MtNode *p = t->u.attr.value;
+    if (!p || p->kind != ND_NAME)
+        return true;
+    for (uint32_t i = 0; i < s->kernel->nparams; i++)
+        if (!strcmp(s->kernel->params[i].name, p->u.name))
+            mt_vec_push(&s->fe->c->arena, &s->fe->pointer_names, p->u.name);
+    return true;
+}
+
 static MtExprProgram *run(MtCtx *c, const MtModule *m, const MtFuncDef *kernel, const MtSpec *spec,
                           bool *needs_value, Fe *fe)
 {
+    PtrScan scan = {fe, kernel};
+    fe->c = c;
+    mt_ast_walk_body(kernel, scan_element_ty, &scan);
     MtExprProgram *prog = mt_arena_alloc(&c->arena, sizeof *prog);
     prog->kernel = kernel->name;
     prog->report_inferred = spec->infer_params;

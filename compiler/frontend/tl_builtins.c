@@ -251,6 +251,39 @@ FValue b_minmax(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
     return fe_binary(fe, (MtOpcode)bi->op, a->v[0], a->v[1], sp);
 }
 
+/* tl.clamp(x, min, max): minimum(maximum(x, min), max) on floats, as
+ * Triton's clampf; maximum and minimum propagate NaN. */
+FValue b_clamp(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    FValue lo = fe_binary(fe, OP_MAXIMUM, a->v[0], a->v[1], sp);
+    if (lo.kind != FV_EXPR)
+        return fv_undef();
+    FValue r = fe_binary(fe, OP_MINIMUM, lo, a->v[2], sp);
+    const MtType *t = r.kind == FV_EXPR ? fe_type(fe, r.u.e) : NULL;
+    if (!t)
+        return fv_undef();
+    if (!mt_ty_is_float(mt_ty_elem(t))) {
+        fe_error(fe, sp, "E0405", "tl.clamp needs float operands, got %s (use tl.minimum and tl.maximum)",
+                 mt_ty_str(fe->c, t));
+        return fv_undef();
+    }
+    return r;
+}
+
+/* tl.sigmoid(x) = 1 / (1 + exp(-x)), as Triton's standard library writes it. */
+FValue b_sigmoid(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
+{
+    MtExpr *x = fe_to_expr(fe, a->v[0], a->sp[0]);
+    if (!x)
+        return fv_undef();
+    MtExpr *neg = fe_op(fe, OP_NEG, sp, 1);
+    neg->args[0] = x;
+    MtExpr *e = fe_op(fe, OP_EXP, sp, 1);
+    e->args[0] = neg;
+    FValue d = fe_binary(fe, OP_ADD, fv_int(1), fv_expr(e), sp);
+    return d.kind == FV_EXPR ? fe_binary(fe, OP_DIV, fv_int(1), d, sp) : d;
+}
+
 /* The math.def functions, tl.abs, tl.umulhi: one node over the arguments. */
 FValue b_elementwise(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
 {

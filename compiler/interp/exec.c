@@ -86,14 +86,20 @@ static void step_select(Exec *x, const Step *s)
 {
     char *m = x->mem;
     if (s->flat) {
-        s->u.sel(m + s->out, (const uint8_t *)(m + s->a[0]), m + s->a[1], m + s->a[2], s->n, s->sc);
+        if (s->kind == S_TERNARY)
+            s->u.tern(m + s->out, m + s->a[0], m + s->a[1], m + s->a[2], s->n, s->sc);
+        else
+            s->u.sel(m + s->out, (const uint8_t *)(m + s->a[0]), m + s->a[1], m + s->a[2], s->n, s->sc);
         return;
     }
     size_t row = (size_t)s->cols * s->osz;
     for (uint32_t r = 0; r < s->rows; r++) {
         unsigned sc = 0;
         const char *c = row_of(m, s, 0, r, &sc), *a = row_of(m, s, 1, r, &sc), *b = row_of(m, s, 2, r, &sc);
-        s->u.sel(m + s->out + r * row, (const uint8_t *)c, a, b, s->cols, sc);
+        if (s->kind == S_TERNARY)
+            s->u.tern(m + s->out + r * row, c, a, b, s->cols, sc);
+        else
+            s->u.sel(m + s->out + r * row, (const uint8_t *)c, a, b, s->cols, sc);
     }
 }
 
@@ -184,7 +190,8 @@ static bool run_step(Exec *x, const Step *steps, const Step *s)
     case S_DIV:
     case S_ADDPTR: return step_binary(x, s);
     case S_UNARY: s->u.un(m + s->out, m + s->a[0], s->n); return true;
-    case S_SELECT: step_select(x, s); return true;
+    case S_SELECT:
+    case S_TERNARY: step_select(x, s); return true;
     case S_LOAD:
     case S_STORE: return step_memory(x, s);
     case S_REDUCE: s->u.reduce(m + s->out, m + s->a[0], m + s->a[1], s->n); return true;

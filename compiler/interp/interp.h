@@ -52,6 +52,8 @@ typedef void (*BinFn)(void *restrict o, const void *restrict a, const void *rest
 /* Integer // and %: returns false, writing nothing, when a divisor is 0. */
 typedef bool (*DivFn)(void *restrict o, const void *restrict a, const void *restrict b, size_t n, unsigned sc);
 typedef void (*UnFn)(void *restrict o, const void *restrict a, size_t n);
+typedef void (*TernFn)(void *restrict o, const void *restrict a, const void *restrict b, const void *restrict c,
+                       size_t n, unsigned sc);
 typedef void (*SelFn)(void *restrict o, const uint8_t *restrict c, const void *restrict a, const void *restrict b,
                       size_t n, unsigned sc);
 typedef void (*ReduceFn)(void *restrict out, const void *restrict in, void *restrict scratch, size_t n);
@@ -88,6 +90,7 @@ typedef enum StepKind {
     S_ADDPTR,                 /* addptr: offsets plus i32, carrying a[0]'s buffer */
     S_UNARY,                  /* u.un over a[0], same shape (ops and conversions) */
     S_SELECT,                 /* u.sel: a[0] ? a[1] : a[2] with broadcasting */
+    S_TERNARY,                /* u.tern over a[0], a[1], a[2] with broadcasting (fma) */
     S_LOAD,                   /* u.load: pointer a[0], mask a[1], other a[2] */
     S_STORE,                  /* u.store: pointer a[0], value a[1], mask a[2] */
     S_REDUCE,                 /* u.reduce: a[0] -> scalar, scratch at a[1] */
@@ -131,6 +134,7 @@ struct Step {
         DivFn div;
         UnFn un;
         SelFn sel;
+        TernFn tern;
         ReduceFn reduce;      /* scratch at a[1] */
         LoadRowFn load;
         StoreRowFn store;
@@ -220,6 +224,7 @@ BinFn mt_interp_binary_fn(int op, ElemKind ek);   /* ek: the computation type of
 DivFn mt_interp_div_fn(int op, ElemKind ek);      /* OP_FLOORDIV, OP_MOD on integers */
 BinFn mt_interp_addptr_fn(ElemKind off);          /* int64 offsets + i32 or i64 offsets -> int64 offsets */
 UnFn mt_interp_unary_fn(int op, ElemKind ek);
+TernFn mt_interp_ternary_fn(int op, ElemKind ek); /* math.def rows of three operands */
 /* Triton's cast from one dtype to another (tl.cast); toward_zero: a float
  * narrowing with fp_downcast_rounding='rtz'. */
 UnFn mt_interp_convert_fn(ElemKind from, ElemKind to, bool toward_zero);

@@ -282,8 +282,88 @@ DivFn mt_interp_div_fn(int op, ElemKind ek)
     default: return NULL;                                                                                   \
     }
 
+/* ---- unary and conversions --------------------------------------------------------- */
+
+#define UNARY(name, TA, TR, EXPR)                                                                          \
+    static void name(void *restrict o_, const void *restrict a_, size_t n)                                \
+    {                                                                                                       \
+        TR *restrict o = o_;                                                                                \
+        const TA *restrict pa = a_;                                                                         \
+        for (size_t i = 0; i < n; i++) {                                                                    \
+            TA a = pa[i];                                                                                   \
+            o[i] = (TR)(EXPR);                                                                              \
+        }                                                                                                   \
+    }
+
+#define INT_UNARY(n, ID, T, U)                                                                             \
+    UNARY(neg_##n, T, T, (T)(U)(0 - (U)a))                                                                 \
+    UNARY(not_##n, T, T, (T)~a)
+#define SINT_ABS(n, ID, T, U) UNARY(abs_##n, T, T, a < 0 ? (T)(U)(0 - (U)a) : a)
+INTS(INT_UNARY)
+SINTS(SINT_ABS)
+UNARY(not_b, uint8_t, uint8_t, a ^ 1u)
+
+#define FLOAT_UNARY(n, ID, S, F, DEC, ENC)                                                                 \
+    UNARY(neg_##n, S, S, ENC(-DEC(a)))                                                                     \
+    UNARY(abs_##n, S, S, ENC((F)fabs(DEC(a))))
+FLOATS(FLOAT_UNARY)
+
+/* math.def rows: f32 and f64 through the row's C functions; f16 and bf16
+ * through its `chalf` in double, rounded once. Rows of one operand are
+ * unary kernels, of two binary ones, of three ternary ones. */
+#define TERNARY(name, T, EXPR)                                                                              \
+    static void name(void *restrict o_, const void *restrict a_, const void *restrict b_,                   \
+                     const void *restrict c_, size_t n, unsigned sc)                                        \
+    {                                                                                                       \
+        T *restrict o = o_;                                                                                 \
+        const T *restrict pa = a_, *restrict pb = b_, *restrict pc = c_;                                    \
+        size_t ia = !(sc & 1u), ib = !(sc & 2u), ic = !(sc & 4u);                                           \
+        for (size_t i = 0; i < n; i++) {                                                                    \
+            T a = pa[i * ia], b = pb[i * ib], c = pc[i * ic];                                               \
+            o[i] = (T)(EXPR);                                                                               \
+        }                                                                                                   \
+    }
+#define HALF_IN(x) ((double)mt_half_to_float(x))
+#define BF_IN(x) ((double)mt_bfloat_to_float(x))
+#define MATH_K_1(id, c32, c64, chalf)                                                                       \
+    UNARY(math_##id##_f32, float, float, c32(a))                                                            \
+    UNARY(math_##id##_f64, double, double, c64(a))                                                          \
+    UNARY(math_##id##_f16, uint16_t, uint16_t, mt_double_to_half(chalf(HALF_IN(a))))                        \
+    UNARY(math_##id##_bf16, uint16_t, uint16_t, mt_double_to_bfloat(chalf(BF_IN(a))))
+#define MATH_K_2(id, c32, c64, chalf)                                                                       \
+    BINARY(math_##id##_f32, float, float, c32(a, b))                                                        \
+    BINARY(math_##id##_f64, double, double, c64(a, b))                                                      \
+    BINARY(math_##id##_f16, uint16_t, uint16_t, mt_double_to_half(chalf(HALF_IN(a), HALF_IN(b))))           \
+    BINARY(math_##id##_bf16, uint16_t, uint16_t, mt_double_to_bfloat(chalf(BF_IN(a), BF_IN(b))))
+#define MATH_K_3(id, c32, c64, chalf)                                                                       \
+    TERNARY(math_##id##_f32, float, c32(a, b, c))                                                           \
+    TERNARY(math_##id##_f64, double, c64(a, b, c))                                                          \
+    TERNARY(math_##id##_f16, uint16_t, mt_double_to_half(chalf(HALF_IN(a), HALF_IN(b), HALF_IN(c))))       \
+    TERNARY(math_##id##_bf16, uint16_t, mt_double_to_bfloat(chalf(BF_IN(a), BF_IN(b), BF_IN(c))))
+#define MATH(id, name, nargs, dtypes, api, c32, c64, chalf, cuda32, cuda64, params, doc)                    \
+    MATH_K_##nargs(id, c32, c64, chalf)
+#include "ssa/math.def"
+#undef MATH
+
+/* The kernel of math row id for kind ek. */
+#define MATH_KERNEL(id)                                                                                     \
+    (ek == MT_DT_F32 ? math_##id##_f32 : ek == MT_DT_F64 ? math_##id##_f64 : ek == MT_DT_F16 ? math_##id##_f16 \
+     : ek == MT_DT_BF16 ? math_##id##_bf16 : NULL)
+
 BinFn mt_interp_binary_fn(int op, ElemKind ek)
 {
+    switch (op) {
+#define MATH_CASE_1(id)
+#define MATH_CASE_2(id) case OP_##id: return MATH_KERNEL(id);
+#define MATH_CASE_3(id)
+#define MATH(id, name, nargs, dtypes, api, c32, c64, chalf, cuda32, cuda64, params, doc) MATH_CASE_##nargs(id)
+#include "ssa/math.def"
+#undef MATH
+#undef MATH_CASE_1
+#undef MATH_CASE_2
+#undef MATH_CASE_3
+    default: break;
+    }
     if (op == OP_UMULHI)
         return ek == MT_DT_I32 ? umulhi_i32 : ek == MT_DT_U32 ? umulhi_u32 : ek == MT_DT_I64 ? umulhi_i64
                : ek == MT_DT_U64 ? umulhi_u64 : NULL;
@@ -314,42 +394,6 @@ BinFn mt_interp_binary_fn(int op, ElemKind ek)
     }
     return NULL;
 }
-
-/* ---- unary and conversions --------------------------------------------------------- */
-
-#define UNARY(name, TA, TR, EXPR)                                                                          \
-    static void name(void *restrict o_, const void *restrict a_, size_t n)                                \
-    {                                                                                                       \
-        TR *restrict o = o_;                                                                                \
-        const TA *restrict pa = a_;                                                                         \
-        for (size_t i = 0; i < n; i++) {                                                                    \
-            TA a = pa[i];                                                                                   \
-            o[i] = (TR)(EXPR);                                                                              \
-        }                                                                                                   \
-    }
-
-#define INT_UNARY(n, ID, T, U)                                                                             \
-    UNARY(neg_##n, T, T, (T)(U)(0 - (U)a))                                                                 \
-    UNARY(not_##n, T, T, (T)~a)
-#define SINT_ABS(n, ID, T, U) UNARY(abs_##n, T, T, a < 0 ? (T)(U)(0 - (U)a) : a)
-INTS(INT_UNARY)
-SINTS(SINT_ABS)
-UNARY(not_b, uint8_t, uint8_t, a ^ 1u)
-
-#define FLOAT_UNARY(n, ID, S, F, DEC, ENC)                                                                 \
-    UNARY(neg_##n, S, S, ENC(-DEC(a)))                                                                     \
-    UNARY(abs_##n, S, S, ENC((F)fabs(DEC(a))))
-FLOATS(FLOAT_UNARY)
-
-/* math.def rows: f32 and f64 through the row's C functions; f16 and bf16
- * (rows that accept them) through the f32 one, rounded once. */
-#define MATH(id, name, nargs, dtypes, api, c32, c64, cuda32, cuda64, params, doc)                           \
-    UNARY(math_##id##_f32, float, float, c32(a))                                                            \
-    UNARY(math_##id##_f64, double, double, c64(a))                                                          \
-    UNARY(math_##id##_f16, uint16_t, uint16_t, mt_float_to_half(c32(mt_half_to_float(a))))                 \
-    UNARY(math_##id##_bf16, uint16_t, uint16_t, mt_float_to_bfloat(c32(mt_bfloat_to_float(a))))
-#include "ssa/math.def"
-#undef MATH
 
 UnFn mt_interp_unary_fn(int op, ElemKind ek)
 {
@@ -394,12 +438,31 @@ UnFn mt_interp_unary_fn(int op, ElemKind ek)
         case MT_DTYPE_COUNT: break; /* unsigned abs is the value itself: no step */
         }
         return NULL;
-#define MATH(id, name, nargs, dtypes, api, c32, c64, cuda32, cuda64, params, doc)                           \
-    case OP_##id:                                                                                           \
-        return ek == MT_DT_F32 ? math_##id##_f32 : ek == MT_DT_F64 ? math_##id##_f64                        \
-               : ek == MT_DT_F16 ? math_##id##_f16 : ek == MT_DT_BF16 ? math_##id##_bf16 : NULL;
+#define MATH_CASE_1(id) case OP_##id: return MATH_KERNEL(id);
+#define MATH_CASE_2(id)
+#define MATH_CASE_3(id)
+#define MATH(id, name, nargs, dtypes, api, c32, c64, chalf, cuda32, cuda64, params, doc) MATH_CASE_##nargs(id)
 #include "ssa/math.def"
 #undef MATH
+#undef MATH_CASE_1
+#undef MATH_CASE_2
+#undef MATH_CASE_3
+    default: return NULL;
+    }
+}
+
+TernFn mt_interp_ternary_fn(int op, ElemKind ek)
+{
+    switch (op) {
+#define MATH_CASE_1(id)
+#define MATH_CASE_2(id)
+#define MATH_CASE_3(id) case OP_##id: return MATH_KERNEL(id);
+#define MATH(id, name, nargs, dtypes, api, c32, c64, chalf, cuda32, cuda64, params, doc) MATH_CASE_##nargs(id)
+#include "ssa/math.def"
+#undef MATH
+#undef MATH_CASE_1
+#undef MATH_CASE_2
+#undef MATH_CASE_3
     default: return NULL;
     }
 }

@@ -344,6 +344,29 @@ static void plan_select(Builder *b, const MtInst *in, bool inv)
     emit(b, inv, s);
 }
 
+/* math.def rows of three operands: all of the result's type. */
+static void plan_ternary(Builder *b, const MtInst *in, bool inv)
+{
+    ElemKind rk = kind_of(in->ty);
+    Val *v[3];
+    uint32_t at[3];
+    for (int i = 0; i < 3; i++) {
+        v[i] = value(b, in->args[i]);
+        at[i] = as_kind(b, in->args[i], rk);
+    }
+    Step s = new_step(S_TERNARY, in);
+    Val *r = define(b, in->dst, inv);
+    set_shape(&s, r->rank, r->shape);
+    for (int i = 0; i < 3; i++)
+        operand(&s, i, at[i], v[i], rk);
+    s.out = r->off;
+    s.osz = (uint8_t)mt_interp_esize(rk);
+    if (!(s.u.tern = mt_interp_ternary_fn(in->op, rk)))
+        mt_ice(b->c, in->span, "interpreter: no kernel for this operation and type");
+    finish(&s);
+    emit(b, inv, s);
+}
+
 /* The broadcast shape of an instruction's present operands. */
 static void broadcast_shape(Builder *b, const MtInst *in, int *rank, int32_t shape[MT_MAX_RANK])
 {
@@ -604,6 +627,10 @@ static void plan_inst(Builder *b, const MtInst *in)
     default:
         if (mt_op_class(in->op) == OC_MATH && in->nargs == 1) {
             plan_unary(b, in, inv);
+            return;
+        }
+        if (mt_op_class(in->op) == OC_MATH && in->nargs == 3) {
+            plan_ternary(b, in, inv);
             return;
         }
         if (mt_op_info[in->op].flags & F_ELEM) {

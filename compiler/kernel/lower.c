@@ -689,6 +689,12 @@ static void lower_inst(Lw *L, const MtInst *in)
     case OC_PTR:
         break;
     }
+    if (mt_op_class(in->op) != OC_MATH && in->op != OP_ADDPTR && in->op != OP_SELECT &&
+        kop_of(in->op, false) == K_COUNT_) {
+        lw_fail(L, in, "'%s' is not supported by the fast CUDA lowering yet; the interpreter runs it",
+                mt_op_info[in->op].text);
+        return;
+    }
     if (!is_block(in->ty)) {
         LVal r = lower_elementwise(L, in, NULL);
         declare_scalar(L, in->dst, r.u, r.base);

@@ -142,7 +142,7 @@ static Slot mathfn(int op, MtDtype dt, const Slot *a)
     Slot r;
     bool f64 = dt == MT_DT_F64;
     switch (op) {
-#define MATH(id, name, nargs, dtypes, api, c32, c64, cuda32, cuda64, params, doc) \
+#define MATH(id, name, nargs, dtypes, api, c32, c64, chalf, cuda32, cuda64, params, doc) \
     case OP_##id: r.f = f64 ? MATH_CALL_##nargs(c64, a) : MATH_CALL_##nargs(c32, a); break;
 #define MATH_CALL_1(fn, a) (double)fn((f64 ? a[0].f : (float)a[0].f))
 #define MATH_CALL_2(fn, a) (double)fn((f64 ? a[0].f : (float)a[0].f), (f64 ? a[1].f : (float)a[1].f))

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "base/strbuf.h"
+#include "ssa/mathfn.h"
 #include "types/type.h"
 
 enum {

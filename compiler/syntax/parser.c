@@ -2090,6 +2090,36 @@ static void module_def(Parser *p)
         skip_clause(p);
 }
 
+/* The imports of a try / except / else / finally clause in tokens
+ * [s, e), as libraries write them for optional modules:
+ *     try:
+ *         from triton.language.extra.cuda import libdevice
+ *     except ImportError:
+ *         from triton.language.math import libdevice
+ * bind their names, except names the try body bound (globals [g0, g1)):
+ * its import is the one that succeeds with a current Triton. */
+static void clause_imports(Parser *p, uint32_t s, uint32_t e, uint32_t g0, uint32_t g1)
+{
+    for (uint32_t i = s + 1; i < e; i++) {
+        const MtToken *t = &p->t[i];
+        if (!(kw_is(t, KW_IMPORT) || kw_is(t, KW_FROM)) || !is_stmt_boundary(&p->t[i - 1]))
+            continue;
+        BindingVec v = {0};
+        uint32_t end = stmt_end(p, i);
+        import_bindings(p, i, end, &v);
+        for (uint32_t k = 0; k < v.n; k++) {
+            bool shadowed = false;
+            for (uint32_t g = g0; g < g1 && !shadowed; g++)
+                shadowed = !strcmp(p->globals.v[g].name, v.v[k].name);
+            if (shadowed)
+                continue;
+            add_global(p, v.v[k].name, v.v[k].from ? GL_FROM : GL_MODULE, v.v[k].span);
+            p->globals.v[p->globals.n - 1].target = v.v[k].target;
+        }
+        i = end;
+    }
+}
+
 static void module_level(Parser *p)
 {
     while (!at_eof(p)) {
@@ -2104,9 +2134,18 @@ static void module_level(Parser *p)
         } else if (kw_is(t, KW_FOR) || kw_is(t, KW_WITH)) {
             module_compound_targets(p, p->pos, stmt_end(p, p->pos));
             skip_clause(p);
+        } else if (kw_is(t, KW_TRY)) {
+            uint32_t s = p->pos, g0 = p->globals.n;
+            skip_clause(p);
+            clause_imports(p, s, p->pos, g0, g0);
+            uint32_t g1 = p->globals.n;
+            while (!at_eof(p) && (is_kw(p, KW_EXCEPT) || is_kw(p, KW_ELSE) || is_kw(p, KW_FINALLY))) {
+                s = p->pos;
+                skip_clause(p);
+                clause_imports(p, s, p->pos, g0, g1);
+            }
         } else if (kw_is(t, KW_IF) || kw_is(t, KW_ELIF) || kw_is(t, KW_ELSE) || kw_is(t, KW_WHILE) ||
-                   kw_is(t, KW_TRY) || kw_is(t, KW_EXCEPT) || kw_is(t, KW_FINALLY) || kw_is(t, KW_ASYNC) ||
-                   at_match(p)) {
+                   kw_is(t, KW_ASYNC) || at_match(p)) {
             skip_clause(p);
         } else {
             while (!at_eof(p) && tok(p)->kind != TK_NEWLINE) {

@@ -332,7 +332,7 @@ static const MtType *infer_unary(Inf *in, MtExpr *e, const MtType *a)
 typedef enum MathDtypes { MD_F32_F64, MD_F32, MD_FLOAT } MathDtypes;
 
 static const uint8_t math_dtypes[OPC_COUNT_] = {
-#define MATH(id, name, nargs, dtypes, api, c32, c64, cuda32, cuda64, params, doc) [OP_##id] = MD_##dtypes,
+#define MATH(id, name, nargs, dtypes, api, c32, c64, chalf, cuda32, cuda64, params, doc) [OP_##id] = MD_##dtypes,
 #include "ssa/math.def"
 #undef MATH
 };
@@ -357,41 +357,53 @@ static const char *math_wants(int op)
     return "?";
 }
 
-/* math.def functions: operands legalised to one computation type (weak
- * Python scalars adopt the others'), which the row must accept. */
+static bool convert_operand(Inf *in, MtExpr *e, uint32_t i, const MtType *to);
+
+/* math.def functions: operands legalised to one computation type, as
+ * Triton's binary_op_type_legalization does pairwise (weak Python scalars
+ * adopt the others' type, integers convert to the float type), which the
+ * row must accept; every operand is then converted to it. */
 static const MtType *infer_math(Inf *in, MtExpr *e)
 {
     const char *name = mt_op_info[e->op].py;
-    const MtType *ct = mt_ty_elem(e->args[0]->ty);
     for (uint32_t i = 0; i < e->nargs; i++)
         if (!numeric(e->args[i]->ty)) {
             err(in, e, "E0405", "%s needs %s, got %s", name, math_wants(e->op), ts(in, e->args[i]->ty));
             return NULL;
         }
-    for (uint32_t i = 1; i < e->nargs; i++) {
-        ct = mt_ty_computation(ct, false, mt_ty_elem(e->args[i]->ty), false, false);
+    const MtType *strong = NULL, *weak = NULL;
+    for (uint32_t i = 0; i < e->nargs; i++) {
+        const MtType **acc = is_weak(e->args[i]) ? &weak : &strong;
+        const MtType *t = mt_ty_elem(e->args[i]->ty);
+        const MtType *ct = *acc ? mt_ty_computation(*acc, false, t, false, false) : t;
         if (!ct) {
-            err(in, e, "E0405", "%s cannot combine %s and %s", name, ts(in, e->args[0]->ty), ts(in, e->args[i]->ty));
+            err(in, e, "E0405", "%s cannot combine %s and %s", name, ts(in, *acc), ts(in, t));
             return NULL;
         }
+        *acc = ct;
     }
-    if (e->nargs > 1) {
-        /* weak scalars take the type of the runtime operands */
-        const MtType *strong = NULL;
-        for (uint32_t i = 0; i < e->nargs; i++)
-            if (!is_weak(e->args[i]))
-                strong = strong ? mt_ty_promote(strong, mt_ty_elem(e->args[i]->ty)) : mt_ty_elem(e->args[i]->ty);
-        if (strong)
-            for (uint32_t i = 0; i < e->nargs; i++)
-                if (is_weak(e->args[i]) && mt_ty_kind(mt_ty_elem(e->args[i]->ty)) <= mt_ty_kind(strong) &&
-                    !weak_operand(in, e, i, strong, strong, false))
-                    return NULL;
-        ct = strong ? strong : ct;
+    const MtType *ct = strong && weak ? mt_ty_computation(strong, false, weak, true, false) : strong ? strong : weak;
+    if (!ct) {
+        err(in, e, "E0405", "%s cannot combine %s and %s", name, ts(in, strong), ts(in, weak));
+        return NULL;
     }
     if (!math_accepts(e->op, ct)) {
         err(in, e, "E0405", "%s needs %s, got %s; convert first (x.to(tl.float32))", name, math_wants(e->op),
             ts(in, e->nargs == 1 ? e->args[0]->ty : ct));
         return NULL;
+    }
+    for (uint32_t i = 0; i < e->nargs; i++) {
+        MtExpr *k = e->args[i];
+        if (mt_ty_elem(k->ty) == ct)
+            continue;
+        if (is_weak(k)) {
+            MtExpr *t = mt_expr_new(in->c, in->p, EX_CONST, k->span, k->inl, 0);
+            t->u.cst = k->u.cst;
+            t->ty = ct;
+            e->args[i] = t;
+        } else if (!convert_operand(in, e, i, ct)) {
+            return NULL;
+        }
     }
     const MtType *t = mt_ty_with_shape(in->c, ct, e->args[0]->ty);
     for (uint32_t i = 1; t && i < e->nargs; i++)

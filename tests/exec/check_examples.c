@@ -537,6 +537,38 @@ START_TEST(softmax_rows_with_infinities_and_nan)
 }
 END_TEST
 
+/* GELU on fp16 computed in f32: the interpreter computes each f32
+ * operation as C does here, so the fp16 results are identical. */
+START_TEST(gelu_on_fp16)
+{
+    MtCtx *c = mt_ctx_new(NULL);
+    int n = 3000;
+    float *xf = random_floats((size_t)n, 9, -6.0f, 6.0f);
+    uint16_t *x = malloc((size_t)n * 2), *out = malloc((size_t)n * 2);
+    for (int i = 0; i < n; i++)
+        x[i] = mt_f32_to_f16(xf[i]);
+    MtKernelArg args[] = {arr(x, (size_t)n), arr(out, (size_t)n), i32(n)};
+    for (int form = 0; form < 2; form++) {
+        MtCompiled *k = compile_example(c, "gelu.py", form ? "gelu_tanh_kernel" : "gelu_erf_kernel",
+                                        "*fp16,*fp16,i32,1024");
+        RUN_OK(c, k, cdiv(n, 1024), 1, args, 2);
+        for (int i = 0; i < n; i++) {
+            float v = mt_f16_to_f32(x[i]), y;
+            if (form) {
+                float inner = 0.7978845608028654f * (v + 0.044715f * v * v * v);
+                y = 0.5f * v * (1.0f + tanhf(inner));
+            } else {
+                y = 0.5f * v * (1.0f + erff(v * 0.7071067811865476f));
+            }
+            ck_assert_msg(out[i] == mt_f32_to_f16(y), "gelu %s [%d] of %g: got 0x%04x want 0x%04x",
+                          form ? "tanh" : "erf", i, (double)v, out[i], mt_f32_to_f16(y));
+        }
+    }
+    free(xf), free(x), free(out);
+    mt_ctx_free(c);
+}
+END_TEST
+
 /* ---- coverage of examples/ -------------------------------------------------------------------- */
 
 static const char *const covered[] = {
@@ -544,7 +576,7 @@ static const char *const covered[] = {
     "matmul_kernel", "factories_kernel", "full_2d_kernel", "long_row_sum_kernel", "matmul_2d_kernel",
     "matmul_2d_runtime_kernel", "matrix_add_kernel", "matrix_add_2d_kernel", "naive_matmul_kernel",
     "row_sum_kernel", "row_max_kernel", "row_min_kernel", "runtime_sum_kernel", "softmax_kernel",
-    "tile_shape_kernel",
+    "tile_shape_kernel", "gelu_erf_kernel", "gelu_tanh_kernel",
 };
 
 static bool is_helper(const char *name) { return !strcmp(name, "sigmoid"); }
@@ -604,6 +636,7 @@ static Suite *suite(void)
     tcase_add_test(tc, softmax_odd_sizes);
     tcase_add_test(tc, softmax_single_column_and_large_values);
     tcase_add_test(tc, softmax_rows_with_infinities_and_nan);
+    tcase_add_test(tc, gelu_on_fp16);
     tcase_add_test(tc, every_example_kernel_is_tested_here);
     suite_add_tcase(s, tc);
     return s;
