@@ -3,10 +3,14 @@
  * For each file: parse it once (a file that does not parse yields its
  * syntax errors as one "(parse)" result and nothing else; a file without
  * jit functions yields nothing). Then, for each jit function that is a
- * kernel rather than a helper, compile the one specialisation the source
- * resolves (MtSpec.infer_params: constexpr defaults, the `# mytriton:`
- * directive, the -D values that name one of its parameters) through the
- * verifier and the CUDA lowering, and with --nvrtc through NVRTC too.
+ * kernel rather than a helper, compile the one specialisation the
+ * compiler's discovery finds (mt_discover, as the editor does): a launch
+ * spec beside the file (STEM.KERNEL.json, else STEM.json), the -D values
+ * that name one of its parameters, the `# mytriton:` comment, the
+ * kernel's launches in its file (else in the other checked files of its
+ * folder that name it), its autotune configs, heuristics and defaults --
+ * through the verifier and the CUDA lowering, and with --nvrtc through
+ * NVRTC too.
  *
  * Each kernel gets a fresh parse in a reset context, for two reasons: the
  * compiler reports a diagnostic once per context (so a helper's error
@@ -25,12 +29,13 @@
 #include "check_report.h"
 #include "cli.h"
 #include "cuda_build.h"
+#include "launch_spec.h"
 
 typedef struct Kernel {
     char *name;
     uint32_t line;
-    MtDefine *defines;       /* the -D values naming one of its parameters */
-    size_t ndefines;
+    MtGiven *given;          /* the -D values naming one of its parameters */
+    size_t ngiven;
 } Kernel;
 
 /* ---- copying diagnostics out ---------------------------------------------- */
@@ -124,6 +129,102 @@ static long add_result(CkReport *r, size_t file, const char *kernel, uint32_t li
     return (long)r->nresults++;
 }
 
+/* ---- where the specialisation comes from ------------------------------------- */
+
+/* The signature of a launch spec beside the kernel's file: STEM.KERNEL.json,
+ * else STEM.json when it names this kernel or none (what `mytriton run`
+ * would compile). malloc'ed, with *origin the spec's file name; NULL when
+ * there is none. A spec that does not load or fit is named in a warning
+ * and not used. */
+static char *spec_signature(const char *path, const MtKernelInfo *info, char **origin)
+{
+    size_t n = strlen(path);
+    if (n < 3 || strcmp(path + n - 3, ".py"))
+        return NULL;
+    for (int named = 1; named >= 0; named--) {
+        char *spec_path = malloc(n + strlen(info->name) + 8);
+        if (!spec_path)
+            return NULL;
+        snprintf(spec_path, n + strlen(info->name) + 8, "%.*s%s%s.json", (int)(n - 3), path, named ? "." : "",
+                 named ? info->name : "");
+        FILE *probe = fopen(spec_path, "r");
+        if (!probe) {
+            free(spec_path);
+            continue;
+        }
+        fclose(probe);
+        MtLaunchSpec spec = {0};
+        char err[512], *sig = NULL;
+        if (mt_launch_spec_load(spec_path, &spec, err, sizeof err) != MT_OK ||
+            (spec.kernel && strcmp(spec.kernel, info->name)) ||
+            mt_launch_spec_signature(&spec, info, &sig, err, sizeof err) != MT_OK) {
+            if (!spec.kernel || !strcmp(spec.kernel, info->name))
+                cli_warn("%s: not used for '%s': %s", spec_path, info->name, err);
+            sig = NULL;
+        }
+        mt_launch_spec_free(&spec);
+        if (sig) {
+            const char *base = strrchr(spec_path, '/');
+            *origin = strdup(base ? base + 1 : spec_path);
+            free(spec_path);
+            return sig;
+        }
+        free(spec_path);
+    }
+    return NULL;
+}
+
+static bool same_folder(const char *a, const char *b)
+{
+    const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+    size_t na = sa ? (size_t)(sa - a) : 0, nb = sb ? (size_t)(sb - b) : 0;
+    return na == nb && !strncmp(a, b, na);
+}
+
+/* The other checked files of the kernel's folder that name it, parsed into
+ * c: where a package launches a kernel defined in another module. */
+static size_t package_modules(CkReport *r, MtCtx *c, size_t fi, const char *kernel, const MtModule ***out)
+{
+    const MtModule **mods = ck_alloc(r, (r->nfiles + 1) * sizeof *mods);
+    size_t n = 0;
+    for (size_t i = 0; i < r->nfiles; i++) {
+        if (i == fi || !same_folder(r->files[i].path, r->files[fi].path))
+            continue;
+        size_t len;
+        char *text = cli_read_file(r->files[i].path, MT_FILE_SOURCE, &len);
+        MtModule *m = NULL;
+        if (text && strstr(text, kernel) && mt_parse(c, r->files[i].path, text, len, &m) == MT_ERR_NOMEM)
+            ck_oom(r);
+        free(text);
+        if (m)
+            mods[n++] = m;
+    }
+    *out = mods;
+    return n;
+}
+
+/* A kernel skipped for want of a value (I0901): say which values compile
+ * it, as a note on its first I0901. */
+static void suggest_values(MtCtx *c, const MtModule *m, const MtDiscovery *dsc, size_t first, int sm)
+{
+    for (size_t i = first; dsc && i < mt_diag_count(c); i++) {
+        const MtDiag *d = mt_diag_at(c, i);
+        const MtQueryFix *fix;
+        if (!d->code || strcmp(d->code, "I0901"))
+            continue;
+        if (mt_discover_fix(c, m, dsc, d, sm, &fix) && fix->nedits) {
+            const char *t = fix->edits[0].text;
+            bool fresh = strstr(t, "# mytriton:") != NULL; /* a new comment, or items for the existing one */
+            t += strspn(t, " \t");
+            mt_diag_add_note(c, d, d->span,
+                             fresh ? "`%.*s` above the kernel compiles it"
+                                   : "adding `%.*s` to its `# mytriton:` comment compiles it",
+                             (int)strcspn(t, "\n"), t);
+        }
+        return;
+    }
+}
+
 /* ---- compiling ------------------------------------------------------------ */
 
 static void check_kernel(CkReport *r, const CkOptions *o, MtCtx *c, MtKcache *cache, size_t fi, const char *text,
@@ -133,15 +234,32 @@ static void check_kernel(CkReport *r, const CkOptions *o, MtCtx *c, MtKcache *ca
     long ri = add_result(r, fi, k->name, k->line);
     MtModule *m = NULL;
     MtStatus st = mt_parse(c, r->files[fi].path, text, len, &m);
-    size_t first = mt_diag_count(c); /* the file's own parse diagnostics, reported once already */
+    const MtKernelInfo *info = m ? mt_module_find_kernel(m, k->name) : NULL;
+    const MtDiscovery *dsc = NULL;
+    char *origin = NULL, *spec_sig = st == MT_OK && info ? spec_signature(r->files[fi].path, info, &origin) : NULL;
+    if (st == MT_OK) {
+        MtDiscoverOptions opt = {.signature = spec_sig, .signature_origin = origin, .given = k->given,
+                                 .ngiven = k->ngiven};
+        st = mt_discover(c, m, k->name, &opt, &dsc);
+        if (st == MT_OK && !dsc->nlaunches) {
+            const MtModule **others;
+            opt.nothers = package_modules(r, c, fi, k->name, &others);
+            opt.others = others;
+            if (opt.nothers)
+                st = mt_discover(c, m, k->name, &opt, &dsc);
+            free(others);
+        }
+    }
+    free(spec_sig);
+    free(origin);
+    /* The file's parse diagnostics were reported once already, and the
+     * other modules' are theirs. */
+    size_t first = mt_diag_count(c);
     MtCompiled *kc = NULL;
     if (st == MT_OK) {
-        MtSpec spec = {.kernel = k->name,
-                       .defines = k->defines,
-                       .ndefines = k->ndefines,
-                       .infer_params = true,
-                       .last_stage = MT_STAGE_CUDA,
-                       .sm = o->sm};
+        MtSpec spec = dsc->spec;
+        spec.last_stage = MT_STAGE_CUDA;
+        spec.sm = o->sm;
         st = mt_compile(c, m, &spec, &kc);
     }
     if (st == MT_OK && o->nvrtc) {
@@ -151,8 +269,8 @@ static void check_kernel(CkReport *r, const CkOptions *o, MtCtx *c, MtKcache *ca
     }
     if (st == MT_ERR_NOMEM)
         ck_oom(r);
-    const MtKernelInfo *info = m ? mt_module_find_kernel(m, k->name) : NULL;
     MtSpan at = info ? info->name_span : (MtSpan){0};
+    suggest_values(c, m, dsc, first, o->sm);
     bool errors = false, needs_value = false;
     for (size_t i = first; i < mt_diag_count(c); i++) {
         const MtDiag *d = mt_diag_at(c, i);
@@ -170,15 +288,16 @@ static void check_kernel(CkReport *r, const CkOptions *o, MtCtx *c, MtKcache *ca
     res->status = errors ? CK_FAILED : st == MT_OK ? CK_PASSED : needs_value ? CK_SKIPPED : CK_FAILED;
 }
 
-/* The -D values that name a parameter of `info`; marks them used. */
-static size_t kernel_defines(CkReport *r, const CkOptions *o, const MtKernelInfo *info, bool *used, MtDefine **out)
+/* The -D values that name a parameter of `info`, above everything but a
+ * signature; marks them used. */
+static size_t kernel_defines(CkReport *r, const CkOptions *o, const MtKernelInfo *info, bool *used, MtGiven **out)
 {
-    MtDefine *v = ck_alloc(r, (o->ndefines + 1) * sizeof *v);
+    MtGiven *v = ck_alloc(r, (o->ndefines + 1) * sizeof *v);
     size_t n = 0;
     for (size_t d = 0; d < o->ndefines; d++)
         for (uint32_t p = 0; p < info->nparams; p++)
             if (!strcmp(info->params[p].name, o->defines[d].name)) {
-                v[n++] = o->defines[d];
+                v[n++] = (MtGiven){o->defines[d].name, o->defines[d].value, "-D", MT_GIVEN_OVERRIDE};
                 used[d] = true;
                 break;
             }
@@ -215,7 +334,7 @@ static void check_file(CkReport *r, const CkOptions *o, MtCtx *c, MtKcache *cach
                 continue;
             ks[nk].name = ck_strdup(r, info->name);
             ks[nk].line = info->name_span.line;
-            ks[nk].ndefines = kernel_defines(r, o, info, used, &ks[nk].defines);
+            ks[nk].ngiven = kernel_defines(r, o, info, used, &ks[nk].given);
             nk++;
         }
         if (n == 0)
@@ -224,7 +343,7 @@ static void check_file(CkReport *r, const CkOptions *o, MtCtx *c, MtKcache *cach
     for (size_t i = 0; i < nk; i++) {
         check_kernel(r, o, c, cache, fi, text, len, &ks[i]);
         free(ks[i].name);
-        free(ks[i].defines);
+        free(ks[i].given);
     }
     free(ks);
 }

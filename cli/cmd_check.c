@@ -6,10 +6,12 @@
  *   mytriton check [PATH...] [--format text|json|sarif|junit|github] [-o FILE]
  *                  [--nvrtc] [--arch sm_XX] [-D NAME=VALUE]... [--baseline FILE]
  *                  [--write-baseline FILE] [--root DIR] [--docs-url URL] [--color WHEN]
+ *                  [--fail-on-skipped]
  *
  * Exit 0 when no error remains after the baseline (warnings and infos are
- * fine), 1 with errors, 2 for bad options, unreadable inputs or an
- * unwritable report (cli.h). With
+ * fine), 1 with errors (or, with --fail-on-skipped, a kernel that could not
+ * be specialised), 2 for bad options, unreadable inputs or an unwritable
+ * report (cli.h). With
  * --write-baseline the findings are recorded and the run exits 0: they are
  * the baseline. docs/ci.md is the user's guide; check_report.h maps the
  * files that do the work. */
@@ -28,8 +30,11 @@ static const char help[] =
     "current folder; folders are searched for *.py, skipping hidden folders,\n"
     "__pycache__, node_modules and build*) and report every diagnostic. Helpers\n"
     "called by another jit function are checked through their callers. Each kernel\n"
-    "is specialised from its constexpr defaults, a `# mytriton: NAME=VALUE` comment\n"
-    "above it and -D values; one that cannot be is reported as skipped (I0901).\n"
+    "is specialised as the file says: a launch spec beside it (FILE.KERNEL.json or\n"
+    "FILE.json), -D values, a `# mytriton: NAME=VALUE` comment above it, its launches\n"
+    "(kernel[grid](..., BLOCK=1024)) in its file or its folder, its @triton.autotune\n"
+    "configs (the first), @triton.heuristics and defaults; one that cannot be is\n"
+    "reported as skipped (I0901).\n"
     "\n"
     "  -f, --format FORMAT      text (default), json, sarif, junit or github\n"
     "  -o, --output FILE        write the report to FILE instead of stdout\n"
@@ -43,10 +48,12 @@ static const char help[] =
     "      --docs-url URL       where docs/ is published, for rule links (default:\n"
     "                           $MYTRITON_DOCS_URL; without either, no links)\n"
     "      --color WHEN         colour the text format: auto (default), always, never\n"
+    "      --fail-on-skipped    a kernel that cannot be specialised fails the run\n"
     "  -h, --help               this help\n"
     "\n"
-    "Exit status: 0 no errors (warnings and infos allowed), 1 errors, 2 bad options, an\n"
-    "unreadable input or an unwritable report.\n"
+    "Exit status: 0 no errors (warnings and infos allowed), 1 errors (or a skipped\n"
+    "kernel with --fail-on-skipped), 2 bad options, an unreadable input or an\n"
+    "unwritable report.\n"
     "With --format github, the job summary goes to $GITHUB_STEP_SUMMARY (or stderr).\n";
 
 typedef enum { FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_JUNIT, FMT_GITHUB } Format;
@@ -138,8 +145,16 @@ static int run(CkReport *r, CkOptions *o, char **paths, int npaths, const char *
     if (write_baseline)
         return EXIT_OK;
     bool failed = ck_counts(r).errors > 0;
-    for (size_t i = 0; i < r->nresults; i++)
+    size_t skipped = 0;
+    for (size_t i = 0; i < r->nresults; i++) {
         failed |= ck_status(r, i) == CK_FAILED;
+        skipped += ck_status(r, i) == CK_SKIPPED;
+    }
+    if (skipped && o->fail_on_skipped) {
+        cli_error("%zu kernel%s could not be specialised and --fail-on-skipped is set (see I0901 above)", skipped,
+                  skipped == 1 ? "" : "s");
+        failed = true;
+    }
     return failed ? EXIT_ERRORS : EXIT_OK;
 }
 
@@ -161,11 +176,12 @@ static int protected_run(CkOptions *o, char **paths, int npaths, const char *roo
 
 int cmd_check(int argc, char **argv)
 {
-    enum { OPT_NVRTC = 256, OPT_ARCH, OPT_BASELINE, OPT_WRITE_BASELINE, OPT_ROOT, OPT_DOCS, OPT_COLOR };
+    enum { OPT_NVRTC = 256, OPT_ARCH, OPT_BASELINE, OPT_WRITE_BASELINE, OPT_ROOT, OPT_DOCS, OPT_COLOR, OPT_SKIPPED };
     static const struct option opts[] = {
         {"format", required_argument, 0, 'f'},
         {"output", required_argument, 0, 'o'},
         {"nvrtc", no_argument, 0, OPT_NVRTC},
+        {"fail-on-skipped", no_argument, 0, OPT_SKIPPED},
         {"arch", required_argument, 0, OPT_ARCH},
         {"baseline", required_argument, 0, OPT_BASELINE},
         {"write-baseline", required_argument, 0, OPT_WRITE_BASELINE},
@@ -206,6 +222,7 @@ int cmd_check(int argc, char **argv)
             o.ndefines++;
             break;
         case OPT_NVRTC: o.nvrtc = true; break;
+        case OPT_SKIPPED: o.fail_on_skipped = true; break;
         case OPT_ARCH:
             if (sscanf(optarg, "sm_%d", &o.sm) != 1 || o.sm < 50 || o.sm > 200) {
                 cli_error("--arch expects sm_XX (e.g. sm_90), got '%s'", optarg);

@@ -106,6 +106,21 @@ github-escape)
   expect 1 check 'odd,dir:x' --format github
   grep -q '^::error file=odd%2Cdir%3Ax/p%25.py,line=3,' out.txt || fail "path not escaped: $(cat out.txt)"
   ;;
+discovery)
+  # Specialisations found in the files themselves: a launch in the file, a
+  # launch in another module of the package, a launch spec beside the
+  # kernel; a kernel nothing specialises is skipped, with values that
+  # compile, and --fail-on-skipped fails the run for it.
+  cp -R "$dir/fixtures/discovery" "$tmp/discovery"
+  expect 0 check discovery
+  golden out.txt discovery.txt
+  expect 0 check discovery --format json
+  golden out.txt discovery.json
+  expect 1 check discovery --fail-on-skipped
+  grep -q '1 kernel could not be specialised and --fail-on-skipped is set' err.txt || fail "--fail-on-skipped: $(cat err.txt)"
+  expect 0 check discovery/tutorial discovery/package discovery/specs --fail-on-skipped
+  grep -q '^4 files, 3 kernels checked, 0 skipped' out.txt || fail "discovered kernels: $(cat out.txt)"
+  ;;
 exit-codes)
   expect 0 check project/kernels/add.py project/host          # clean kernel, host-only file
   grep -q '^2 files, 1 kernel checked, 0 skipped: 0 errors, 0 warnings$' out.txt || fail "clean summary: $(cat out.txt)"
