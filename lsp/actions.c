@@ -104,7 +104,7 @@ cJSON *mt_lsp_handle_code_action(Server *s, const cJSON *params, RpcErr *err)
         uint32_t line_end = last + 1 < d->nlines ? d->lines[last + 1] : (uint32_t)d->len;
         for (size_t i = 0; i < mt_diag_count(d->ctx); i++) {
             const MtDiag *g = mt_diag_at(d->ctx, i);
-            if (!g->span.line || g->span.off >= line_end || g->span.end < line_off)
+            if (!mt_lsp_diag_in_doc(d, g) || !g->span.line || g->span.off >= line_end || g->span.end < line_off)
                 continue;
             const MtQueryFix *fx;
             size_t n = fixes(s, d, g, &fx);

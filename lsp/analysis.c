@@ -27,7 +27,7 @@ bool mt_lsp_parse_error_in(const Doc *d, uint32_t off, uint32_t end)
 {
     for (size_t i = 0; i < mt_diag_count(d->ctx); i++) {
         const MtDiag *g = mt_diag_at(d->ctx, i);
-        if (is_parse_error(g) && g->span.off >= off && g->span.off < end)
+        if (is_parse_error(g) && mt_lsp_diag_in_doc(d, g) && g->span.off >= off && g->span.off < end)
             return true;
     }
     return false;
@@ -76,20 +76,35 @@ void mt_lsp_analyse(Server *s, Doc *d)
     if (p->error)
         d->config_error = strdup(p->error);
     for (size_t i = 0; i < n; i++) {
+        d->kernels[i].info = mt_module_kernel(m, i);
+        d->kernels[i].helper = mt_query_is_helper(m, i);
+    }
+    const MtModule **package = NULL;
+    size_t npackage = 0;
+    bool looked = false;
+    for (size_t i = 0; i < n; i++) {
         Kernel *k = &d->kernels[i];
-        k->info = mt_module_kernel(m, i);
-        k->helper = mt_query_is_helper(m, i);
         if (k->helper || mt_lsp_parse_error_in(d, k->info->span.off, block_end(d, k->info->span.end)))
             continue;
         DiscoverInput in;
         mt_lsp_discover_input(&in, k->info, p, &s->settings, mt_lsp_config_choice(s, d->uri, k->info->name));
         if (mt_discover(d->ctx, m, k->info->name, &in.opt, &k->disc) != MT_OK)
             continue;
+        if (!k->disc->nlaunches) { /* launched from another module of the package? */
+            if (!looked)
+                npackage = mt_lsp_package_modules(s, d, &package);
+            looked = true;
+            in.opt.others = package;
+            in.opt.nothers = npackage;
+            if (npackage && mt_discover(d->ctx, m, k->info->name, &in.opt, &k->disc) != MT_OK)
+                continue;
+        }
         MtSpec spec = k->disc->spec;
         spec.last_stage = s->settings.last_stage;
         k->compiled = true;
         k->status = mt_compile(d->ctx, m, &spec, &k->k);
     }
+    free(package);
     mt_lsp_map_texts(d);
 }
 

@@ -155,7 +155,7 @@ static cJSON *show_stages(Server *s, const cJSON *arg, RpcErr *err)
     mt_lsp_text_printf(&t, "// %s(%s) from %s\n", k->info->name, sig ? sig : "...", d->path);
     for (size_t i = 0; i < mt_diag_count(d->ctx); i++) {
         const MtDiag *g = mt_diag_at(d->ctx, i);
-        if (g->sev <= MT_SEV_WARNING && g->kernel && !strcmp(g->kernel, k->info->name))
+        if (g->sev <= MT_SEV_WARNING && g->kernel && !strcmp(g->kernel, k->info->name) && mt_lsp_diag_in_doc(d, g))
             mt_lsp_text_printf(&t, "// %u:%u: %s: %s [%s]\n", g->span.line, g->span.col, mt_severity_name(g->sev),
                                g->msg, g->code ? g->code : "");
     }

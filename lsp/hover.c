@@ -58,7 +58,7 @@ static void origin_section(Server *s, const Kernel *k, const MtFound *f, Text *t
             mt_lsp_text_puts(t, "\nno value: not given by a launch, an autotune config, a default or a "
                                 "`# mytriton:` comment\n");
         else
-            mt_lsp_text_printf(t, "\n%sinferred from its use%s (no launch in this file shows its type)\n", em, em);
+            mt_lsp_text_printf(t, "\n%sinferred from its use%s (no launch shows its type)\n", em, em);
         return;
     case MT_ORIGIN_DEFAULT:
         mt_lsp_text_printf(t, "\n%sfrom its default%s\n", em, em);
@@ -224,7 +224,7 @@ cJSON *mt_lsp_handle_hover(Server *s, const cJSON *params, RpcErr *err)
     size_t nshown = 0;
     for (size_t i = 0; i < mt_diag_count(d->ctx) && nshown < 8; i++) {
         const MtDiag *g = mt_diag_at(d->ctx, i);
-        if (!g->span.line || off < g->span.off || off >= g->span.end)
+        if (!mt_lsp_diag_shown(s, d, g) || !g->span.line || off < g->span.off || off >= g->span.end)
             continue;
         const MtRule *r = mt_rule_find(g->code);
         bool dup = !r;

@@ -66,7 +66,7 @@ static void failure(const Doc *d, const Kernel *k, char *buf, size_t n)
     buf[0] = 0;
     for (size_t i = 0; i < mt_diag_count(d->ctx); i++) {
         const MtDiag *g = mt_diag_at(d->ctx, i);
-        if (!g->kernel || strcmp(g->kernel, k->info->name))
+        if (!g->kernel || strcmp(g->kernel, k->info->name) || !mt_lsp_diag_in_doc(d, g))
             continue;
         if (g->code && !strcmp(g->code, "I0901") && len < n) {
             int w = snprintf(buf + len, n - len, "%s%.*s", len ? ", " : "needs a value for ",

@@ -69,6 +69,15 @@ cJSON *mt_lsp_diag_to_lsp(Server *s, Doc *d, const MtDiag *g)
     return o;
 }
 
+bool mt_lsp_diag_shown(const Server *s, const Doc *d, const MtDiag *g)
+{
+    /* Inferred parameter types are inlay hints on the parameters unless
+     * the settings ask for the diagnostic; another module of the package
+     * was read for its launches only. */
+    return (!g->code || strcmp(g->code, "I0902") || s->settings.inferred_types == INFERRED_DIAGNOSTIC) &&
+           mt_lsp_diag_in_doc(d, g);
+}
+
 static bool same_diag(const MtDiag *a, const MtDiag *b)
 {
     return a->sev == b->sev && a->span.off == b->span.off && a->span.end == b->span.end &&
@@ -93,9 +102,7 @@ cJSON *mt_lsp_diag_publish(Server *s, Doc *d)
     size_t n = mt_diag_count(d->ctx);
     for (size_t i = 0; i < n; i++) {
         const MtDiag *g = mt_diag_at(d->ctx, i);
-        /* Inferred parameter types are inlay hints on the parameters
-         * unless the settings ask for the diagnostic. */
-        if (g->code && !strcmp(g->code, "I0902") && s->settings.inferred_types != INFERRED_DIAGNOSTIC)
+        if (!mt_lsp_diag_shown(s, d, g))
             continue;
         bool dup = false;
         for (size_t j = 0; j < i && !dup; j++)

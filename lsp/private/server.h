@@ -97,6 +97,13 @@ void mt_lsp_send_request(Server *s, const char *method, cJSON *params);
 /* Ask clients that support it to refresh lenses and inlay hints. */
 void mt_lsp_refresh_views(Server *s);
 
+/* ---- package.c: the other modules of the document's folder ---- */
+/* Parse into d's context the .py files of its folder that name one of its
+ * kernels (open documents' text, else the disk); a malloc'ed array. */
+size_t mt_lsp_package_modules(Server *s, Doc *d, const MtModule ***out);
+/* Whether a diagnostic belongs to d's own file (not to a package module). */
+bool mt_lsp_diag_in_doc(const Doc *d, const MtDiag *g);
+
 /* ---- fallback.c: the last good analysis, for unchanged lines ---- */
 /* Before an analysis: keep the current one as the fallback if it is good. */
 void mt_lsp_keep_good(Doc *d);
@@ -110,6 +117,9 @@ void mt_lsp_analysis_free(Analysis *a);
 
 /* ---- lsp_diag.c ---- */
 cJSON *mt_lsp_diag_to_lsp(Server *s, Doc *d, const MtDiag *g);
+/* Whether g is one of d's published diagnostics (its own file; I0902 only
+ * when the settings ask for it). */
+bool mt_lsp_diag_shown(const Server *s, const Doc *d, const MtDiag *g);
 /* textDocument/publishDiagnostics params for the last analysis of d. */
 cJSON *mt_lsp_diag_publish(Server *s, Doc *d);
 
