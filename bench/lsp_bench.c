@@ -9,9 +9,12 @@
  * until its response. Prints the median, 90th percentile and maximum
  * against the targets (20 ms from an edit to its diagnostics, 5 ms for a
  * hover). Every kernel is compiled through the CUDA lowering on each
- * edit, as in the editor. Not a test: it always exits 0 unless the
- * session breaks. */
+ * edit, as in the editor. Two files: one whose kernels carry `# mytriton:`
+ * comments, and a tutorial-style one without them, where every edit also
+ * runs the discovery over host code (launches with torch tensors, autotune
+ * configs). Not a test: it always exits 0 unless the session breaks. */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,8 +126,10 @@ typedef struct Hover {
     int line, character;
 } Hover;
 
-/* A 500-line file: 10 kernels of elementwise chains, masks and maxima. */
-static char *make_file(Hover *hovers, int *nhovers, int *edit_line)
+/* A 500-line file: 10 kernels of elementwise chains, masks and maxima,
+ * specialised by `# mytriton:` comments, or (tutorial) by autotune configs
+ * and launches in host code at the end of the file. */
+static char *make_file(bool tutorial, Hover *hovers, int *nhovers, int *edit_line)
 {
     size_t cap = 1 << 16, n = 0;
     char *s = malloc(cap);
@@ -136,12 +141,18 @@ static char *make_file(Hover *hovers, int *nhovers, int *edit_line)
         line++;                                                                                                       \
     } while (0)
     EMIT("\"\"\"Benchmark file: ten kernels, five hundred lines.\"\"\"\n");
+    EMIT("import torch\n");
     EMIT("import triton\n");
     EMIT("import triton.language as tl\n");
     for (int k = 0; k < KERNELS; k++) {
         EMIT("\n");
         EMIT("\n");
-        EMIT("# mytriton: BLOCK=%d\n", 128 << (k % 3));
+        if (!tutorial)
+            EMIT("# mytriton: BLOCK=%d\n", 128 << (k % 3));
+        else if (k % 2)
+            EMIT("@triton.autotune(configs=[triton.Config({'BLOCK': %d}, num_warps=4), triton.Config({'BLOCK': 64})], "
+                 "key=['n'])\n",
+                 128 << (k % 3));
         EMIT("@triton.jit\n");
         EMIT("def kernel_%d(x, y, out, n, BLOCK: tl.constexpr):\n", k);
         EMIT("    pid = tl.program_id(0)\n");
@@ -165,6 +176,17 @@ static char *make_file(Hover *hovers, int *nhovers, int *edit_line)
         }
         EMIT("    tl.store(out + offs, t%d, mask=mask)\n", BODY - 1);
     }
+    if (tutorial) {
+        EMIT("\n");
+        EMIT("\n");
+        EMIT("def run_all(n):\n");
+        EMIT("    x = torch.randn(n, device='cuda', dtype=torch.float32)\n");
+        EMIT("    y = torch.rand_like(x)\n");
+        EMIT("    out = torch.empty_like(x)\n");
+        for (int k = 0; k < KERNELS; k++)
+            EMIT("    kernel_%d[(triton.cdiv(n, 128),)](x, y, out, n%s)\n", k,
+                 k % 2 ? "" : k % 4 ? ", BLOCK=256" : ", BLOCK=128");
+    }
 #undef EMIT
     return s;
 }
@@ -183,29 +205,18 @@ static void report(const char *what, double *v, int n, double target)
            p90 <= target ? "met" : "MISSED");
 }
 
-int main(int argc, char **argv)
+/* Open one file, edit and hover it ROUNDS times, close it. */
+static void run_file(Pipe *p, bool tutorial, int rounds)
 {
-    int rounds = argc > 1 && atoi(argv[1]) > 0 ? atoi(argv[1]) : 50;
-    int a[2], b[2];
-    if (pipe(a) || pipe(b))
-        return 1;
-    Pipe p = {.server_in = a[0], .to = a[1], .from = b[0], .server_out = b[1]};
-    pthread_t th;
-    pthread_create(&th, NULL, serve, &p);
-
     Hover hovers[64];
     int nhovers, edit_line = 0;
-    char *text = make_file(hovers, &nhovers, &edit_line);
+    char *text = make_file(tutorial, hovers, &nhovers, &edit_line);
     int lines = 0;
     for (const char *q = text; *q; q++)
         lines += *q == '\n';
-    const char *uri = "file:///bench/kernels.py";
-
-    cJSON *init = message("initialize", 1);
-    cJSON_AddItemToObject(init, "params", cJSON_Parse("{\"capabilities\":{}}"));
-    send_json(&p, init);
-    cJSON_Delete(await(&p, 1, 0));
-    send_json(&p, message("initialized", 0));
+    const char *uri = tutorial ? "file:///bench/tutorial.py" : "file:///bench/kernels.py";
+    printf("%s\n", tutorial ? "tutorial-style: launches and autotune configs, no mytriton comments"
+                            : "annotated: `# mytriton:` comments");
 
     double t0 = now_ms();
     cJSON *open = message("textDocument/didOpen", 0);
@@ -215,13 +226,13 @@ int main(int argc, char **argv)
     cJSON_AddStringToObject(td, "languageId", "python");
     cJSON_AddNumberToObject(td, "version", 1);
     cJSON_AddStringToObject(td, "text", text);
-    send_json(&p, open);
-    cJSON *first = await(&p, 0, 1);
+    send_json(p, open);
+    cJSON *first = await(p, 0, 1);
     double open_ms = now_ms() - t0;
     int ndiags = cJSON_GetArraySize(
         cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(first, "params"), "diagnostics"));
     cJSON_Delete(first);
-    printf("file: %d lines, %d kernels; didOpen -> diagnostics %.2f ms (%d diagnostics)\n", lines, KERNELS, open_ms,
+    printf("  file: %d lines, %d kernels; didOpen -> diagnostics %.2f ms (%d diagnostics)\n", lines, KERNELS, open_ms,
            ndiags);
 
     double *change = malloc((size_t)rounds * sizeof *change), *hover = malloc((size_t)rounds * sizeof *hover);
@@ -243,8 +254,8 @@ int main(int argc, char **argv)
         cJSON_AddStringToObject(c, "text", digits);
         cJSON_AddItemToArray(changes, c);
         double s = now_ms();
-        send_json(&p, ch);
-        cJSON_Delete(await(&p, 0, r + 2));
+        send_json(p, ch);
+        cJSON_Delete(await(p, 0, r + 2));
         change[r] = now_ms() - s;
 
         const Hover *h = &hovers[r % nhovers];
@@ -255,26 +266,49 @@ int main(int argc, char **argv)
                  h->character);
         cJSON_AddItemToObject(hv, "params", cJSON_Parse(params));
         s = now_ms();
-        send_json(&p, hv);
-        cJSON *res = await(&p, 1000 + r, 0);
+        send_json(p, hv);
+        cJSON *res = await(p, 1000 + r, 0);
         hover[r] = now_ms() - s;
         if (r == 0) {
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(
                 cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "result"), "contents"), "value");
-            printf("first hover (line %d): %.60s...\n", h->line + 1, cJSON_IsString(v) ? v->valuestring : "(none)");
+            printf("  first hover (line %d): %.60s...\n", h->line + 1, cJSON_IsString(v) ? v->valuestring : "(none)");
         }
         cJSON_Delete(res);
     }
-    report("didChange -> publishDiagnostics", change, rounds, 20);
-    report("hover", hover, rounds, 5);
+    report("  didChange -> publishDiagnostics", change, rounds, 20);
+    report("  hover", hover, rounds, 5);
+    cJSON *close_msg = message("textDocument/didClose", 0);
+    cJSON *cl = cJSON_AddObjectToObject(close_msg, "params");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(cl, "textDocument"), "uri", uri);
+    send_json(p, close_msg);
+    free(change);
+    free(hover);
+    free(text);
+}
+
+int main(int argc, char **argv)
+{
+    int rounds = argc > 1 && atoi(argv[1]) > 0 ? atoi(argv[1]) : 50;
+    int a[2], b[2];
+    if (pipe(a) || pipe(b))
+        return 1;
+    Pipe p = {.server_in = a[0], .to = a[1], .from = b[0], .server_out = b[1]};
+    pthread_t th;
+    pthread_create(&th, NULL, serve, &p);
+
+    cJSON *init = message("initialize", 1);
+    cJSON_AddItemToObject(init, "params", cJSON_Parse("{\"capabilities\":{}}"));
+    send_json(&p, init);
+    cJSON_Delete(await(&p, 1, 0));
+    send_json(&p, message("initialized", 0));
+    run_file(&p, false, rounds);
+    run_file(&p, true, rounds);
 
     send_json(&p, message("shutdown", 2));
     cJSON_Delete(await(&p, 2, 0));
     send_json(&p, message("exit", 0));
     close(p.to);
     pthread_join(th, NULL);
-    free(change);
-    free(hover);
-    free(text);
     return 0;
 }

@@ -23,13 +23,6 @@
 #include "base/strbuf.h"
 #include "host.h"
 
-enum { MAX_PROBES = 16 };
-
-typedef struct Probe {
-    const char *type;
-    bool ok;
-} Probe;
-
 typedef struct Disc {
     MtCtx *c;
     const MtModule *m;
@@ -40,8 +33,6 @@ typedef struct Disc {
     MtFound *found;
     HostVal *vals;            /* per parameter: its value as host code sees it (heuristics read these) */
     MtDiscovery *out;
-    Probe probes[MAX_PROBES];
-    uint32_t nprobes;
 } Disc;
 
 const char *mt_origin_name(MtOrigin o)
@@ -101,12 +92,14 @@ static HostVal literal_value(MtCtx *c, const char *text)
 /* ---- types this compiler can compile ------------------------------------------------------ */
 
 /* Whether mt_compile accepts `type` as a signature entry: asked of the
- * compiler itself, on a one-line kernel in a scratch context. */
+ * compiler itself, on a one-line kernel in a scratch context, once per
+ * module. */
 static bool type_supported(Disc *d, const char *type)
 {
-    for (uint32_t i = 0; i < d->nprobes; i++)
-        if (!strcmp(d->probes[i].type, type))
-            return d->probes[i].ok;
+    Host *h = d->host;
+    for (uint32_t i = 0; i < h->nprobes; i++)
+        if (!strcmp(h->probes[i].type, type))
+            return h->probes[i].ok;
     static const char probe[] = "import triton\n@triton.jit\ndef probe(p):\n    pass\n";
     MtCtx *s = mt_ctx_new(NULL);
     MtModule *m;
@@ -117,8 +110,8 @@ static bool type_supported(Disc *d, const char *type)
     if (!s)
         mt_throw(d->c, MT_ERR_NOMEM);
     mt_ctx_free(s);
-    if (d->nprobes < MAX_PROBES)
-        d->probes[d->nprobes++] = (Probe){type, ok};
+    if (h->nprobes < sizeof h->probes / sizeof h->probes[0])
+        h->probes[h->nprobes++] = (struct HostProbe){mt_arena_strdup(&d->c->arena, type), ok};
     return ok;
 }
 

@@ -62,6 +62,13 @@ typedef struct Host {
     HostLaunch *launches;     /* in source order */
     uint32_t nlaunches;
     uint8_t *in_kernel;       /* per token: inside a jit function */
+    /* Signature types asked of the compiler (discover.c), kept with the
+     * module so its kernels ask once. */
+    struct HostProbe {
+        const char *type;
+        bool ok;
+    } probes[16];
+    uint32_t nprobes;
 } Host;
 
 /* The index of m's host code (arena-owned), made once per module. */
