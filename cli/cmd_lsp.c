@@ -1,6 +1,6 @@
 /* cmd_lsp.c: `mytriton lsp` — the language server on stdin/stdout.
  *
- *   mytriton lsp [--stdio] [--rules-url URL]
+ *   mytriton lsp [--stdio] [--rules-url URL] [--with CMD [ARG...]]
  *
  * The server itself is the mt_lsp library (lsp/); this file finds the
  * rule pages for diagnostic links (docs/rules/ next to the executable's
@@ -20,13 +20,16 @@
 #endif
 
 static const char help[] =
-    "usage: mytriton lsp [--stdio] [--rules-url URL]\n"
+    "usage: mytriton lsp [--stdio] [--rules-url URL] [--with CMD [ARG...]]\n"
     "\n"
     "Run the mytriton language server (LSP 3.17, JSON-RPC on stdin/stdout).\n"
     "\n"
     "  --stdio            accepted for editors that pass it; stdio is the only transport\n"
     "  --rules-url URL    base of the rule pages linked from diagnostics\n"
     "                     (default: docs/rules/ of this installation, when found)\n"
+    "  --with CMD ARG...  also run the language server CMD (the rest of the line, e.g.\n"
+    "                     --with pylsp) and serve both as one: for editors that run one\n"
+    "                     server per buffer (Emacs's eglot)\n"
     "  -h, --help         this help\n";
 
 #ifdef MT_HAVE_LSP
@@ -62,7 +65,8 @@ static char *find_rules(void)
 int cmd_lsp(int argc, char **argv)
 {
     const char *rules = NULL;
-    for (int i = 1; i < argc; i++) {
+    char **with = NULL;
+    for (int i = 1; i < argc && !with; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             fputs(help, stdout);
             return EXIT_OK;
@@ -72,6 +76,8 @@ int cmd_lsp(int argc, char **argv)
             rules = argv[++i];
         } else if (!strncmp(argv[i], "--rules-url=", 12)) {
             rules = argv[i] + 12;
+        } else if (!strcmp(argv[i], "--with") && i + 1 < argc) {
+            with = argv + i + 1; /* argv is NULL-terminated */
         } else {
             cli_error("unknown option '%s'", argv[i]);
             fprintf(stderr, "\n%s", help);
@@ -81,12 +87,13 @@ int cmd_lsp(int argc, char **argv)
 #ifdef MT_HAVE_LSP
     signal(SIGPIPE, SIG_IGN);
     char *found = rules ? NULL : find_rules();
-    MtLspOptions opt = {.rules_url = rules ? rules : found};
+    MtLspOptions opt = {.rules_url = rules ? rules : found, .with = with};
     int status = mt_lsp_serve(STDIN_FILENO, STDOUT_FILENO, &opt);
     free(found);
     return status;
 #else
     (void)rules;
+    (void)with;
     cli_error("this build has no language server (lsp/ was not built)");
     return EXIT_TROUBLE;
 #endif

@@ -426,6 +426,8 @@ static void publish(Server *s)
 
 int mt_lsp_serve(int in_fd, int out_fd, const MtLspOptions *opt)
 {
+    if (opt && opt->with && opt->with[0])
+        return mt_lsp_serve_with(in_fd, out_fd, opt);
     Server s = {0};
     mt_lsp_rpc_init(&s.rpc, in_fd, out_fd);
     mt_lsp_settings_init(&s.settings);

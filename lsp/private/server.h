@@ -14,6 +14,7 @@
 #include "config.h"
 #include "documents.h"
 #include "jsonrpc.h"
+#include "mytriton/lsp.h"
 #include "mytriton/mytriton.h"
 
 /* The autotune config a user picked for a kernel (the lens cycles them). */
@@ -96,6 +97,10 @@ cJSON *mt_lsp_handle_execute_command(Server *s, const cJSON *params, RpcErr *err
 void mt_lsp_send_request(Server *s, const char *method, cJSON *params);
 /* Ask clients that support it to refresh lenses and inlay hints. */
 void mt_lsp_refresh_views(Server *s);
+
+/* ---- mux.c: mytriton beside another language server ---- */
+/* Serve one session with mytriton and opt->with merged (mux.c explains). */
+int mt_lsp_serve_with(int in_fd, int out_fd, const MtLspOptions *opt);
 
 /* ---- package.c: the other modules of the document's folder ---- */
 /* Parse into d's context the .py files of its folder that name one of its

@@ -17,6 +17,7 @@
  *   expect-not: JSON        no message received so far, nor within
  *                           300 ms, matches
  *   exit: N                 close the server's input; it exits with N
+ *   server-args: ARG...     (first line only) arguments after `lsp`
  * Placeholders: %ROOT% (the source tree), %TEXT(path)% (a file of the
  * tree as a JSON string), %KERNELS(n)% (a generated file of about n lines
  * of kernels, as a JSON string). */
@@ -245,8 +246,21 @@ static bool run_file(const char *server, const char *root, const char *path)
         p = e + 1;
     }
 
+    /* `server-args: ARG...` (the first directive, if any): arguments after
+     * `lsp`, split at spaces, placeholders expanded. */
+    char *args[16] = {0}, *argtext = NULL;
+    if (nl && !strncmp(lines[0].text, "server-args:", 12)) {
+        argtext = expand(root, lines[0].text + 12);
+        int k = 0;
+        for (char *tok = strtok(argtext, " "); tok && k < 15; tok = strtok(NULL, " "))
+            args[k++] = tok;
+        free(lines[0].text);
+        memmove(lines, lines + 1, (size_t)--nl * sizeof *lines);
+    }
     Client c;
-    if (!client_start(&c, server, NULL)) {
+    bool started = client_start(&c, server, args);
+    free(argtext);
+    if (!started) {
         fprintf(stderr, "%s: cannot start %s\n", path, server);
         return false;
     }

@@ -8,6 +8,10 @@ typedef struct MtLspOptions {
      * each diagnostic's codeDescription; NULL: diagnostics carry none
      * unless the client's settings give one. */
     const char *rules_url;
+    /* Another language server to run beside mytriton as one session (the
+     * user's Python server, for clients that run one server per buffer):
+     * its argv, NULL-terminated; NULL: none. */
+    char *const *with;
 } MtLspOptions;
 
 /* Serve LSP 3.17 on the two descriptors until `exit` or end of input.

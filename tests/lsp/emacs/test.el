@@ -12,7 +12,11 @@
 ;;      the watcher eglot registered (workspace/didChangeWatchedFiles);
 ;;   5. eglot's shutdown sequence (shutdown with "params": null, then exit)
 ;;      ends the server with exit status 0.
-;; Everything seen is printed; any failure exits Emacs with status 1.
+;; With MYTRITON_WITH (a command line), the contact is the recipe that
+;; keeps the user's Python server, `mytriton lsp --with CMD...`, and the
+;; test also checks that hover and flymake show that server's answers
+;; beside mytriton's. Everything seen is printed; any failure exits Emacs
+;; with status 1.
 
 (require 'cl-lib)
 (require 'eglot)
@@ -21,6 +25,7 @@
 
 (defvar mt-server (getenv "MYTRITON_SERVER"))
 (defvar mt-file (getenv "MYTRITON_FILE"))
+(defvar mt-with (and (getenv "MYTRITON_WITH") (split-string (getenv "MYTRITON_WITH"))))
 
 (defun mt-out (fmt &rest args) (princ (concat (apply #'format fmt args) "\n")))
 (defun mt-fail (fmt &rest args)
@@ -60,7 +65,7 @@ which batch Emacs handles only while reading events)."
   (setq eglot-sync-connect 10
         eglot-send-changes-idle-time 0.1
         flymake-no-changes-timeout 0.1)
-  (add-to-list 'eglot-server-programs `(python-mode . (,mt-server "lsp")))
+  (add-to-list 'eglot-server-programs `(python-mode . (,mt-server "lsp" ,@(and mt-with (cons "--with" mt-with)))))
   ;; A project for the folder without version control.
   (add-hook 'project-find-functions (lambda (dir) (cons 'transient (file-name-directory mt-file))))
   (find-file mt-file)
@@ -72,7 +77,9 @@ which batch Emacs handles only while reading events)."
     ;; 1. First open: a shape.
     (let ((text (mt-hover 54 6)))
       (unless (string-match-p (regexp-quote "offs_k: vector<64 x i32>") text)
-        (mt-fail "hover on offs_k lacks its shape")))
+        (mt-fail "hover on offs_k lacks its shape"))
+      (when (and mt-with (not (string-match-p "fake: .offs_k." text)))
+        (mt-fail "hover lacks the other server's answer")))
     (let ((text (mt-hover 37 10)))
       (unless (string-match-p "from autotune config 1 of 3" text)
         (mt-fail "hover on BLOCK_SIZE_M does not say where its value came from")))
@@ -91,7 +98,10 @@ which batch Emacs handles only while reading events)."
                 (flymake-diagnostic-type x) (flymake-diagnostic-text x)))
       (unless (and (= (line-number-at-pos beg) 55) (= (save-excursion (goto-char beg) (current-column)) 13)
                    (= (line-number-at-pos end) 55) (= (save-excursion (goto-char end) (current-column)) 37))
-        (mt-fail "E0207 is not at 55:14-55:38")))
+        (mt-fail "E0207 is not at 55:14-55:38"))
+      (when (and mt-with (not (cl-find-if (lambda (x) (string-match-p "fake: " (flymake-diagnostic-text x)))
+                                          (flymake-diagnostics))))
+        (mt-fail "flymake lacks the other server's diagnostic")))
 
     ;; 3. The quick fix with the point at the start of the line.
     (mt-goto 55 0)
@@ -125,7 +135,7 @@ which batch Emacs handles only while reading events)."
       (mt-out "server exit status: %d" (process-exit-status proc))
       (unless (= (process-exit-status proc) 0)
         (mt-fail "the server exited with status %d" (process-exit-status proc)))))
-  (mt-out "PASS emacs eglot"))
+  (mt-out "PASS emacs eglot%s" (if mt-with (format " beside %s" (string-join mt-with " ")) "")))
 
 (condition-case err
     (progn (mt-run) (kill-emacs 0))
