@@ -2,10 +2,10 @@
 # install-deps.sh: install the Debian packages mytriton needs, if missing.
 # Used by the Makefile's targets and by .ci/run; safe to run repeatedly.
 #   install-deps.sh          building (make demo, make build, make install)
-#   install-deps.sh test     and testing (make test): Check, Neovim and Emacs with eglot for
-#                            the editor tests, Chromium, node and npm and libcurl for the
-#                            dashboard's tests, python3-numpy for the numpy references of
-#                            the example kernels
+#   install-deps.sh test     and testing (make test): Check, Neovim, Emacs with eglot and
+#                            lsp-mode, Vim with ALE for the editor tests, Chromium, node and
+#                            npm and libcurl for the dashboard's tests, python3-numpy for the
+#                            numpy references of the example kernels
 #   install-deps.sh fuzz     and fuzzing (make fuzz): clang 14 with libFuzzer
 set -eu
 
@@ -13,7 +13,7 @@ need="cmake make gcc pkg-config libcjson-dev libmicrohttpd-dev libsqlite3-dev ch
 case "${1:-}" in
   "") ;;
   test)
-    need="$need neovim emacs-nox elpa-eglot chromium libcurl4-openssl-dev python3-numpy"
+    need="$need neovim emacs-nox elpa-eglot elpa-lsp-mode vim vim-ale chromium libcurl4-openssl-dev python3-numpy"
     # The dashboard's page tests run node and npm: Debian's, unless a node
     # is already installed (NodeSource's brings its own npm).
     command -v node >/dev/null 2>&1 || need="$need nodejs"
