@@ -233,7 +233,7 @@ static const MtNode *find_launch(const Disc *d, const Host *h, uint32_t *count, 
         (*count)++;
         if (!first) {
             first = call;
-            *env = (HostEnv){h, host_scope_of(h, l->name_tok), l->name_tok, NULL, 0, 0};
+            *env = (HostEnv){h, mt_host_scope_of(h, l->name_tok), l->name_tok, NULL, 0, 0};
         }
     }
     return first;
@@ -252,13 +252,13 @@ static const char *source_text(const Disc *d, MtSpan sp)
 static void launch_argument(Disc *d, const HostEnv *env, int i, const MtNode *arg, const char *where)
 {
     MtFound *f = &d->found[i];
-    HostVal v = host_eval(env, arg);
+    HostVal v = mt_host_eval(env, arg);
     d->vals[i] = v;
     if (!unset(f))
         return;
     const char *text = source_text(d, arg->span);
     if (f->constexpr_) {
-        const char *lit = host_literal(d->c, &v);
+        const char *lit = mt_host_literal(d->c, &v);
         if (!lit)
             return;
         set_value(d, i, MT_ORIGIN_LAUNCH, lit, where, arg->span);
@@ -266,11 +266,11 @@ static void launch_argument(Disc *d, const HostEnv *env, int i, const MtNode *ar
         f->detail = mt_sprintf(d->c, "%s=%s", f->name, text ? text : lit);
         return;
     }
-    const char *type = host_sig_type(d->c, &v);
+    const char *type = mt_host_sig_type(d->c, &v);
     if (!type)
         return;
     f->detail = text;
-    f->seen = host_describe(d->c, &v);
+    f->seen = mt_host_describe(d->c, &v);
     f->where = where;
     f->span = arg->span;
     if (!type_supported(d, type)) {
@@ -305,15 +305,15 @@ static const MtNode *decorator(const Disc *d, const char *name, HostEnv *env)
 {
     const Host *h = d->host;
     const MtToken *t = h->m->toks;
-    uint32_t def = host_token_at(h, d->fn->def_span.off);
-    for (uint32_t i = host_token_at(h, d->fn->span.off); i < def; i++) {
+    uint32_t def = mt_host_token_at(h, d->fn->def_span.off);
+    for (uint32_t i = mt_host_token_at(h, d->fn->span.off); i < def; i++) {
         if (t[i].kind != TK_OP || t[i].op != OP_AT)
             continue;
-        uint32_t end = host_line_end(h, i);
+        uint32_t end = mt_host_line_end(h, i);
         const MtNode *n = mt_parse_host_expr(d->c, h->m, i + 1, end);
         *env = (HostEnv){h, -1, i, NULL, 0, 0};
-        const char *path = n && n->kind == ND_CALL ? host_callee_path(env, n) : NULL;
-        if (path && host_path_is(path, name))
+        const char *path = n && n->kind == ND_CALL ? mt_host_callee_path(env, n) : NULL;
+        if (path && mt_host_path_is(path, name))
             return n;
         i = end;
     }
@@ -334,7 +334,7 @@ static const char *config_text(Disc *d, const HostVal *cfg)
     MtBuf b;
     mt_buf_init(&b, &d->c->arena);
     for (uint32_t i = 0; i < cfg->n; i++) {
-        const char *lit = host_literal(d->c, &cfg->items[2 * i + 1]);
+        const char *lit = mt_host_literal(d->c, &cfg->items[2 * i + 1]);
         if (cfg->items[2 * i].kind == HV_STR)
             mt_buf_printf(&b, "%s%s=%s", b.n ? ", " : "", cfg->items[2 * i].s, lit ? lit : "?");
     }
@@ -348,7 +348,7 @@ static void autotune(Disc *d)
     const MtNode *arg = call ? argument(call, 0, "configs") : NULL;
     if (!arg)
         return;
-    HostVal list = host_eval(&env, arg);
+    HostVal list = mt_host_eval(&env, arg);
     if (list.kind != HV_LIST || list.shape)
         return;
     uint32_t n = 0;
@@ -370,7 +370,7 @@ static void autotune(Disc *d)
     for (uint32_t i = 0; i < (uint32_t)cfg->i; i++) {
         const HostVal *k = &cfg->items[2 * i], *v = &cfg->items[2 * i + 1];
         int p = k->kind == HV_STR ? param_index(d, k->s) : -1;
-        const char *lit = host_literal(d->c, v);
+        const char *lit = mt_host_literal(d->c, v);
         if (p < 0 || !unset(&d->found[p]) || !lit)
             continue;
         set_value(d, p, MT_ORIGIN_AUTOTUNE, lit, where, v->span);
@@ -397,7 +397,7 @@ static void heuristics(Disc *d)
     HostEnv env;
     const MtNode *call = decorator(d, "heuristics", &env);
     const MtNode *arg = call ? argument(call, 0, "values") : NULL;
-    HostVal dict = arg ? host_eval(&env, arg) : (HostVal){.kind = HV_UNKNOWN};
+    HostVal dict = arg ? mt_host_eval(&env, arg) : (HostVal){.kind = HV_UNKNOWN};
     if (dict.kind != HV_DICT)
         return;
     HostVal args = heuristic_args(d);
@@ -406,8 +406,8 @@ static void heuristics(Disc *d)
         int p = k->kind == HV_STR ? param_index(d, k->s) : -1;
         if (p < 0 || !unset(&d->found[p]))
             continue;
-        HostVal v = host_call(&env, fn, &args, 1);
-        const char *lit = host_literal(d->c, &v);
+        HostVal v = mt_host_call(&env, fn, &args, 1);
+        const char *lit = mt_host_literal(d->c, &v);
         if (!lit)
             continue;
         set_value(d, p, MT_ORIGIN_HEURISTICS, lit, "@triton.heuristics", fn->span);
@@ -425,8 +425,8 @@ static void defaults(Disc *d, bool assign)
             continue;
         if (!assign) {
             if (d->vals[i].kind == HV_UNKNOWN) {
-                HostEnv env = {d->host, -1, host_token_at(d->host, dv->span.off), NULL, 0, 0};
-                d->vals[i] = host_eval(&env, dv);
+                HostEnv env = {d->host, -1, mt_host_token_at(d->host, dv->span.off), NULL, 0, 0};
+                d->vals[i] = mt_host_eval(&env, dv);
             }
             continue;
         }
@@ -490,7 +490,7 @@ static MtStatus discover(MtCtx *c, void *ud)
     d.out = mt_arena_alloc(&c->arena, sizeof *d.out);
     d.found = mt_arena_alloc(&c->arena, (n + 1) * sizeof *d.found);
     d.vals = mt_arena_alloc(&c->arena, (n + 1) * sizeof *d.vals);
-    d.host = host_index(c, j->m);
+    d.host = mt_host_index(c, j->m);
     for (uint32_t i = 0; i < n; i++) {
         d.found[i].name = d.info->params[i].name;
         d.found[i].constexpr_ = d.info->params[i].constexpr_;
@@ -508,7 +508,7 @@ static MtStatus discover(MtCtx *c, void *ud)
     const MtNode *call = find_launch(&d, d.host, &d.out->nlaunches, &env);
     const Host *where = d.host;
     for (size_t o = 0; o < j->opt->nothers; o++) {
-        Host *h = host_index(c, j->opt->others[o]);
+        Host *h = mt_host_index(c, j->opt->others[o]);
         HostEnv e;
         const MtNode *other = find_launch(&d, h, &d.out->nlaunches, &e);
         if (!call && other) {

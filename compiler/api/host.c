@@ -27,7 +27,7 @@ static bool is_close(const Host *h, uint32_t i)
 /* The last token, EOF, is never passed. */
 static uint32_t last(const Host *h) { return h->m->ntoks - 1; }
 
-uint32_t host_close(const Host *h, uint32_t t)
+uint32_t mt_host_close(const Host *h, uint32_t t)
 {
     if (!is_open(h, t))
         return t;
@@ -40,14 +40,14 @@ uint32_t host_close(const Host *h, uint32_t t)
     return t;
 }
 
-uint32_t host_line_end(const Host *h, uint32_t t)
+uint32_t mt_host_line_end(const Host *h, uint32_t t)
 {
     while (t < last(h) && tk(h, t)->kind != TK_NEWLINE)
         t++;
     return t;
 }
 
-uint32_t host_token_at(const Host *h, uint32_t off)
+uint32_t mt_host_token_at(const Host *h, uint32_t off)
 {
     uint32_t lo = 0, hi = last(h);
     while (lo < hi) {
@@ -75,7 +75,7 @@ static void block_range(const Host *h, uint32_t colon, uint32_t *from, uint32_t 
     uint32_t i = colon + 1;
     if (tk(h, i)->kind != TK_NEWLINE || tk(h, i + 1)->kind != TK_INDENT) {
         *from = i;
-        *to = host_line_end(h, i);
+        *to = mt_host_line_end(h, i);
         return;
     }
     *from = i + 2;
@@ -94,7 +94,7 @@ static uint32_t header_colon(const Host *h, uint32_t t)
 {
     for (uint32_t i = t; i < last(h) && tk(h, i)->kind != TK_NEWLINE; i++) {
         if (is_open(h, i))
-            i = host_close(h, i);
+            i = mt_host_close(h, i);
         else if (op_at(h, i, OP_COLON))
             return i;
     }
@@ -110,7 +110,7 @@ static void parameters(Host *h, HostFunc *f, uint32_t open, uint32_t close)
             i++;
         uint32_t end = i;
         while (end < close && !op_at(h, end, OP_COMMA))
-            end = is_open(h, end) ? host_close(h, end) + 1 : end + 1;
+            end = is_open(h, end) ? mt_host_close(h, end) + 1 : end + 1;
         if (i < end && name_at(h, i)) {
             HostParam p = {.name = tk(h, i)->text};
             for (uint32_t k = i + 1; k < end; k++)
@@ -167,16 +167,16 @@ static void find_defs(Host *h, Ranges *classes)
         }
         HostFunc f = {.name = tk(h, d + 1)->text, .def_tok = d, .body_from = from, .body_to = to, .parent = -1};
         if (op_at(h, d + 2, OP_LPAR))
-            parameters(h, &f, d + 2, host_close(h, d + 2));
+            parameters(h, &f, d + 2, mt_host_close(h, d + 2));
         mt_vec_push(&h->c->arena, &fs, f);
     }
     h->funcs = fs.v;
     h->nfuncs = fs.n;
     for (uint32_t i = 0; i < h->nfuncs; i++)
-        h->funcs[i].parent = host_scope_of(h, h->funcs[i].def_tok);
+        h->funcs[i].parent = mt_host_scope_of(h, h->funcs[i].def_tok);
 }
 
-int32_t host_scope_of(const Host *h, uint32_t t)
+int32_t mt_host_scope_of(const Host *h, uint32_t t)
 {
     int32_t best = -1;
     for (uint32_t i = 0; i < h->nfuncs; i++) {
@@ -187,7 +187,7 @@ int32_t host_scope_of(const Host *h, uint32_t t)
     return best;
 }
 
-int32_t host_find_func(const Host *h, const char *name, int32_t scope)
+int32_t mt_host_find_func(const Host *h, const char *name, int32_t scope)
 {
     for (;;) {
         for (uint32_t i = 0; i < h->nfuncs; i++)
@@ -214,7 +214,7 @@ typedef MT_VEC(HostAssign) Assigns;
 static void targets(Host *h, uint32_t from, uint32_t to, uint32_t stmt, uint32_t rhs_from, uint32_t rhs_to,
                     int32_t scope, Assigns *out)
 {
-    if (from < to && (op_at(h, from, OP_LPAR) || op_at(h, from, OP_LSQB)) && host_close(h, from) == to - 1) {
+    if (from < to && (op_at(h, from, OP_LPAR) || op_at(h, from, OP_LSQB)) && mt_host_close(h, from) == to - 1) {
         from++;
         to--;
     }
@@ -245,14 +245,14 @@ static void find_assignments(Host *h, const Ranges *classes)
     for (uint32_t s = 0; s + 1 < last(h); s++) {
         if (!stmt_start(h, s) || h->in_kernel[s] || !(name_at(h, s) || op_at(h, s, OP_LPAR) || op_at(h, s, OP_LSQB)))
             continue;
-        int32_t scope = host_scope_of(h, s);
+        int32_t scope = mt_host_scope_of(h, s);
         if (in_class_body(h, classes, s, scope))
             continue;
-        uint32_t e = host_line_end(h, s);
+        uint32_t e = mt_host_line_end(h, s);
         MT_VEC(uint32_t) eqs = {0};
         for (uint32_t i = s; i < e; i++) {
             if (is_open(h, i))
-                i = host_close(h, i);
+                i = mt_host_close(h, i);
             else if (kw_at(h, i, KW_LAMBDA))
                 break;
             else if (op_at(h, i, OP_ASSIGN))
@@ -271,20 +271,20 @@ static void find_launches(Host *h)
     for (uint32_t i = 0; i + 2 < last(h); i++) {
         if (!name_at(h, i) || h->in_kernel[i] || !op_at(h, i + 1, OP_LSQB))
             continue;
-        uint32_t close = host_close(h, i + 1);
+        uint32_t close = mt_host_close(h, i + 1);
         if (close == i + 1 || !op_at(h, close + 1, OP_LPAR))
             continue;
         uint32_t from = i;
         while (from >= 2 && op_at(h, from - 1, OP_PERIOD) && name_at(h, from - 2))
             from -= 2;
-        HostLaunch l = {tk(h, i)->text, i, from, host_close(h, close + 1) + 1};
+        HostLaunch l = {tk(h, i)->text, i, from, mt_host_close(h, close + 1) + 1};
         mt_vec_push(&h->c->arena, &ls, l);
     }
     h->launches = ls.v;
     h->nlaunches = ls.n;
 }
 
-Host *host_index(MtCtx *c, const MtModule *m)
+Host *mt_host_index(MtCtx *c, const MtModule *m)
 {
     if (m->host)
         return m->host;
@@ -302,7 +302,7 @@ Host *host_index(MtCtx *c, const MtModule *m)
     return h;
 }
 
-bool host_path_is(const char *path, const char *name)
+bool mt_host_path_is(const char *path, const char *name)
 {
     size_t n = strlen(path), k = strlen(name);
     return n >= k && !strcmp(path + n - k, name) && (n == k || path[n - k - 1] == '.');

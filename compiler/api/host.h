@@ -72,20 +72,20 @@ typedef struct Host {
 } Host;
 
 /* The index of m's host code (arena-owned), made once per module. */
-Host *host_index(MtCtx *c, const MtModule *m);
+Host *mt_host_index(MtCtx *c, const MtModule *m);
 /* Token index of the first token at or after byte offset off. */
-uint32_t host_token_at(const Host *h, uint32_t off);
+uint32_t mt_host_token_at(const Host *h, uint32_t off);
 /* The innermost host function whose body holds token t, or -1. */
-int32_t host_scope_of(const Host *h, uint32_t t);
+int32_t mt_host_scope_of(const Host *h, uint32_t t);
 /* The host function of that name visible from scope (itself nested there
  * or at module level), or -1. */
-int32_t host_find_func(const Host *h, const char *name, int32_t scope);
+int32_t mt_host_find_func(const Host *h, const char *name, int32_t scope);
 /* End of the logical line starting at token t (its NEWLINE), skipping
  * bracketed parts. */
-uint32_t host_line_end(const Host *h, uint32_t t);
+uint32_t mt_host_line_end(const Host *h, uint32_t t);
 /* The token closing the bracket opened at token t (t itself when t opens
  * nothing or the bracket is never closed). */
-uint32_t host_close(const Host *h, uint32_t t);
+uint32_t mt_host_close(const Host *h, uint32_t t);
 
 typedef enum HvKind {
     HV_UNKNOWN,
@@ -136,29 +136,29 @@ typedef struct HostEnv {
     int depth;                /* calls and name lookups followed so far */
 } HostEnv;
 
-HostVal host_eval(const HostEnv *env, const MtNode *n);
+HostVal mt_host_eval(const HostEnv *env, const MtNode *n);
 /* Call f (a host function or a lambda) with positional arguments. */
-HostVal host_call(const HostEnv *env, const HostVal *f, const HostVal *args, uint32_t nargs);
+HostVal mt_host_call(const HostEnv *env, const HostVal *f, const HostVal *args, uint32_t nargs);
 /* Parse and evaluate tokens [from, to) in env. */
-HostVal host_eval_range(const HostEnv *env, uint32_t from, uint32_t to);
+HostVal mt_host_eval_range(const HostEnv *env, uint32_t from, uint32_t to);
 /* d[key] of an HV_DICT or HV_CONFIG with string keys; NULL if absent. */
-const HostVal *host_dict_get(const HostVal *d, const char *key);
+const HostVal *mt_host_dict_get(const HostVal *d, const char *key);
 /* The elements of a list comprehension node, at most max of them;
  * HV_LIST (n 0 when it cannot be expanded). */
-HostVal host_comprehension(const HostEnv *env, const MtNode *n, uint32_t max);
+HostVal mt_host_comprehension(const HostEnv *env, const MtNode *n, uint32_t max);
 /* A known scalar as a Python literal ("128", "0.5", "True", "'relu'"),
  * or NULL. */
-const char *host_literal(MtCtx *c, const HostVal *v);
+const char *mt_host_literal(MtCtx *c, const HostVal *v);
 /* The signature type a launch argument passes ("*fp16", "i32", "fp32",
  * "i1"), or NULL when it cannot be seen. */
-const char *host_sig_type(MtCtx *c, const HostVal *v);
+const char *mt_host_sig_type(MtCtx *c, const HostVal *v);
 /* What a value is, in a few words, for hover: "torch.float16 tensor",
  * "int", "128". */
-const char *host_describe(MtCtx *c, const HostVal *v);
+const char *mt_host_describe(MtCtx *c, const HostVal *v);
 /* Whether a dotted callee ends with `.name` or is `name` itself. */
-bool host_path_is(const char *path, const char *name);
+bool mt_host_path_is(const char *path, const char *name);
 /* The dotted path of a callee or decorator (`triton.autotune`) resolved
  * through the module's imports; NULL for anything but a dotted name. */
-const char *host_callee_path(const HostEnv *env, const MtNode *fn);
+const char *mt_host_callee_path(const HostEnv *env, const MtNode *fn);
 
 #endif

@@ -98,7 +98,7 @@ static HostEnv deeper(const HostEnv *env, int32_t scope, uint32_t at)
 static HostVal assigned(const HostEnv *env, const HostAssign *a)
 {
     HostEnv e = deeper(env, a->scope, a->stmt);
-    HostVal v = host_eval_range(&e, a->rhs_from, a->rhs_to);
+    HostVal v = mt_host_eval_range(&e, a->rhs_from, a->rhs_to);
     if (a->item < 0)
         return v;
     if (v.kind == HV_LIST && v.shape)
@@ -152,19 +152,19 @@ static HostVal parameter(const HostEnv *env, int32_t f, uint32_t p)
         if (open->kind != TK_OP || open->op != OP_LPAR)
             continue;
         sites++;
-        uint32_t close = host_close(h, i + 1);
+        uint32_t close = mt_host_close(h, i + 1);
         const MtNode *call = mt_parse_host_expr(h->c, h->m, i, close + 1);
         const MtNode *arg = call && call->kind == ND_CALL ? call_argument(call, p, prm->name) : NULL;
         if (!arg)
             continue;
-        HostEnv e = deeper(env, host_scope_of(h, i), i);
-        HostVal v = host_eval(&e, arg);
+        HostEnv e = deeper(env, mt_host_scope_of(h, i), i);
+        HostVal v = mt_host_eval(&e, arg);
         if (known(&v))
             return v;
     }
     if (prm->default_from < prm->default_to) {
         HostEnv e = deeper(env, fn->parent, fn->def_tok);
-        return host_eval_range(&e, prm->default_from, prm->default_to);
+        return mt_host_eval_range(&e, prm->default_from, prm->default_to);
     }
     return unknown();
 }
@@ -188,7 +188,7 @@ static HostVal lookup(const HostEnv *env, const char *name, MtSpan sp)
                 if (!strcmp(fn->params[p].name, name))
                     return parameter(env, scope, p);
         }
-        int32_t f = host_find_func(h, name, scope);
+        int32_t f = mt_host_find_func(h, name, scope);
         if (f >= 0 && (scope < 0 || h->funcs[f].parent == scope)) {
             HostVal v = of_kind(HV_FUNC, sp);
             v.i = f;
@@ -227,7 +227,7 @@ static const MtNode *kw_node(const Args *a, const char *name)
 static HostVal kw(const Args *a, const char *name)
 {
     const MtNode *n = a->call ? kw_node(a, name) : NULL;
-    return n ? host_eval(a->env, n) : unknown();
+    return n ? mt_host_eval(a->env, n) : unknown();
 }
 
 static const char *dtype_of(const HostVal *v)
@@ -273,7 +273,7 @@ static const char *factory_dtype(const Args *a, const char *lib, const char *fn)
 
 static HostVal module_call(const Args *a, const char *path, MtSpan sp)
 {
-    if (host_path_is(path, "Config")) {
+    if (mt_host_path_is(path, "Config")) {
         HostVal v = of_kind(HV_CONFIG, sp);
         v.node = a->call;
         HostVal d = a->npos ? a->pos[0] : kw(a, "kwargs");
@@ -287,14 +287,14 @@ static HostVal module_call(const Args *a, const char *path, MtSpan sp)
             if (!w->name || !strcmp(w->name, "kwargs"))
                 continue;
             v.items[2 * v.n] = str_val(w->name, HV_STR, w->span);
-            v.items[2 * v.n + 1] = host_eval(a->env, w->value);
+            v.items[2 * v.n + 1] = mt_host_eval(a->env, w->value);
             v.n++;
         }
         return v;
     }
     const HostVal *x = a->npos ? &a->pos[0] : NULL;
     const HostVal *y = a->npos > 1 ? &a->pos[1] : NULL;
-    if (host_path_is(path, "next_power_of_2") && x) {
+    if (mt_host_path_is(path, "next_power_of_2") && x) {
         if (x->kind != HV_INT)
             return some_number(x) ? of_kind(HV_SOME_INT, sp) : unknown();
         int64_t p = 1;
@@ -302,7 +302,7 @@ static HostVal module_call(const Args *a, const char *path, MtSpan sp)
             p <<= 1;
         return int_val(p, sp);
     }
-    if (host_path_is(path, "cdiv") && y) {
+    if (mt_host_path_is(path, "cdiv") && y) {
         if (x->kind == HV_INT && y->kind == HV_INT && y->i > 0)
             return int_val((x->i + y->i - 1) / y->i, sp);
         return (known(x) && known(y)) ? of_kind(HV_SOME_INT, sp) : unknown();
@@ -400,7 +400,7 @@ static HostVal call_function(const Args *a, int32_t f, const MtNode *lam, MtSpan
         return unknown();
     MT_VEC(HostBind) bs = {0};
     if (lam) {
-        uint32_t t = host_token_at(h, lam->span.off) + 1, i = 0;
+        uint32_t t = mt_host_token_at(h, lam->span.off) + 1, i = 0;
         for (; t < h->m->ntoks && !(h->m->toks[t].kind == TK_OP && h->m->toks[t].op == OP_COLON); t++) {
             const MtToken *tok = &h->m->toks[t];
             if (tok->kind == TK_NAME && tok->kw == KW_NONE_ && i < a->npos) {
@@ -411,14 +411,14 @@ static HostVal call_function(const Args *a, int32_t f, const MtNode *lam, MtSpan
                 break; /* defaults are not evaluated */
         }
         HostEnv e = {h, env->scope, env->at, bs.v, bs.n, env->depth + 1};
-        return host_eval(&e, lam->u.unsup.inner);
+        return mt_host_eval(&e, lam->u.unsup.inner);
     }
     const HostFunc *fn = &h->funcs[f];
     for (uint32_t p = 0; p < fn->nparams; p++) {
         HostVal v = p < a->npos ? a->pos[p] : kw(a, fn->params[p].name);
         if (!known(&v) && fn->params[p].default_from < fn->params[p].default_to) {
             HostEnv d = deeper(env, fn->parent, fn->def_tok);
-            v = host_eval_range(&d, fn->params[p].default_from, fn->params[p].default_to);
+            v = mt_host_eval_range(&d, fn->params[p].default_from, fn->params[p].default_to);
         }
         HostBind b = {fn->params[p].name, v};
         mt_vec_push(&h->c->arena, &bs, b);
@@ -426,17 +426,17 @@ static HostVal call_function(const Args *a, int32_t f, const MtNode *lam, MtSpan
     /* The first `return` of the body itself (not of a nested function). */
     for (uint32_t t = fn->body_from; t < fn->body_to; t++) {
         const MtToken *tok = &h->m->toks[t];
-        if (tok->kind != TK_NAME || tok->kw != KW_RETURN || host_scope_of(h, t) != f)
+        if (tok->kind != TK_NAME || tok->kw != KW_RETURN || mt_host_scope_of(h, t) != f)
             continue;
         HostEnv e = {h, f, t, bs.v, bs.n, env->depth + 1};
-        HostVal v = host_eval_range(&e, t + 1, host_line_end(h, t));
+        HostVal v = mt_host_eval_range(&e, t + 1, mt_host_line_end(h, t));
         v.span = sp;
         return v;
     }
     return unknown();
 }
 
-HostVal host_call(const HostEnv *env, const HostVal *f, const HostVal *args, uint32_t nargs)
+HostVal mt_host_call(const HostEnv *env, const HostVal *f, const HostVal *args, uint32_t nargs)
 {
     Args a = {args, nargs, NULL, env};
     if (f->kind == HV_FUNC)
@@ -451,17 +451,17 @@ static HostVal call(const HostEnv *env, const MtNode *n)
     const MtNode *fn = n->u.call.fn;
     HostVal *pos = mt_arena_alloc(&env->h->c->arena, (n->u.call.args.n + 1) * sizeof *pos);
     for (uint32_t i = 0; i < n->u.call.args.n; i++)
-        pos[i] = host_eval(env, n->u.call.args.v[i]);
+        pos[i] = mt_host_eval(env, n->u.call.args.v[i]);
     Args a = {pos, n->u.call.args.n, n, env};
     if (fn->kind == ND_ATTR) {
-        HostVal recv = host_eval(env, fn->u.attr.value);
+        HostVal recv = mt_host_eval(env, fn->u.attr.value);
         if (recv.kind == HV_TENSOR)
             return tensor_method(&a, &recv, fn->u.attr.name, n->span);
         if (recv.kind == HV_MODULE)
             return module_call(&a, mt_sprintf(env->h->c, "%s.%s", recv.s, fn->u.attr.name), n->span);
         return unknown();
     }
-    HostVal f = host_eval(env, fn);
+    HostVal f = mt_host_eval(env, fn);
     if (f.kind == HV_MODULE)
         return module_call(&a, f.s, n->span);
     if (f.kind == HV_FUNC)
@@ -576,14 +576,14 @@ static int compare(int op, const HostVal *a, const HostVal *b)
 
 static HostVal subscript(const HostEnv *env, const MtNode *n)
 {
-    HostVal v = host_eval(env, n->u.sub.value);
+    HostVal v = mt_host_eval(env, n->u.sub.value);
     if (v.kind == HV_TENSOR)
         return v;
     if (v.kind == HV_LIST && v.shape)
         return of_kind(HV_SOME_INT, n->span);
-    HostVal k = host_eval(env, n->u.sub.index);
+    HostVal k = mt_host_eval(env, n->u.sub.index);
     if ((v.kind == HV_DICT || v.kind == HV_CONFIG) && k.kind == HV_STR) {
-        const HostVal *e = host_dict_get(&v, k.s);
+        const HostVal *e = mt_host_dict_get(&v, k.s);
         return e ? *e : unknown();
     }
     if (v.kind == HV_LIST && k.kind == HV_INT) {
@@ -598,7 +598,7 @@ static HostVal list_of(const HostEnv *env, const MtNodeList *l, MtSpan sp)
     HostVal v = of_kind(HV_LIST, sp);
     v.items = mt_arena_alloc(&env->h->c->arena, (l->n + 1) * sizeof *v.items);
     for (uint32_t i = 0; i < l->n; i++)
-        v.items[v.n++] = host_eval(env, l->v[i]);
+        v.items[v.n++] = mt_host_eval(env, l->v[i]);
     return v;
 }
 
@@ -610,8 +610,8 @@ static HostVal dict_of(const HostEnv *env, const MtNode *n)
     for (uint32_t i = 0; i + 1 < it->n; i += 2) {
         if (!it->v[i]) /* **m: its entries first, as Python merges them */
             continue;
-        v.items[2 * v.n] = host_eval(env, it->v[i]);
-        v.items[2 * v.n + 1] = host_eval(env, it->v[i + 1]);
+        v.items[2 * v.n] = mt_host_eval(env, it->v[i]);
+        v.items[2 * v.n + 1] = mt_host_eval(env, it->v[i + 1]);
         v.n++;
     }
     return v;
@@ -619,7 +619,7 @@ static HostVal dict_of(const HostEnv *env, const MtNode *n)
 
 static HostVal attribute(const HostEnv *env, const MtNode *n)
 {
-    HostVal v = host_eval(env, n->u.attr.value);
+    HostVal v = mt_host_eval(env, n->u.attr.value);
     const char *name = n->u.attr.name;
     if (v.kind == HV_MODULE) {
         if (dtype_module(v.s) && dtype_sig(name))
@@ -640,7 +640,7 @@ static HostVal attribute(const HostEnv *env, const MtNode *n)
     return unknown();
 }
 
-HostVal host_eval(const HostEnv *env, const MtNode *n)
+HostVal mt_host_eval(const HostEnv *env, const MtNode *n)
 {
     if (!n || env->depth > MAX_DEPTH)
         return unknown();
@@ -663,9 +663,9 @@ HostVal host_eval(const HostEnv *env, const MtNode *n)
     case ND_SUBSCRIPT: return subscript(env, n);
     case ND_TUPLE:
     case ND_LIST: return list_of(env, &n->u.list, n->span);
-    case ND_BINOP: return binop(env, n->u.bin.op, host_eval(env, n->u.bin.lhs), host_eval(env, n->u.bin.rhs), n->span);
+    case ND_BINOP: return binop(env, n->u.bin.op, mt_host_eval(env, n->u.bin.lhs), mt_host_eval(env, n->u.bin.rhs), n->span);
     case ND_UNARY: {
-        HostVal x = host_eval(env, n->u.un.operand);
+        HostVal x = mt_host_eval(env, n->u.un.operand);
         if (n->u.un.op == -1)
             return truth(&x) < 0 ? unknown() : bool_val(!truth(&x), n->span);
         if (n->u.un.op == OP_MINUS && x.kind == HV_INT)
@@ -677,9 +677,9 @@ HostVal host_eval(const HostEnv *env, const MtNode *n)
         return n->u.un.op == OP_PLUS ? x : some_number(&x) ? x : unknown();
     }
     case ND_COMPARE: {
-        HostVal a = host_eval(env, n->u.cmp.items.v[0]);
+        HostVal a = mt_host_eval(env, n->u.cmp.items.v[0]);
         for (uint32_t i = 0; i + 1 < n->u.cmp.items.n; i++) {
-            HostVal b = host_eval(env, n->u.cmp.items.v[i + 1]);
+            HostVal b = mt_host_eval(env, n->u.cmp.items.v[i + 1]);
             int r = compare(n->u.cmp.ops[i], &a, &b);
             if (r < 0)
                 return unknown();
@@ -694,7 +694,7 @@ HostVal host_eval(const HostEnv *env, const MtNode *n)
     case ND_BOOLOP: {
         HostVal v = unknown();
         for (uint32_t i = 0; i < n->u.boolop.items.n; i++) {
-            v = host_eval(env, n->u.boolop.items.v[i]);
+            v = mt_host_eval(env, n->u.boolop.items.v[i]);
             int t = truth(&v);
             if (t < 0)
                 return unknown();
@@ -704,9 +704,9 @@ HostVal host_eval(const HostEnv *env, const MtNode *n)
         return v;
     }
     case ND_IFEXP: {
-        HostVal t = host_eval(env, n->u.ifexp.test);
+        HostVal t = mt_host_eval(env, n->u.ifexp.test);
         int b = truth(&t);
-        return b < 0 ? unknown() : host_eval(env, b ? n->u.ifexp.body : n->u.ifexp.orelse);
+        return b < 0 ? unknown() : mt_host_eval(env, b ? n->u.ifexp.body : n->u.ifexp.orelse);
     }
     case ND_UNSUPPORTED:
         if (!strcmp(n->u.unsup.what, "dict display"))
@@ -717,20 +717,20 @@ HostVal host_eval(const HostEnv *env, const MtNode *n)
             return v;
         }
         if (!strcmp(n->u.unsup.what, "list comprehension"))
-            return host_comprehension(env, n, MAX_RANGE);
+            return mt_host_comprehension(env, n, MAX_RANGE);
         return unknown();
     default: return unknown();
     }
 }
 
-HostVal host_eval_range(const HostEnv *env, uint32_t from, uint32_t to)
+HostVal mt_host_eval_range(const HostEnv *env, uint32_t from, uint32_t to)
 {
     if (env->depth > MAX_DEPTH)
         return unknown();
-    return host_eval(env, mt_parse_host_expr(env->h->c, env->h->m, from, to));
+    return mt_host_eval(env, mt_parse_host_expr(env->h->c, env->h->m, from, to));
 }
 
-const HostVal *host_dict_get(const HostVal *d, const char *key)
+const HostVal *mt_host_dict_get(const HostVal *d, const char *key)
 {
     uint32_t n = d->kind == HV_CONFIG ? (uint32_t)d->i : d->n;
     for (uint32_t i = 0; i < n; i++)
@@ -790,12 +790,12 @@ static void expand(Comp *cp, uint32_t k)
     env.binds = cp->binds.v;
     env.nbinds = cp->binds.n;
     if (k == cp->nclauses) {
-        HostVal v = host_eval_range(&env, cp->elt_from, cp->elt_to);
+        HostVal v = mt_host_eval_range(&env, cp->elt_from, cp->elt_to);
         mt_vec_push(&cp->env->h->c->arena, &cp->out, v);
         return;
     }
     const Clause *cl = &cp->clauses[k];
-    HostVal it = host_eval_range(&env, cl->from, cl->to);
+    HostVal it = mt_host_eval_range(&env, cl->from, cl->to);
     if (cl->cond) {
         int t = truth(&it);
         if (t != 0)
@@ -817,11 +817,11 @@ static void expand(Comp *cp, uint32_t k)
     }
 }
 
-HostVal host_comprehension(const HostEnv *env, const MtNode *n, uint32_t max)
+HostVal mt_host_comprehension(const HostEnv *env, const MtNode *n, uint32_t max)
 {
     const Host *h = env->h;
     HostVal none = of_kind(HV_LIST, n->span);
-    uint32_t open = host_token_at(h, n->span.off), close = host_close(h, open);
+    uint32_t open = mt_host_token_at(h, n->span.off), close = mt_host_close(h, open);
     if (close == open || env->depth > MAX_DEPTH)
         return none;
     Comp cp = {.env = env, .elt_from = open + 1, .max = max};
@@ -832,7 +832,7 @@ HostVal host_comprehension(const HostEnv *env, const MtNode *n, uint32_t max)
     for (uint32_t t = open + 1; t < close; t++) {
         const MtToken *tok = &h->m->toks[t];
         if (tok->kind == TK_OP && (tok->op == OP_LPAR || tok->op == OP_LSQB || tok->op == OP_LBRACE)) {
-            t = host_close(h, t);
+            t = mt_host_close(h, t);
             continue;
         }
         if (tok->kind != TK_NAME || (tok->kw != KW_FOR && tok->kw != KW_IF && tok->kw != KW_IN))
@@ -873,7 +873,7 @@ HostVal host_comprehension(const HostEnv *env, const MtNode *n, uint32_t max)
 
 /* ---- results -------------------------------------------------------------------------------- */
 
-const char *host_literal(MtCtx *c, const HostVal *v)
+const char *mt_host_literal(MtCtx *c, const HostVal *v)
 {
     switch (v->kind) {
     case HV_INT: return mt_sprintf(c, "%lld", (long long)v->i);
@@ -903,7 +903,7 @@ const char *host_literal(MtCtx *c, const HostVal *v)
     }
 }
 
-const char *host_sig_type(MtCtx *c, const HostVal *v)
+const char *mt_host_sig_type(MtCtx *c, const HostVal *v)
 {
     switch (v->kind) {
     case HV_TENSOR: return mt_sprintf(c, "*%s", v->s);
@@ -916,21 +916,21 @@ const char *host_sig_type(MtCtx *c, const HostVal *v)
     }
 }
 
-const char *host_describe(MtCtx *c, const HostVal *v)
+const char *mt_host_describe(MtCtx *c, const HostVal *v)
 {
     switch (v->kind) {
     case HV_TENSOR: return mt_sprintf(c, "a tensor of %s", v->s);
     case HV_SOME_INT: return "an int";
     case HV_SOME_FLOAT: return "a float";
     case HV_DTYPE: return v->s;
-    default: return host_literal(c, v);
+    default: return mt_host_literal(c, v);
     }
 }
 
-const char *host_callee_path(const HostEnv *env, const MtNode *fn)
+const char *mt_host_callee_path(const HostEnv *env, const MtNode *fn)
 {
     if (fn->kind == ND_CALL)
         fn = fn->u.call.fn;
-    HostVal v = host_eval(env, fn);
+    HostVal v = mt_host_eval(env, fn);
     return v.kind == HV_MODULE ? v.s : NULL;
 }
