@@ -370,6 +370,9 @@ static const char *node_what(MtCtx *c, const MtExpr *e)
     case EX_LOOP_IV: return "loop variable";
     case EX_LOOP_ARG: return "loop-carried value";
     case EX_LOOP_RESULT: return "loop result";
+    case EX_NEST: return mt_op_info[e->op].py;
+    case EX_NEST_ARG: return "combine argument";
+    case EX_NEST_RESULT: return mt_sprintf(c, "%s result", mt_op_info[e->u.nslot.nest->node->op].py);
     case EX_KIND_COUNT_: break;
     }
     return "value";

@@ -137,6 +137,19 @@ static FValue tensor_attr(Fe *fe, FValue v, const char *name, MtSpan sp)
         return shape_list(fe, t);
     if (!strcmp(name, "numel"))
         return fv_int(mt_ty_numel(t));
+    if (!strcmp(name, "T")) {
+        /* the transpose of a rank-2 block */
+        if (mt_ty_rank(t) != 2) {
+            fe_error(fe, sp, "E0418", ".T transposes rank-2 blocks, got %s; use tl.permute", mt_ty_str(fe->c, t));
+            return fv_undef();
+        }
+        MtExpr *e = fe_op(fe, OP_PERMUTE, sp, 1);
+        e->args[0] = v.u.e;
+        e->attr.rank = 2;
+        e->attr.shape[0] = 1;
+        e->attr.shape[1] = 0;
+        return fv_expr(e);
+    }
     fe_error(fe, sp, "E0304",
              "a runtime value (%s) has no attribute '%s' in kernels; see docs/language.md for the tensor methods "
              "and attributes mytriton supports",

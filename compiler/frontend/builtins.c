@@ -257,12 +257,29 @@ static bool bind(Fe *fe, const FeBuiltin *bi, const CallArgs *a, FeArgs *b, MtSp
         defs[b->n++] = def;
     }
     uint32_t n = b->n;
-    if (a->npos > n) {
+    /* "*shape": the remaining positional arguments, as a tuple; the
+     * parameters after it are keyword-only */
+    uint32_t star = n;
+    for (uint32_t i = 0; i < n && star == n; i++)
+        if (b->names[i][0] == '*')
+            star = i;
+    if (star < n) {
+        b->names[star]++;
+        FValue t = {.kind = FV_TUPLE};
+        uint32_t rest = a->npos > star ? a->npos - star : 0;
+        t.u.tup.v = mt_arena_alloc(&fe->c->arena, (rest + 1) * sizeof *t.u.tup.v);
+        for (uint32_t i = 0; i < rest; i++)
+            t.u.tup.v[i] = a->pos[star + i];
+        t.u.tup.n = rest;
+        b->v[star] = t;
+        b->sp[star] = rest ? mt_span_join(a->pos_span[star], a->pos_span[a->npos - 1]) : sp;
+        b->given[star] = true;
+    } else if (a->npos > n) {
         fe_error(fe, a->pos_span[n], "E0305", "%s takes at most %u positional argument%s, got %u", fname, n,
                  n == 1 ? "" : "s", a->npos);
         return false;
     }
-    for (uint32_t i = 0; i < a->npos; i++) {
+    for (uint32_t i = 0; i < a->npos && i < star; i++) {
         b->v[i] = a->pos[i];
         b->sp[i] = a->pos_span[i];
         b->given[i] = true;

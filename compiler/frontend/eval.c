@@ -371,25 +371,61 @@ static FValue eval_subscript(Fe *fe, const MtNode *n)
         return v;
     const MtNode *ix = n->u.sub.index;
     if (is_runtime(v)) {
-        int axis = -1;
-        if (ix->kind == ND_TUPLE && ix->u.list.n == 2) {
-            const MtNode *a = ix->u.list.v[0], *b = ix->u.list.v[1];
-            if (is_full_slice(a) && b->kind == ND_NONE)
-                axis = 1;
-            else if (a->kind == ND_NONE && is_full_slice(b))
-                axis = 0;
-        } else if (ix->kind == ND_NONE) {
-            axis = 0;
+        /* Triton's tensor.__getitem__: each None inserts an axis of size 1
+         * where it stands, each `:` keeps one */
+        const MtNode *one[1] = {ix};
+        const MtNode *const *items = ix->kind == ND_TUPLE ? (const MtNode *const *)ix->u.list.v : one;
+        uint32_t ni = ix->kind == ND_TUPLE ? ix->u.list.n : 1;
+        MtExpr *x = fe_to_expr(fe, v, n->span);
+        if (!x)
+            return fv_undef();
+        for (uint32_t d = 0; d < ni; d++) {
+            if (is_full_slice(items[d]))
+                continue;
+            if (items[d]->kind != ND_NONE) {
+                fe_error(fe, items[d]->span, "E0208",
+                         "unsupported subscript of a block: only None (a new axis) and `:` (an axis kept) are "
+                         "supported, as in x[:, None]");
+                return fv_undef();
+            }
+            MtExpr *e = fe_op(fe, OP_EXPAND_DIMS, n->span, 1);
+            e->attr.axis = (int)d;
+            e->args[0] = x;
+            x = e;
         }
-        if (axis < 0) {
-            fe_error(fe, ix->span, "E0208",
-                     "unsupported subscript of a block: only x[:, None] and x[None, :] are supported");
+        return fv_expr(x);
+    }
+    if (ix->kind == ND_SLICE && v.kind == FV_TUPLE) {
+        /* t[lo:hi:step] of a compile-time tuple (x.shape[:-1]) */
+        int64_t len = v.u.tup.n, b[3] = {0, len, 1};
+        const MtNode *parts[3] = {ix->u.slice.lo, ix->u.slice.hi, ix->u.slice.step};
+        for (int k = 2; k >= 0; k--) {
+            if (!parts[k])
+                continue;
+            if (!fe_static_int(fe, fe_eval(fe, parts[k]), parts[k]->span, "a slice bound", &b[k]))
+                return fv_undef();
+        }
+        if (b[2] == 0) {
+            fe_error(fe, ix->span, "E0312", "slice step cannot be zero");
             return fv_undef();
         }
-        MtExpr *e = fe_op(fe, OP_EXPAND_DIMS, n->span, 1);
-        e->attr.axis = axis;
-        e->args[0] = v.u.e;
-        return fv_expr(e);
+        if (b[2] < 0) {
+            if (!parts[0])
+                b[0] = len - 1;
+            if (!parts[1])
+                b[1] = -len - 1;
+        }
+        for (int k = 0; k < 2; k++) {
+            if (b[k] < 0)
+                b[k] += len;
+            int64_t lo = b[2] < 0 ? -1 : 0, hi = b[2] < 0 ? len - 1 : len;
+            b[k] = b[k] < lo ? lo : b[k] > hi ? hi : b[k];
+        }
+        FValue t = {.kind = FV_TUPLE, .is_list = v.is_list};
+        t.u.tup.v = mt_arena_alloc(&fe->c->arena, ((size_t)len + 1) * sizeof *t.u.tup.v);
+        for (int64_t i = b[0]; b[2] > 0 ? i < b[1] : i > b[1]; i += b[2])
+            t.u.tup.v[t.u.tup.n++] = v.u.tup.v[i];
+        return t;
     }
     FValue k = fe_eval(fe, ix);
     if (k.kind == FV_UNDEF)

@@ -74,5 +74,6 @@ const MtType *mt_const_natural_type(MtConst k)
 bool mt_attrs_equal(const MtAttrs *a, const MtAttrs *b)
 {
     return a->axis == b->axis && a->start == b->start && a->end == b->end && a->rank == b->rank &&
-           !memcmp(a->shape, b->shape, sizeof a->shape) && a->dtype == b->dtype && a->mode == b->mode;
+           !memcmp(a->shape, b->shape, sizeof a->shape) && a->dtype == b->dtype && a->mode == b->mode &&
+           a->flags == b->flags;
 }

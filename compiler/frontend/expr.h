@@ -33,11 +33,15 @@ typedef enum MtExprKind {
     EX_LOOP_IV,               /* induction variable of u.loop */
     EX_LOOP_ARG,              /* region argument u.slot.index of u.slot.loop */
     EX_LOOP_RESULT,           /* result u.slot.index of u.slot.loop (after the loop) */
+    EX_NEST,                  /* u.nest: op (REDUCE, SCAN) with regions; args: its operands */
+    EX_NEST_ARG,              /* region argument u.nslot.index of body u.nslot.body of u.nslot.nest */
+    EX_NEST_RESULT,           /* result u.nslot.index of u.nslot.nest */
     EX_KIND_COUNT_
 } MtExprKind;
 
 typedef struct MtExpr MtExpr;
 typedef struct MtExprLoop MtExprLoop;
+typedef struct MtExprNest MtExprNest;
 
 typedef struct MtExprList {
     MtExpr **v;
@@ -67,7 +71,31 @@ struct MtExpr {
         MtConst cst;
         MtExprLoop *loop;                             /* FOR, LOOP_IV */
         struct { MtExprLoop *loop; uint32_t index; } slot; /* LOOP_ARG, LOOP_RESULT */
+        MtExprNest *nest;                             /* NEST */
+        struct { MtExprNest *nest; uint32_t body, index; } nslot; /* NEST_ARG, NEST_RESULT */
     } u;
+};
+
+/* One region of a nest: its arguments, its side effects (roots) and the
+ * values it ends with. */
+typedef struct MtExprBody {
+    uint32_t nargs;
+    MtExpr **arg;             /* EX_NEST_ARG per region argument */
+    MtExprList roots;         /* stores and loops inside, program order */
+    uint32_t nyield;
+    MtExpr **yield;
+} MtExprBody;
+
+/* A structured operation with regions other than `for`: tl.reduce and
+ * tl.associative_scan (one combine region: arguments acc..., x...; yields
+ * one value per operand). Pure: it is lowered where its results are
+ * first needed, and its region only computes from its arguments. */
+struct MtExprNest {
+    MtExpr *node;             /* the EX_NEST node */
+    uint32_t nbodies;
+    MtExprBody body[2];
+    uint32_t nresults;
+    MtExpr **result;          /* EX_NEST_RESULT */
 };
 
 /* A runtime `for` loop: a structured region with loop-carried values. */

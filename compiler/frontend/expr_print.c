@@ -121,8 +121,16 @@ static void op(Pr *p, const MtExpr *e)
             mt_buf_puts(b, ", ");
         ref(p, e->args[i]);
     }
-    if (mt_op_class(e->op) == OC_REDUCE && e->attr.axis != MT_AXIS_NONE)
+    if ((mt_op_class(e->op) == OC_REDUCE || mt_op_class(e->op) == OC_SCAN) && e->attr.axis != MT_AXIS_NONE)
         mt_buf_printf(b, ", axis=%d", e->attr.axis);
+    if (e->attr.flags & MT_KEEP_DIMS)
+        mt_buf_puts(b, ", keep_dims=True");
+    if (e->attr.flags & MT_REVERSE)
+        mt_buf_puts(b, ", reverse=True");
+    if (e->op == OP_PERMUTE || e->op == OP_RESHAPE || e->op == OP_BROADCAST) {
+        mt_buf_puts(b, ", ");
+        mt_shape_print(b, e->attr.rank, e->attr.shape);
+    }
     mt_buf_putc(b, ')');
 }
 
@@ -190,6 +198,53 @@ static void loop(Pr *p, const MtExpr *e, int indent)
     mt_buf_putc(p->b, '\n');
 }
 
+/* e7, e8 = tl.reduce(e3, e4, axis=1) combine(e9, e10, e11, e12) { ... yield e13, e14 } */
+static void nest(Pr *p, const MtExpr *e, int indent)
+{
+    const MtExprNest *x = e->u.nest;
+    for (uint32_t i = 0; i < e->nargs; i++)
+        node(p, e->args[i], indent);
+    for (uint32_t k = 0; k < x->nbodies; k++)
+        for (uint32_t i = 0; i < x->body[k].nargs; i++)
+            p->done[x->body[k].arg[i]->id] = 1;
+    mt_buf_indent(p->b, indent);
+    for (uint32_t i = 0; i < x->nresults; i++) {
+        mt_buf_printf(p->b, "%se%u", i ? ", " : "", x->result[i]->id);
+        p->done[x->result[i]->id] = 1;
+    }
+    mt_buf_printf(p->b, " = %s(", mt_op_info[e->op].py);
+    for (uint32_t i = 0; i < e->nargs; i++) {
+        ref(p, e->args[i]);
+        mt_buf_puts(p->b, ", ");
+    }
+    mt_buf_printf(p->b, "axis=%d%s%s)", e->attr.axis, e->attr.flags & MT_KEEP_DIMS ? ", keep_dims=True" : "",
+                  e->attr.flags & MT_REVERSE ? ", reverse=True" : "");
+    for (uint32_t k = 0; k < x->nbodies; k++) {
+        const MtExprBody *b = &x->body[k];
+        mt_buf_puts(p->b, " combine(");
+        for (uint32_t i = 0; i < b->nargs; i++)
+            mt_buf_printf(p->b, "%se%u", i ? ", " : "", b->arg[i]->id);
+        mt_buf_mark(p->b, e->span, e->inl);
+        mt_buf_printf(p->b, ") {  @%u:%u\n", e->span.line, e->span.col);
+        for (uint32_t i = 0; i < b->roots.n; i++)
+            node(p, b->roots.v[i], indent + 2);
+        for (uint32_t i = 0; i < b->nyield; i++)
+            node(p, b->yield[i], indent + 2);
+        mt_buf_mark(p->b, e->span, e->inl);
+        mt_buf_indent(p->b, indent + 2);
+        mt_buf_puts(p->b, "yield ");
+        for (uint32_t i = 0; i < b->nyield; i++) {
+            if (i)
+                mt_buf_puts(p->b, ", ");
+            ref(p, b->yield[i]);
+        }
+        mt_buf_putc(p->b, '\n');
+        mt_buf_indent(p->b, indent);
+        mt_buf_putc(p->b, '}');
+    }
+    mt_buf_putc(p->b, '\n');
+}
+
 static void node(Pr *p, const MtExpr *e, int indent)
 {
     if (!e || e->kind == EX_PARAM || e->kind == EX_CONST || p->done[e->id])
@@ -197,6 +252,15 @@ static void node(Pr *p, const MtExpr *e, int indent)
     p->done[e->id] = 1;
     if (e->kind == EX_FOR) {
         loop(p, e, indent);
+        return;
+    }
+    if (e->kind == EX_NEST) {
+        nest(p, e, indent);
+        return;
+    }
+    if (e->kind == EX_NEST_RESULT) {
+        p->done[e->id] = 0;
+        node(p, e->u.nslot.nest->node, indent);
         return;
     }
     if (e->kind == EX_LOOP_RESULT) {

@@ -241,6 +241,8 @@ const char *fe_builtin_display(Fe *fe, const FeBuiltin *bi); /* "tl.load", "rang
 bool fe_dtype_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, const MtType **out);
 /* A compile-time integer (or bool) argument; E0306 otherwise. */
 bool fe_static_int(Fe *fe, FValue v, MtSpan sp, const char *what, int64_t *out);
+/* A block shape: a positive int or a non-empty tuple/list of them (E0409, E0415). */
+bool fe_shape_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, int *rank, int32_t *shape);
 
 /* ---- attrs.c: attributes and methods of runtime values and type objects ------------- */
 

@@ -44,7 +44,7 @@ static FValue op_node(Fe *fe, MtOpcode op, const FeArgs *a, uint32_t n, MtSpan s
 }
 
 /* A shape: a positive int or a non-empty tuple/list of positive ints. */
-static bool shape_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, int *rank, int32_t *shape)
+bool fe_shape_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, int *rank, int32_t *shape)
 {
     FValue one[1];
     FValue *items = one;
@@ -209,7 +209,7 @@ FValue b_factory(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
     int32_t shape[MT_MAX_RANK];
     const MtType *dtype;
     uint32_t dt = bi->op == OP_FULL ? 2 : 1;
-    if (!shape_arg(fe, a->v[0], a->sp[0], fname, &rank, shape) || !fe_dtype_arg(fe, a->v[dt], a->sp[dt], fname, &dtype))
+    if (!fe_shape_arg(fe, a->v[0], a->sp[0], fname, &rank, shape) || !fe_dtype_arg(fe, a->v[dt], a->sp[dt], fname, &dtype))
         return fv_undef();
     MtExpr *fill = NULL;
     if (bi->op == OP_FULL) {
@@ -290,34 +290,6 @@ FValue b_elementwise(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
     return op_node(fe, (MtOpcode)bi->op, a, (uint32_t)mt_op_info[bi->op].nargs, sp);
 }
 
-/* tl.sum, tl.max, tl.min */
-FValue b_reduce(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
-{
-    const char *fname = fe_builtin_display(fe, bi);
-    if (a->v[0].kind != FV_EXPR) {
-        fe_error(fe, a->sp[0], "E0408", "%s needs a block, got %s %s", fname, fv_kind_name(a->v[0]),
-                 fv_repr(fe->c, a->v[0]));
-        return fv_undef();
-    }
-    int64_t axis = MT_AXIS_NONE;
-    if (a->v[1].kind != FV_NONE && !fe_static_int(fe, a->v[1], a->sp[1], "the reduction axis", &axis))
-        return fv_undef();
-    uint32_t keep = bi->op == OP_SUM ? 2 : 4;
-    bool ok;
-    if (a->given[keep] && py_truth(fe, a->v[keep], a->sp[keep], &ok) && ok) {
-        fe_error(fe, a->sp[keep], "E0408", "%s(keep_dims=True) is not supported", fname);
-        return fv_undef();
-    }
-    if (bi->op != OP_SUM && a->given[2] && py_truth(fe, a->v[2], a->sp[2], &ok) && ok) {
-        fe_error(fe, a->sp[2], "E0408", "%s(return_indices=True) is not supported", fname);
-        return fv_undef();
-    }
-    MtExpr *e = fe_op(fe, (MtOpcode)bi->op, sp, 1);
-    e->attr.axis = (int)axis;
-    e->args[0] = a->v[0].u.e;
-    return fv_expr(e);
-}
-
 FValue b_dot(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
 {
     bool ok;
@@ -334,20 +306,6 @@ FValue b_dot(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
         return d;
     /* tl.dot(a, b, acc) accumulates: acc + a @ b. */
     return fe_binary(fe, OP_ADD, a->v[2], d, sp);
-}
-
-FValue b_expand_dims(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
-{
-    int64_t i;
-    if (!fe_static_int(fe, a->v[1], a->sp[1], "tl.expand_dims axis", &i))
-        return fv_undef();
-    MtExpr *x = fe_to_expr(fe, a->v[0], a->sp[0]);
-    if (!x)
-        return fv_undef();
-    MtExpr *e = fe_op(fe, OP_EXPAND_DIMS, sp, 1);
-    e->attr.axis = (int)i;
-    e->args[0] = x;
-    return fv_expr(e);
 }
 
 /* range(stop), range(start, stop[, step]) in all three spellings. */

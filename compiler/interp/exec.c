@@ -194,7 +194,17 @@ static bool run_step(Exec *x, const Step *steps, const Step *s)
     case S_TERNARY: step_select(x, s); return true;
     case S_LOAD:
     case S_STORE: return step_memory(x, s);
-    case S_REDUCE: s->u.reduce(m + s->out, m + s->a[0], m + s->a[1], s->n); return true;
+    case S_REDUCE:
+        s->u.red.fn(m + s->out, m + s->a[0], m + s->a[1], s->u.red.outer, s->u.red.n, s->u.red.inner);
+        return true;
+    case S_SCAN:
+        s->u.scan.fn(m + s->out, m + s->a[0], s->u.scan.outer, s->u.scan.n, s->u.scan.inner, s->u.scan.reverse);
+        return true;
+    case S_COPY:
+        mt_interp_copy(m + s->out, m + s->a[0], s->u.copy.n, s->u.copy.ss, s->osz);
+        if (s->u.copy.ptr)
+            *buffer_slot(m, s->out) = *buffer_slot(m, s->a[0]);
+        return true;
     case S_DOT:
         mt_interp_dot((float *)(void *)(m + s->out), (const float *)(void *)(m + s->a[0]),
                       (const float *)(void *)(m + s->a[1]), s->rows, s->u.dot.k, s->cols);

@@ -56,7 +56,11 @@ typedef void (*TernFn)(void *restrict o, const void *restrict a, const void *res
                        size_t n, unsigned sc);
 typedef void (*SelFn)(void *restrict o, const uint8_t *restrict c, const void *restrict a, const void *restrict b,
                       size_t n, unsigned sc);
-typedef void (*ReduceFn)(void *restrict out, const void *restrict in, void *restrict scratch, size_t n);
+/* Along the middle axis of an (outer, n, inner) block; scratch holds n/2 * inner elements. */
+typedef void (*ReduceFn)(void *restrict out, const void *restrict in, void *restrict scratch, size_t outer,
+                         size_t n, size_t inner);
+typedef void (*ScanFn)(void *restrict out, const void *restrict in, size_t outer, size_t n, size_t inner,
+                       bool reverse);
 
 /* One row of a load or store: n lanes, each operand either n elements or
  * one (its *_sc flag). mask NULL: every lane is active. val: a load's
@@ -93,7 +97,9 @@ typedef enum StepKind {
     S_TERNARY,                /* u.tern over a[0], a[1], a[2] with broadcasting (fma) */
     S_LOAD,                   /* u.load: pointer a[0], mask a[1], other a[2] */
     S_STORE,                  /* u.store: pointer a[0], value a[1], mask a[2] */
-    S_REDUCE,                 /* u.reduce: a[0] -> scalar, scratch at a[1] */
+    S_REDUCE,                 /* u.red: a[0] along its middle axis, scratch at a[1] */
+    S_SCAN,                   /* u.scan: a[0] along its middle axis */
+    S_COPY,                   /* u.copy: a strided copy of a[0] into a dense result (broadcast, permute) */
     S_DOT,                    /* a[0] (rows x k) @ a[1] (k x cols) */
     S_PROGRAM_ID,             /* u.axis */
     S_NUM_PROGRAMS,           /* u.axis */
@@ -135,7 +141,20 @@ struct Step {
         UnFn un;
         SelFn sel;
         TernFn tern;
-        ReduceFn reduce;      /* scratch at a[1] */
+        struct {
+            ReduceFn fn;      /* scratch at a[1] */
+            uint32_t outer, n, inner;
+        } red;
+        struct {
+            ScanFn fn;
+            uint32_t outer, n, inner;
+            bool reverse;
+        } scan;
+        struct {
+            int32_t n[4];     /* result shape, padded with leading 1s */
+            int64_t ss[4];    /* source strides in elements */
+            bool ptr;         /* pointer elements: the buffer index goes along */
+        } copy;
         LoadRowFn load;
         StoreRowFn store;
         struct { uint32_t k; } dot;     /* inner dimension: a is rows x k, b is k x cols */
@@ -230,6 +249,9 @@ TernFn mt_interp_ternary_fn(int op, ElemKind ek); /* math.def rows of three oper
 UnFn mt_interp_convert_fn(ElemKind from, ElemKind to, bool toward_zero);
 SelFn mt_interp_select_fn(size_t esize);
 ReduceFn mt_interp_reduce_fn(int op, ElemKind ek);
+ScanFn mt_interp_scan_fn(int op, ElemKind ek);
+void mt_interp_copy(void *restrict dst, const void *restrict src, const int32_t n[4], const int64_t ss[4],
+                    size_t esize);
 void mt_interp_dot(float *restrict c, const float *restrict a, const float *restrict b, uint32_t m, uint32_t k,
                    uint32_t n);
 void mt_interp_arange(int32_t *o, int32_t start, size_t n);

@@ -591,59 +591,136 @@ SelFn mt_interp_select_fn(size_t esize)
     return esize == 1 ? select_1 : esize == 2 ? select_2 : esize == 4 ? select_4 : esize == 8 ? select_8 : NULL;
 }
 
-/* ---- reductions ------------------------------------------------------------------------- */
+/* ---- reductions and scans ---------------------------------------------------------------- */
 
-/* The CUDA tree: the first level reads the input, the rest work in place in
- * the scratch row, exactly as reduce_smem[threadIdx.x] OP= reduce_smem[threadIdx.x + stride]. */
+/* A reduction along the middle axis of an (outer, n, inner) block: for
+ * each outer index, the CUDA tree over the n rows of `inner` lanes -- the
+ * first level reads the input, the rest work in place in the scratch rows,
+ * exactly as reduce_smem[i] OP= reduce_smem[i + stride] for stride = n/2,
+ * n/4, ..., 1 -- giving one row of `inner` results. */
 #define REDUCE(name, T, COMBINE)                                                                            \
-    static void name(void *restrict out, const void *restrict in_, void *restrict scratch, size_t n)      \
+    static void name(void *restrict out_, const void *restrict in_, void *restrict scratch, size_t outer,  \
+                     size_t n, size_t inner)                                                                \
     {                                                                                                       \
-        const T *restrict in = in_;                                                                         \
+        T *restrict out = out_;                                                                             \
         T *s = scratch;                                                                                     \
-        if (n == 1) {                                                                                       \
-            *(T *)out = in[0];                                                                              \
-            return;                                                                                         \
-        }                                                                                                   \
-        size_t h = n / 2;                                                                                   \
-        for (size_t i = 0; i < h; i++) {                                                                    \
-            T a = in[i], b = in[i + h];                                                                     \
-            s[i] = COMBINE;                                                                                 \
-        }                                                                                                   \
-        for (size_t stride = h / 2; stride > 0; stride >>= 1) {                                            \
-            for (size_t i = 0; i < stride; i++) {                                                           \
-                T a = s[i], b = s[i + stride];                                                              \
+        for (size_t o = 0; o < outer; o++) {                                                                \
+            const T *restrict in = (const T *)in_ + o * n * inner;                                          \
+            if (n == 1) {                                                                                   \
+                memcpy(out + o * inner, in, inner * sizeof(T));                                             \
+                continue;                                                                                   \
+            }                                                                                               \
+            size_t h = n / 2;                                                                               \
+            for (size_t i = 0; i < h * inner; i++) {                                                        \
+                T a = in[i], b = in[i + h * inner];                                                         \
                 s[i] = COMBINE;                                                                             \
             }                                                                                               \
+            for (size_t stride = h / 2; stride > 0; stride >>= 1) {                                        \
+                for (size_t i = 0; i < stride * inner; i++) {                                               \
+                    T a = s[i], b = s[i + stride * inner];                                                  \
+                    s[i] = COMBINE;                                                                         \
+                }                                                                                           \
+            }                                                                                               \
+            memcpy(out + o * inner, s, inner * sizeof(T));                                                  \
         }                                                                                                   \
-        *(T *)out = s[0];                                                                                   \
+    }
+
+/* An inclusive scan along the middle axis, first to last (or last to
+ * first): out[j] = out[j -+ 1] OP in[j], each step rounded. */
+#define SCAN(name, T, COMBINE)                                                                              \
+    static void name(void *restrict out_, const void *restrict in_, size_t outer, size_t n, size_t inner,  \
+                     bool reverse)                                                                          \
+    {                                                                                                       \
+        for (size_t o = 0; o < outer; o++) {                                                                \
+            const T *restrict in = (const T *)in_ + o * n * inner;                                          \
+            T *restrict out = (T *)out_ + o * n * inner;                                                    \
+            size_t first = reverse ? n - 1 : 0;                                                             \
+            memcpy(out + first * inner, in + first * inner, inner * sizeof(T));                             \
+            for (size_t k = 1; k < n; k++) {                                                                \
+                size_t j = reverse ? n - 1 - k : k, p = reverse ? j + 1 : j - 1;                            \
+                for (size_t i = 0; i < inner; i++) {                                                        \
+                    T a = out[p * inner + i], b = in[j * inner + i];                                        \
+                    out[j * inner + i] = COMBINE;                                                           \
+                }                                                                                           \
+            }                                                                                               \
+        }                                                                                                   \
     }
 
 #define INT_REDUCE(n, ID, T, U)                                                                            \
     REDUCE(sum_##n, T, WRAP(T, U, +))                                                                      \
     REDUCE(rmax_##n, T, a > b ? a : b)                                                                     \
-    REDUCE(rmin_##n, T, a < b ? a : b)
+    REDUCE(rmin_##n, T, a < b ? a : b)                                                                     \
+    REDUCE(rxor_##n, T, a ^ b)                                                                             \
+    SCAN(cumsum_##n, T, WRAP(T, U, +))                                                                     \
+    SCAN(cumprod_##n, T, WRAP(T, U, *))
 INTS(INT_REDUCE)
+REDUCE(rxor_b, uint8_t, a ^ b)
 /* CUDA's fmaxf / fminf (a NaN operand gives the other one) */
 #define FMAX(F) _Generic((F)0, float: fmaxf, double: fmax)
 #define FMIN(F) _Generic((F)0, float: fminf, double: fmin)
 #define FLOAT_REDUCE(n, ID, S, F, DEC, ENC)                                                                \
     REDUCE(sum_##n, S, ENC(DEC(a) + DEC(b)))                                                               \
     REDUCE(rmax_##n, S, ENC(FMAX(F)(DEC(a), DEC(b))))                                                      \
-    REDUCE(rmin_##n, S, ENC(FMIN(F)(DEC(a), DEC(b))))
+    REDUCE(rmin_##n, S, ENC(FMIN(F)(DEC(a), DEC(b))))                                                      \
+    SCAN(cumsum_##n, S, ENC(DEC(a) + DEC(b)))                                                              \
+    SCAN(cumprod_##n, S, ENC(DEC(a) * DEC(b)))
 FLOATS(FLOAT_REDUCE)
 
 ReduceFn mt_interp_reduce_fn(int op, ElemKind ek)
 {
     switch ((MtDtype)ek) {
 #define RED_CASE(n, ID, ...)                                                                                \
-    case MT_DT_##ID: return op == OP_SUM ? sum_##n : op == OP_MAX ? rmax_##n : op == OP_MIN ? rmin_##n : NULL;
-        INTS(RED_CASE)
+    case MT_DT_##ID:                                                                                        \
+        return op == OP_SUM ? sum_##n : op == OP_MAX ? rmax_##n : op == OP_MIN ? rmin_##n : NULL;
+#define XRED_CASE(n, ID, ...)                                                                               \
+    case MT_DT_##ID:                                                                                        \
+        return op == OP_SUM ? sum_##n : op == OP_MAX ? rmax_##n : op == OP_MIN ? rmin_##n                  \
+               : op == OP_XOR_SUM ? rxor_##n : NULL;
+        INTS(XRED_CASE)
         FLOATS(RED_CASE)
 #undef RED_CASE
+#undef XRED_CASE
+    case MT_DT_I1: return op == OP_XOR_SUM ? rxor_b : NULL;
+    case MT_DTYPE_COUNT: break;
+    }
+    return NULL;
+}
+
+ScanFn mt_interp_scan_fn(int op, ElemKind ek)
+{
+    switch ((MtDtype)ek) {
+#define SCAN_CASE(n, ID, ...)                                                                               \
+    case MT_DT_##ID: return op == OP_CUMSUM ? cumsum_##n : op == OP_CUMPROD ? cumprod_##n : NULL;
+        INTS(SCAN_CASE)
+        FLOATS(SCAN_CASE)
+#undef SCAN_CASE
     case MT_DT_I1:
     case MT_DTYPE_COUNT: break;
     }
     return NULL;
+}
+
+/* dst (contiguous, shape n[0..3]) = src at strides ss[] (elements; 0 for a
+ * broadcast dimension). */
+void mt_interp_copy(void *restrict dst, const void *restrict src, const int32_t n[4], const int64_t ss[4],
+                    size_t esize)
+{
+    char *d = dst;
+    const char *s0 = src;
+    for (int32_t a = 0; a < n[0]; a++)
+        for (int32_t b = 0; b < n[1]; b++)
+            for (int32_t c = 0; c < n[2]; c++) {
+                const char *s = s0 + (a * ss[0] + b * ss[1] + c * ss[2]) * (int64_t)esize;
+                if (ss[3] == 1) {
+                    memcpy(d, s, (size_t)n[3] * esize);
+                    d += (size_t)n[3] * esize;
+                    continue;
+                }
+                for (int32_t k = 0; k < n[3]; k++) {
+                    memcpy(d, s + k * ss[3] * (int64_t)esize, esize);
+                    d += esize;
+                }
+            }
 }
 
 /* ---- dot, arange, fills ---------------------------------------------------------------- */

@@ -49,6 +49,10 @@ typedef struct Builder {
     MT_VEC(Preset) presets;
     MT_VEC(ParamSlot) params;
     const MtInst *loop;       /* the innermost `for` being planned */
+    uint32_t lanes;           /* > 1 while planning a combine region: its scalars are vectors of lanes */
+    bool no_hoist;            /* planning a region template: every step goes to main */
+    int srank;                /* the shape of the step being built (set_shape) */
+    int32_t sshape[MT_MAX_RANK];
 } Builder;
 
 static ElemKind kind_of(const MtType *t)
@@ -80,11 +84,22 @@ static void set_type(Val *v, const MtType *t)
     v->numel = n > 0 && (uint64_t)n < MT_INTERP_FRAME_LIMIT ? (uint32_t)n : (uint32_t)MT_INTERP_FRAME_LIMIT;
 }
 
+/* In a combine region (b->lanes > 1) a scalar is a vector of lanes. */
+static void apply_lanes(const Builder *b, Val *x)
+{
+    if (b->lanes > 1 && x->rank == 0) {
+        x->rank = 1;
+        x->shape[0] = (int32_t)b->lanes;
+        x->numel = b->lanes;
+    }
+}
+
 /* Place a value defined by an instruction, a loop or a region. */
 static Val *define(Builder *b, MtVal v, bool inv)
 {
     Val *x = &b->vals[v];
     set_type(x, b->f->vals[v].ty);
+    apply_lanes(b, x);
     x->off = place(b, (ElemKind)x->ek, x->numel);
     x->inv = inv;
     return x;
@@ -163,29 +178,75 @@ static uint32_t as_kind(Builder *b, MtVal v, ElemKind ek)
     return s.out;
 }
 
-/* The result shape as rows x cols (a rank-1 block is one row). */
-static void set_shape(Step *s, int rank, const int32_t *shape)
+/* The result shape as rows x cols: the last dimension, and all the others
+ * (a rank-1 block is one row). */
+static void set_shape(Builder *b, Step *s, int rank, const int32_t *shape)
 {
-    s->rows = rank == 2 ? (uint32_t)shape[0] : 1;
-    s->cols = rank == 2 ? (uint32_t)shape[1] : rank == 1 ? (uint32_t)shape[0] : 1;
+    s->rows = 1;
+    for (int d = 0; d + 1 < rank; d++)
+        s->rows *= (uint32_t)shape[d];
+    s->cols = rank ? (uint32_t)shape[rank - 1] : 1;
     s->n = s->rows * s->cols;
+    b->srank = rank;
+    for (int d = 0; d < rank; d++)
+        b->sshape[d] = shape[d];
 }
 
-/* Operand i at `off`, with the shape of x, as kind ek. */
-static void operand(Step *s, int i, uint32_t off, const Val *x, ElemKind ek)
+/* A dense copy of x (at off, kind ek) broadcast to the step's shape: the
+ * operand of a block of rank 3 or 4 that is neither the whole shape, one
+ * element, one row nor one column. */
+static uint32_t materialize(Builder *b, uint32_t off, const Val *x, ElemKind ek)
+{
+    Step c = {.kind = S_COPY, .out = NO_OFF, .a = {off, NO_OFF, NO_OFF}};
+    c.osz = (uint8_t)mt_interp_esize(ek);
+    c.u.copy.ptr = ek == EK_PTR;
+    int r = b->srank, pad = 4 - r, lead = r - x->rank;
+    int64_t stride = 1;
+    for (int d = 3; d >= 0; d--) {
+        int sd = d - pad;
+        c.u.copy.n[d] = sd >= 0 ? b->sshape[sd] : 1;
+        int xd = sd - lead;
+        int32_t xn = xd >= 0 ? x->shape[xd] : 1;
+        c.u.copy.ss[d] = xn == 1 ? 0 : stride;
+        stride *= xn;
+    }
+    uint64_t numel = 1;
+    for (int d = 0; d < r; d++)
+        numel *= (uint64_t)b->sshape[d];
+    c.n = (uint32_t)numel;
+    c.out = place(b, ek, numel);
+    emit(b, x->inv && !b->no_hoist, c);
+    return c.out;
+}
+
+/* Operand i at `off`, with the shape of x, as kind ek: how it meets the
+ * step's shape (set_shape), materialised when no mode fits. */
+static void operand(Builder *b, Step *s, int i, uint32_t off, const Val *x, ElemKind ek)
 {
     s->a[i] = off;
     s->asz[i] = (uint8_t)mt_interp_esize(ek);
-    uint32_t d0 = x->rank == 2 ? (uint32_t)x->shape[0] : 1;
-    uint32_t d1 = x->rank ? (uint32_t)x->shape[x->rank - 1] : 1;
-    if (x->numel == s->n)
+    int r = b->srank, lead = r - x->rank;
+    bool row = true, col = x->rank > 0;
+    for (int d = 0; d + 1 < r; d++) {
+        int32_t xn = d - lead >= 0 ? x->shape[d - lead] : 1;
+        row &= xn == 1;
+        col &= xn == b->sshape[d];
+    }
+    uint32_t last = x->rank ? (uint32_t)x->shape[x->rank - 1] : 1;
+    row &= last == s->cols;
+    col &= last == 1;
+    if (x->numel == s->n) {
         s->mode[i] = BC_FULL;
-    else if (x->numel == 1)
+    } else if (x->numel == 1) {
         s->mode[i] = BC_SCALAR;
-    else if (d0 == 1 && d1 == s->cols)
+    } else if (row) {
         s->mode[i] = BC_ROW;
-    else
+    } else if (col) {
         s->mode[i] = BC_COL;
+    } else {
+        s->a[i] = materialize(b, off, x, ek);
+        s->mode[i] = BC_FULL;
+    }
 }
 
 /* After the operands: can the step run as one pass over n elements? */
@@ -229,6 +290,8 @@ static bool hoistable(int op)
 
 static bool invariant(Builder *b, const MtInst *in)
 {
+    if (b->no_hoist)
+        return false;
     if (!hoistable(in->op))
         return false;
     for (uint32_t i = 0; i < in->nargs; i++)
@@ -261,9 +324,9 @@ static void plan_binary(Builder *b, const MtInst *in, bool inv)
     Step s = new_step(div ? S_DIV : S_BINARY, in);
     uint32_t xa = as_kind(b, in->args[0], ct), ya = as_kind(b, in->args[1], ct);
     Val *r = define(b, in->dst, inv);
-    set_shape(&s, r->rank, r->shape);
-    operand(&s, 0, xa, x, ct);
-    operand(&s, 1, ya, y, ct);
+    set_shape(b, &s, r->rank, r->shape);
+    operand(b, &s, 0, xa, x, ct);
+    operand(b, &s, 1, ya, y, ct);
     s.out = r->off;
     s.osz = (uint8_t)mt_interp_esize((ElemKind)r->ek);
     if (div)
@@ -287,9 +350,9 @@ static void plan_addptr(Builder *b, const MtInst *in, bool inv)
     Step s = new_step(S_ADDPTR, in);
     uint32_t oa = as_kind(b, in->args[1], ok);
     Val *r = define(b, in->dst, inv);
-    set_shape(&s, r->rank, r->shape);
-    operand(&s, 0, p->off, p, EK_PTR);
-    operand(&s, 1, oa, o, ok);
+    set_shape(b, &s, r->rank, r->shape);
+    operand(b, &s, 0, p->off, p, EK_PTR);
+    operand(b, &s, 1, oa, o, ok);
     s.out = r->off;
     s.osz = 8;
     s.u.bin = mt_interp_addptr_fn(ok);
@@ -322,6 +385,8 @@ static void plan_alias(Builder *b, const MtInst *in)
     Val src = *value(b, in->args[0]);
     Val *r = &b->vals[in->dst];
     set_type(r, in->ty);
+    if (src.numel != 1)
+        apply_lanes(b, r);
     r->off = src.off;
     r->inv = src.inv;
 }
@@ -333,10 +398,10 @@ static void plan_select(Builder *b, const MtInst *in, bool inv)
     Step s = new_step(S_SELECT, in);
     uint32_t xa = as_kind(b, in->args[1], rk), ya = as_kind(b, in->args[2], rk);
     Val *r = define(b, in->dst, inv);
-    set_shape(&s, r->rank, r->shape);
-    operand(&s, 0, cnd->off, cnd, MT_DT_I1);
-    operand(&s, 1, xa, x, rk);
-    operand(&s, 2, ya, y, rk);
+    set_shape(b, &s, r->rank, r->shape);
+    operand(b, &s, 0, cnd->off, cnd, MT_DT_I1);
+    operand(b, &s, 1, xa, x, rk);
+    operand(b, &s, 2, ya, y, rk);
     s.out = r->off;
     s.osz = (uint8_t)mt_interp_esize(rk);
     s.u.sel = mt_interp_select_fn(s.osz);
@@ -356,9 +421,9 @@ static void plan_ternary(Builder *b, const MtInst *in, bool inv)
     }
     Step s = new_step(S_TERNARY, in);
     Val *r = define(b, in->dst, inv);
-    set_shape(&s, r->rank, r->shape);
+    set_shape(b, &s, r->rank, r->shape);
     for (int i = 0; i < 3; i++)
-        operand(&s, i, at[i], v[i], rk);
+        operand(b, &s, i, at[i], v[i], rk);
     s.out = r->off;
     s.osz = (uint8_t)mt_interp_esize(rk);
     if (!(s.u.tern = mt_interp_ternary_fn(in->op, rk)))
@@ -403,12 +468,12 @@ static void plan_load(Builder *b, const MtInst *in)
     uint32_t oa = o ? as_kind(b, in->args[2], ek) : NO_OFF;
     Step s = new_step(S_LOAD, in);
     Val *r = define(b, in->dst, false);
-    set_shape(&s, r->rank, r->shape);
-    operand(&s, 0, p->off, p, EK_PTR);
+    set_shape(b, &s, r->rank, r->shape);
+    operand(b, &s, 0, p->off, p, EK_PTR);
     if (m)
-        operand(&s, 1, m->off, m, MT_DT_I1);
+        operand(b, &s, 1, m->off, m, MT_DT_I1);
     if (o)
-        operand(&s, 2, oa, o, ek);
+        operand(b, &s, 2, oa, o, ek);
     s.out = r->off;
     s.osz = (uint8_t)mt_interp_esize(ek);
     s.u.load = mt_interp_load_fn(s.osz, ek == MT_DT_I1);
@@ -425,14 +490,26 @@ static void plan_store(Builder *b, const MtInst *in)
     int rank;
     int32_t shape[MT_MAX_RANK];
     broadcast_shape(b, in, &rank, shape);
-    set_shape(&s, rank, shape);
-    operand(&s, 0, p->off, p, EK_PTR);
-    operand(&s, 1, va, v, ek);
+    set_shape(b, &s, rank, shape);
+    operand(b, &s, 0, p->off, p, EK_PTR);
+    operand(b, &s, 1, va, v, ek);
     if (m)
-        operand(&s, 2, m->off, m, MT_DT_I1);
+        operand(b, &s, 2, m->off, m, MT_DT_I1);
     s.osz = (uint8_t)mt_interp_esize(ek);
     s.u.store = mt_interp_store_fn(s.osz);
     emit(b, false, s);
+}
+
+/* x's shape around `axis` as (outer, n, inner): the dimensions before it,
+ * its length, the dimensions after it. */
+static void split_axis(const Val *x, int axis, uint32_t *outer, uint32_t *n, uint32_t *inner)
+{
+    *outer = *inner = 1;
+    for (int d = 0; d < axis; d++)
+        *outer *= (uint32_t)x->shape[d];
+    *n = (uint32_t)x->shape[axis];
+    for (int d = axis + 1; d < x->rank; d++)
+        *inner *= (uint32_t)x->shape[d];
 }
 
 static void plan_reduce(Builder *b, const MtInst *in, bool inv)
@@ -440,12 +517,257 @@ static void plan_reduce(Builder *b, const MtInst *in, bool inv)
     Val *x = value(b, in->args[0]);
     Step s = new_step(S_REDUCE, in);
     s.a[0] = x->off;
+    split_axis(x, in->attr.axis, &s.u.red.outer, &s.u.red.n, &s.u.red.inner);
     s.n = x->numel;
-    s.a[1] = place(b, (ElemKind)x->ek, x->numel > 1 ? x->numel / 2 : 1);
-    if (!(s.u.reduce = mt_interp_reduce_fn(in->op, (ElemKind)x->ek)))
+    s.a[1] = place(b, (ElemKind)x->ek, s.u.red.n > 1 ? (uint64_t)s.u.red.n / 2 * s.u.red.inner : 1);
+    if (!(s.u.red.fn = mt_interp_reduce_fn(in->op, (ElemKind)x->ek)))
         mt_ice(b->c, in->span, "interpreter: no reduction for this type");
     s.out = define(b, in->dst, inv)->off;
     emit(b, inv, s);
+}
+
+static void plan_scan(Builder *b, const MtInst *in, bool inv)
+{
+    Val *x = value(b, in->args[0]);
+    Step s = new_step(S_SCAN, in);
+    s.a[0] = x->off;
+    split_axis(x, in->attr.axis, &s.u.scan.outer, &s.u.scan.n, &s.u.scan.inner);
+    s.u.scan.reverse = in->attr.flags & MT_REVERSE;
+    s.n = x->numel;
+    if (!(s.u.scan.fn = mt_interp_scan_fn(in->op, (ElemKind)x->ek)))
+        mt_ice(b->c, in->span, "interpreter: no scan for this type");
+    s.out = define(b, in->dst, inv)->off;
+    emit(b, inv, s);
+}
+
+/* A strided copy of src (dense, of shape sh) into dst, dense in the
+ * order given: dst dimension d is src dimension order[d] (n: 1 to 4 dims). */
+static void emit_copy(Builder *b, bool inv, const MtInst *in, uint32_t dst, uint32_t src, ElemKind ek, int n,
+                      const int32_t *sh, const int *order)
+{
+    Step c = new_step(S_COPY, in);
+    c.a[0] = src;
+    c.out = dst;
+    c.osz = (uint8_t)mt_interp_esize(ek);
+    c.u.copy.ptr = ek == EK_PTR;
+    int64_t stride[MT_MAX_RANK];
+    int64_t st = 1;
+    for (int d = n - 1; d >= 0; d--) {
+        stride[d] = st;
+        st *= sh[d];
+    }
+    for (int d = 0; d < 4; d++) {
+        int k = d - (4 - n);
+        c.u.copy.n[d] = k >= 0 ? sh[order[k]] : 1;
+        c.u.copy.ss[d] = k >= 0 ? stride[order[k]] : 0;
+    }
+    c.n = (uint32_t)st;
+    emit(b, inv, c);
+}
+
+/* broadcast and permute: a strided copy; reshape and expand_dims share
+ * their operand's bytes. */
+static void plan_shape(Builder *b, const MtInst *in, bool inv)
+{
+    if (in->op == OP_RESHAPE || in->op == OP_EXPAND_DIMS) {
+        plan_alias(b, in);
+        return;
+    }
+    Val *x = value(b, in->args[0]);
+    Val *r = define(b, in->dst, inv);
+    if (in->op == OP_PERMUTE) {
+        int order[MT_MAX_RANK];
+        for (int d = 0; d < r->rank; d++)
+            order[d] = in->attr.shape[d];
+        emit_copy(b, inv, in, r->off, x->off, (ElemKind)x->ek, x->rank, x->shape, order);
+        return;
+    }
+    Step c = new_step(S_COPY, in);
+    c.a[0] = x->off;
+    c.out = r->off;
+    c.osz = (uint8_t)mt_interp_esize((ElemKind)x->ek);
+    c.u.copy.ptr = x->ek == EK_PTR;
+    int64_t st = 1;
+    for (int d = 3; d >= 0; d--) {
+        int k = d - (4 - r->rank);
+        int32_t xn = k >= 0 && x->rank ? x->shape[k] : 1;
+        c.u.copy.n[d] = k >= 0 ? r->shape[k] : 1;
+        c.u.copy.ss[d] = xn == 1 ? 0 : st;
+        st *= xn;
+    }
+    c.n = r->numel;
+    emit(b, inv, c);
+}
+
+static void plan_inst(Builder *b, const MtInst *in);
+
+/* Plan a combine region's instructions (not its yield) as steps over
+ * vectors of `lanes`, cut out of the main list as a template; *yield_at
+ * gets, per yielded value, a fresh vector the template's last steps copy
+ * it into. */
+static Step *plan_template(Builder *b, const MtInst *nest, uint32_t lanes, uint32_t *nsteps, uint32_t *yield_at)
+{
+    const MtBody *body = &nest->nest->body[0];
+    uint32_t saved_lanes = b->lanes;
+    bool saved_hoist = b->no_hoist;
+    b->lanes = lanes;
+    b->no_hoist = true;
+    for (uint32_t i = 0; i < body->nargs; i++)
+        define(b, body->args[i], false);
+    uint32_t start = b->main.n;
+    const MtRegion *r = &body->insts;
+    for (uint32_t i = 0; i + 1 < r->n; i++)
+        plan_inst(b, r->v[i]);
+    const MtInst *y = r->v[r->n - 1];
+    for (uint32_t i = 0; i < y->nargs; i++) {
+        const MtType *et = mt_ty_elem(mt_val_ty(b->f, y->args[i]));
+        ElemKind ek = kind_of(et);
+        Val *v = value(b, y->args[i]);
+        uint32_t at = place(b, ek, lanes);
+        Step c = new_step(v->numel == lanes ? S_COPY : S_FILL, y);
+        c.a[0] = v->off;
+        c.out = at;
+        c.n = lanes;
+        c.osz = (uint8_t)mt_interp_esize(ek);
+        c.u.copy.ptr = ek == EK_PTR;
+        if (c.kind == S_COPY) {
+            for (int d = 0; d < 4; d++) {
+                c.u.copy.n[d] = d == 3 ? (int32_t)lanes : 1;
+                c.u.copy.ss[d] = d == 3;
+            }
+        }
+        emit(b, false, c);
+        yield_at[i] = at;
+    }
+    *nsteps = b->main.n - start;
+    Step *t = mt_arena_alloc(&b->c->arena, (*nsteps + 1) * sizeof *t);
+    memcpy(t, b->main.v + start, *nsteps * sizeof *t);
+    b->main.n = start;
+    b->lanes = saved_lanes;
+    b->no_hoist = saved_hoist;
+    return t;
+}
+
+/* The template's steps again, over `lanes` instead of the `planned` lanes. */
+static void emit_template(Builder *b, const Step *t, uint32_t n, uint32_t planned, uint32_t lanes)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        Step s = t[i];
+        if (s.n == planned && lanes != planned) {
+            s.n = s.cols = lanes;
+            s.rows = 1;
+            if (s.kind == S_COPY)
+                s.u.copy.n[3] = (int32_t)lanes;
+        }
+        emit(b, false, s);
+    }
+}
+
+/* A contiguous run of `count` elements of kind ek from src to dst. */
+static void emit_run(Builder *b, const MtInst *in, uint32_t dst, uint32_t src, ElemKind ek, uint32_t count,
+                     uint32_t outer, uint32_t stride)
+{
+    Step c = new_step(S_COPY, in);
+    c.a[0] = src;
+    c.out = dst;
+    c.osz = (uint8_t)mt_interp_esize(ek);
+    c.u.copy.ptr = ek == EK_PTR;
+    int32_t n[4] = {1, 1, (int32_t)outer, (int32_t)count};
+    int64_t ss[4] = {0, 0, stride, 1};
+    memcpy(c.u.copy.n, n, sizeof n);
+    memcpy(c.u.copy.ss, ss, sizeof ss);
+    c.n = outer * count;
+    emit(b, false, c);
+}
+
+/* tl.reduce: the tree of the other reductions along the axis, level by
+ * level: the first halves of the rows are the accumulated values, the
+ * second halves the next ones, and the combine region runs over all of
+ * them as vectors. */
+static void plan_reduce_nest(Builder *b, const MtInst *in)
+{
+    uint32_t n = in->nargs;
+    const Val *x0 = value(b, in->args[0]);
+    uint32_t outer, len, inner;
+    split_axis(x0, in->attr.axis, &outer, &len, &inner);
+    uint32_t *cur = mt_arena_alloc(&b->c->arena, (n + 1) * sizeof *cur);
+    ElemKind *ek = mt_arena_alloc(&b->c->arena, (n + 1) * sizeof *ek);
+    for (uint32_t i = 0; i < n; i++) {
+        Val *x = value(b, in->args[i]);
+        cur[i] = x->off;
+        ek[i] = (ElemKind)x->ek;
+    }
+    if (len > 1) {
+        uint32_t planned = outer * (len / 2) * inner, nsteps;
+        uint32_t *yat = mt_arena_alloc(&b->c->arena, (n + 1) * sizeof *yat);
+        Step *t = plan_template(b, in, planned, &nsteps, yat);
+        const MtBody *body = &in->nest->body[0];
+        for (uint32_t w = len; w > 1; w /= 2) {
+            uint32_t h = w / 2;
+            for (uint32_t i = 0; i < n; i++) {
+                size_t es = mt_interp_esize(ek[i]);
+                emit_run(b, in, b->vals[body->args[i]].off, cur[i], ek[i], h * inner, outer, w * inner);
+                emit_run(b, in, b->vals[body->args[n + i]].off, cur[i] + (uint32_t)(h * inner * es), ek[i],
+                         h * inner, outer, w * inner);
+            }
+            emit_template(b, t, nsteps, planned, outer * h * inner);
+            for (uint32_t i = 0; i < n; i++)
+                cur[i] = yat[i];
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        Val *r = &b->vals[in->nest->results[i]];
+        set_type(r, mt_val_ty(b->f, in->nest->results[i]));
+        r->off = cur[i];
+        r->inv = false;
+    }
+}
+
+/* tl.associative_scan: the operands with the axis first (a copy), each
+ * position combined with the previous result as vectors over the other
+ * dimensions, then the result back in the operands' order. */
+static void plan_scan_nest(Builder *b, const MtInst *in)
+{
+    uint32_t n = in->nargs;
+    const Val *x0 = value(b, in->args[0]);
+    uint32_t outer, len, inner;
+    split_axis(x0, in->attr.axis, &outer, &len, &inner);
+    uint32_t lanes = outer * inner;
+    bool rev = in->attr.flags & MT_REVERSE;
+    int32_t sh3[3] = {(int32_t)outer, (int32_t)len, (int32_t)inner};
+    int axis_first[3] = {1, 0, 2}, back[3] = {1, 0, 2};
+    uint32_t *xt = mt_arena_alloc(&b->c->arena, (2 * n + 1) * sizeof *xt), *rt = xt + n;
+    ElemKind *ek = mt_arena_alloc(&b->c->arena, (n + 1) * sizeof *ek);
+    for (uint32_t i = 0; i < n; i++) {
+        Val *x = value(b, in->args[i]);
+        ek[i] = (ElemKind)x->ek;
+        xt[i] = place(b, ek[i], x->numel);
+        rt[i] = place(b, ek[i], x->numel);
+        emit_copy(b, false, in, xt[i], x->off, ek[i], 3, sh3, axis_first);
+        size_t es = mt_interp_esize(ek[i]);
+        uint32_t first = (uint32_t)((rev ? len - 1 : 0) * lanes * es);
+        emit_run(b, in, rt[i] + first, xt[i] + first, ek[i], lanes, 1, 0);
+    }
+    uint32_t nsteps;
+    uint32_t *yat = mt_arena_alloc(&b->c->arena, (n + 1) * sizeof *yat);
+    Step *t = plan_template(b, in, lanes, &nsteps, yat);
+    const MtBody *body = &in->nest->body[0];
+    for (uint32_t k = 1; k < len; k++) {
+        uint32_t j = rev ? len - 1 - k : k, p = rev ? j + 1 : j - 1;
+        for (uint32_t i = 0; i < n; i++) {
+            size_t es = mt_interp_esize(ek[i]);
+            emit_run(b, in, b->vals[body->args[i]].off, rt[i] + (uint32_t)(p * lanes * es), ek[i], lanes, 1, 0);
+            emit_run(b, in, b->vals[body->args[n + i]].off, xt[i] + (uint32_t)(j * lanes * es), ek[i], lanes, 1, 0);
+        }
+        emit_template(b, t, nsteps, lanes, lanes);
+        for (uint32_t i = 0; i < n; i++)
+            emit_run(b, in, rt[i] + (uint32_t)(j * lanes * mt_interp_esize(ek[i])), yat[i], ek[i], lanes, 1, 0);
+    }
+    int32_t shl[3] = {(int32_t)len, (int32_t)outer, (int32_t)inner};
+    for (uint32_t i = 0; i < n; i++) {
+        Val *r = define(b, in->nest->results[i], false);
+        emit_copy(b, false, in, r->off, rt[i], ek[i], 3, shl, back);
+    }
 }
 
 /* tl.empty's contents: a quiet NaN with a visible payload, an unlikely
@@ -492,7 +814,7 @@ static void plan_dot(Builder *b, const MtInst *in, bool inv)
     s.a[0] = x->off;
     s.a[1] = y->off;
     Val *r = define(b, in->dst, inv);
-    set_shape(&s, r->rank, r->shape);
+    set_shape(b, &s, r->rank, r->shape);
     s.u.dot.k = (uint32_t)x->shape[1];
     s.out = r->off;
     emit(b, inv, s);
@@ -618,8 +940,16 @@ static void plan_inst(Builder *b, const MtInst *in)
     case OP_STORE: plan_store(b, in); return;
     case OP_SUM:
     case OP_MAX:
-    case OP_MIN: plan_reduce(b, in, inv); return;
-    case OP_EXPAND_DIMS: plan_alias(b, in); return;
+    case OP_MIN:
+    case OP_XOR_SUM: plan_reduce(b, in, inv); return;
+    case OP_CUMSUM:
+    case OP_CUMPROD: plan_scan(b, in, inv); return;
+    case OP_REDUCE: plan_reduce_nest(b, in); return;
+    case OP_SCAN: plan_scan_nest(b, in); return;
+    case OP_EXPAND_DIMS:
+    case OP_RESHAPE:
+    case OP_PERMUTE:
+    case OP_BROADCAST: plan_shape(b, in, inv); return;
     case OP_ZEROS:
     case OP_FULL:
     case OP_EMPTY: plan_factory(b, in, inv); return;

@@ -256,6 +256,8 @@ static MtDtype compute_type(Lw *L, const MtInst *in)
     case OC_FACTORY:
     case OC_MEMORY:
     case OC_REDUCE:
+    case OC_SCAN:
+    case OC_COMBINE:
     case OC_SHAPE:
     case OC_DOT:
     case OC_CONTROL:
@@ -664,6 +666,10 @@ static void lower_inst(Lw *L, const MtInst *in)
     case OC_REDUCE:
         lw_reduce(L, in);
         return;
+    case OC_SCAN:
+    case OC_COMBINE:
+        lw_fail(L, in, "%s is not supported by the fast CUDA lowering yet", mt_op_info[in->op].py);
+        return;
     case OC_DOT:
         lw_dot(L, in);
         return;
@@ -738,6 +744,43 @@ static void prologue(Lw *L)
     L->b.block = body;
 }
 
+/* The language reaches further than this lowering: operations and types
+ * it does not lower yet get one located E0603 (at the first of them)
+ * before any planning looks at them. */
+static bool fast_supported(Lw *L, const MtRegion *r)
+{
+    for (uint32_t i = 0; i < r->n; i++) {
+        const MtInst *in = r->v[i];
+        if (in->loop && !fast_supported(L, &in->loop->body))
+            return false;
+        const char *why = NULL;
+        const MtType *x = in->nargs && in->args[0] ? mt_val_ty(L->f, in->args[0]) : NULL;
+        switch (mt_op_class(in->op)) {
+        case OC_SCAN:
+        case OC_COMBINE: why = ""; break;
+        case OC_REDUCE:
+            if (in->op == OP_XOR_SUM || !x || x->rank != 1 || (in->attr.flags & MT_KEEP_DIMS))
+                why = "";
+            break;
+        case OC_SHAPE:
+            if (in->op != OP_EXPAND_DIMS || !x || x->rank != 1)
+                why = "";
+            break;
+        default: break;
+        }
+        if (in->nest)
+            why = "";
+        if (!why && in->ty && in->ty->rank > 2)
+            why = mt_sprintf(L->c, " on a rank-%d block", in->ty->rank);
+        if (why) {
+            lw_fail(L, in, "%s%s is not supported by the fast CUDA lowering yet; the interpreter runs it",
+                    mt_op_info[in->op].py, why);
+            return false;
+        }
+    }
+    return true;
+}
+
 KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt)
 {
     Lw L = {.c = c, .f = f};
@@ -747,6 +790,8 @@ KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt)
     L.home = mt_arena_alloc(&c->arena, (f->nvals + 1) * sizeof *L.home);
     L.cheap = mt_arena_alloc(&c->arena, f->nvals + 1);
     L.strong = mt_arena_alloc(&c->arena, f->nvals + 1);
+    if (!fast_supported(&L, &f->body))
+        return NULL;
     launch_shape(&L, opt);
     L.kf->threads = (uint32_t)(32 * L.warps * L.programs);
     L.kf->programs_per_block = (uint32_t)L.programs;

@@ -81,8 +81,12 @@ static void check_inst(MtInst *in, void *ud)
     if (!k->ok)
         return;
     const char *what = NULL;
+    const MtType *x = in->nargs && in->args[0] ? mt_val_ty(k->f, in->args[0]) : NULL;
+    bool rank1_only = mt_op_class(in->op) == OC_REDUCE || in->op == OP_EXPAND_DIMS;
     if (!seed_op(in))
         what = mt_sprintf(k->c, "'%s'", mt_op_info[in->op].text);
+    else if (rank1_only && (!x || mt_ty_rank(x) != 1 || in->attr.flags))
+        what = mt_sprintf(k->c, "'%s' of %s", mt_op_info[in->op].text, x ? mt_ty_str(k->c, x) : "a scalar");
     else if (!seed_type(in->ty))
         what = mt_sprintf(k->c, "a value of type %s", mt_ty_str(k->c, in->ty));
     for (uint32_t i = 0; !what && i < in->nargs; i++)

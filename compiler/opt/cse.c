@@ -67,7 +67,7 @@ static uint32_t inst_hash(const MtFunc *f, const MtInst *in)
 {
     uint32_t h = mix(mix(mix(in->op, (uintptr_t)in->ty), (uint64_t)in->attr.start), (uint64_t)in->attr.end);
     h = mix(mix(mix(h, (uint32_t)in->attr.axis), (uint32_t)in->attr.shape[0]), (uint32_t)in->attr.shape[1]);
-    h = mix(mix(h, (uintptr_t)in->attr.dtype), in->attr.mode);
+    h = mix(mix(mix(h, (uintptr_t)in->attr.dtype), in->attr.mode), in->attr.flags);
     uint32_t ops = 0;
     for (uint32_t i = 0; i < in->nargs; i++) {
         uint32_t oh = operand_hash(f, in->args[i]);
@@ -101,6 +101,11 @@ static void cse_region(Cse *s, MtRegion *r)
         r->v[out++] = in;
         if (in->loop) {
             cse_region(s, &in->loop->body);
+            continue;
+        }
+        if (in->nest) {
+            for (uint32_t k = 0; k < in->nest->nbodies; k++)
+                cse_region(s, &in->nest->body[k].insts);
             continue;
         }
         if (!(mt_op_info[in->op].flags & F_PURE) || !in->dst)

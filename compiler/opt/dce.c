@@ -53,6 +53,22 @@ static void scan(MtCtx *c, Dce *d, MtRegion *r, MtInst *loop)
                 mark(c, d, in->args[k]);
             mark_loop(c, d, loop);
         }
+        if (in->nest) {
+            /* a nest is live as a whole: results and region arguments lead to it */
+            MtNest *x = in->nest;
+            for (uint32_t k = 0; k < x->nresults; k++) {
+                d->def[x->results[k]] = in;
+                d->encl[x->results[k]] = loop;
+            }
+            for (uint32_t b = 0; b < x->nbodies; b++) {
+                for (uint32_t k = 0; k < x->body[b].nargs; k++) {
+                    d->def[x->body[b].args[k]] = in;
+                    d->encl[x->body[b].args[k]] = loop;
+                }
+                scan(c, d, &x->body[b].insts, loop);
+            }
+            continue;
+        }
         if (in->op != OP_FOR)
             continue;
         MtForData *l = in->loop;
@@ -73,6 +89,22 @@ static void propagate(MtCtx *c, Dce *d)
         MtVal v = d->work.v[--d->work.n];
         const MtInst *in = d->def[v];
         const MtForData *l = in->loop;
+        if (in->nest && (d->f->vals[v].kind == VK_RESULT || d->f->vals[v].kind == VK_ARG)) {
+            for (uint32_t k = 0; k < in->nargs; k++)
+                mark(c, d, in->args[k]);
+            for (uint32_t b = 0; b < in->nest->nbodies; b++) {
+                const MtRegion *r = &in->nest->body[b].insts;
+                const MtInst *y = r->v[r->n - 1];
+                for (uint32_t k = 0; k < y->nargs; k++)
+                    mark(c, d, y->args[k]);
+                for (uint32_t k = 0; k < in->nest->body[b].nargs; k++)
+                    mark(c, d, in->nest->body[b].args[k]);
+            }
+            for (uint32_t k = 0; k < in->nest->nresults; k++)
+                mark(c, d, in->nest->results[k]);
+            mark_loop(c, d, d->encl[v]);
+            continue;
+        }
         switch (d->f->vals[v].kind) {
         case VK_INST:
             for (uint32_t k = 0; k < in->nargs; k++)
@@ -108,6 +140,11 @@ static void sweep(Dce *d, MtRegion *r)
             for (uint32_t k = l->ncarried; k-- > 0;)
                 if (!d->live[l->iter_args[k]] && !d->live[l->results[k]])
                     mt_for_remove_slot(d->f, in, k);
+        } else if (in->nest) {
+            if (!d->live[in->nest->results[0]])
+                continue;
+            for (uint32_t b = 0; b < in->nest->nbodies; b++)
+                sweep(d, &in->nest->body[b].insts);
         } else if (in->dst && (mt_op_info[in->op].flags & (F_PURE | F_DROP)) && !d->live[in->dst]) {
             continue;
         }

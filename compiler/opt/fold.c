@@ -187,6 +187,8 @@ static bool is_int_const(const MtFunc *f, MtVal v, int64_t want)
 static MtVal simplify(Folder *F, const MtInst *in)
 {
     const MtFunc *f = F->f;
+    if (mt_op_class(in->op) == OC_SHAPE && in->op != OP_EXPAND_DIMS && mt_val_ty(f, in->args[0]) == in->ty)
+        return in->args[0]; /* a reshape or broadcast to the same shape, an identity permutation */
     if (!(mt_op_info[in->op].flags & F_ELEM) || in->op == OP_ADDPTR)
         return 0;
     if (in->op == OP_SELECT) {
@@ -239,6 +241,9 @@ static void fold_region(Folder *F, MtRegion *r)
         if (in->op == OP_FOR) {
             fold_region(F, &in->loop->body);
             drop_invariant_slots(F, in);
+        } else if (in->nest) {
+            for (uint32_t k = 0; k < in->nest->nbodies; k++)
+                fold_region(F, &in->nest->body[k].insts);
         } else if (in->dst) {
             MtVal to = simplify(F, in);
             if (to) {

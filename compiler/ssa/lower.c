@@ -87,6 +87,47 @@ static void lower_loop(Low *L, MtExpr *e)
     L->memo[e->id] = LOWERED;
 }
 
+/* A nest (tl.reduce, tl.associative_scan): its operands, then its
+ * region arguments, its region, and its results numbered last (as a
+ * `for` numbers them). */
+static void lower_nest(Low *L, MtExpr *e)
+{
+    MtExprNest *x = e->u.nest;
+    MtVal *ops = mt_arena_alloc(&L->c->arena, (e->nargs + 1) * sizeof *ops);
+    for (uint32_t i = 0; i < e->nargs; i++)
+        ops[i] = lower(L, e->args[i]);
+    uint32_t nargs[2] = {0, 0}, total = 0;
+    for (uint32_t k = 0; k < x->nbodies; k++)
+        total += nargs[k] = x->body[k].nargs;
+    const MtType **tys = mt_arena_alloc(&L->c->arena, (total + 1) * sizeof *tys);
+    for (uint32_t k = 0, t = 0; k < x->nbodies; k++)
+        for (uint32_t i = 0; i < x->body[k].nargs; i++)
+            tys[t++] = x->body[k].arg[i]->ty;
+    MtInst *in = mt_nest_new(L->c, L->f, L->region, (MtOpcode)e->op, ops, e->nargs, x->nbodies, nargs, tys, e->span,
+                             e->inl);
+    in->attr = e->attr;
+    MtRegion *outer = L->region;
+    for (uint32_t k = 0; k < x->nbodies; k++) {
+        MtExprBody *b = &x->body[k];
+        for (uint32_t i = 0; i < b->nargs; i++)
+            L->memo[b->arg[i]->id] = in->nest->body[k].args[i];
+        L->region = &in->nest->body[k].insts;
+        lower_roots(L, &b->roots, b->yield, b->nyield);
+        MtVal *ys = mt_arena_alloc(&L->c->arena, (b->nyield + 1) * sizeof *ys);
+        for (uint32_t i = 0; i < b->nyield; i++)
+            ys[i] = L->memo[b->yield[i]->id];
+        mt_inst_new(L->c, L->f, L->region, OP_YIELD, NULL, ys, b->nyield, e->span, e->inl);
+    }
+    L->region = outer;
+    const MtType **rt = mt_arena_alloc(&L->c->arena, (x->nresults + 1) * sizeof *rt);
+    for (uint32_t i = 0; i < x->nresults; i++)
+        rt[i] = x->result[i]->ty;
+    mt_nest_finish(L->c, L->f, in, rt, x->nresults);
+    for (uint32_t i = 0; i < x->nresults; i++)
+        L->memo[x->result[i]->id] = in->nest->results[i];
+    L->memo[e->id] = LOWERED;
+}
+
 /* An EX_OP node: its operands left to right (a store's value first, as
  * the seeds number it), then the instruction with the node's attributes. */
 static MtVal lower_op(Low *L, MtExpr *e)
@@ -105,8 +146,8 @@ static MtVal lower_op(Low *L, MtExpr *e)
         a[i] = e->args[i] ? lower(L, e->args[i]) : 0;
     MtInst *in = mt_inst_new(L->c, L->f, L->region, (MtOpcode)e->op, e->ty, a, e->nargs, e->span, e->inl);
     in->attr = e->attr;
-    if (mt_op_class(e->op) == OC_REDUCE)
-        in->attr.axis = 0;    /* a rank-1 block reduces whole: the SSA has no axis */
+    if (in->attr.axis == MT_AXIS_NONE && (mt_op_class(e->op) == OC_REDUCE || mt_op_class(e->op) == OC_SCAN))
+        in->attr.axis = 0; /* a rank-1 block without an axis */
     return in->dst;
 }
 
@@ -119,6 +160,7 @@ static MtVal lower(Low *L, MtExpr *e)
     case EX_PARAM:
     case EX_LOOP_IV:
     case EX_LOOP_ARG:
+    case EX_NEST_ARG:
     case EX_KIND_COUNT_:
         /* parameters are bound at entry, loop values by their loop */
         mt_ice(L->c, e->span, "lowering met an unbound parameter or loop value");
@@ -133,6 +175,12 @@ static MtVal lower(Low *L, MtExpr *e)
         return LOWERED;
     case EX_LOOP_RESULT:
         lower(L, e->u.slot.loop->node);
+        return L->memo[e->id];
+    case EX_NEST:
+        lower_nest(L, e);
+        return LOWERED;
+    case EX_NEST_RESULT:
+        lower(L, e->u.nslot.nest->node);
         return L->memo[e->id];
     }
     L->memo[e->id] = v;
@@ -155,6 +203,8 @@ static void reach(Low *L, MtExpr *e, uint32_t stamp)
             reach(L, e->u.loop->captures.v[i], stamp);
     if (e->kind == EX_LOOP_RESULT)
         reach(L, e->u.slot.loop->node, stamp);
+    if (e->kind == EX_NEST_RESULT)
+        reach(L, e->u.nslot.nest->node, stamp);
 }
 
 static void collect_loads(Low *L, MtExpr *e, uint32_t stamp, uint32_t skip, uint32_t before, MtExprList *out)
@@ -171,6 +221,8 @@ static void collect_loads(Low *L, MtExpr *e, uint32_t stamp, uint32_t skip, uint
             collect_loads(L, e->u.loop->captures.v[i], stamp, skip, before, out);
     if (e->kind == EX_LOOP_RESULT)
         collect_loads(L, e->u.slot.loop->node, stamp, skip, before, out);
+    if (e->kind == EX_NEST_RESULT)
+        collect_loads(L, e->u.nslot.nest->node, stamp, skip, before, out);
 }
 
 static int by_id(const void *a, const void *b)

@@ -38,8 +38,10 @@ typedef enum MtOpClass {
     OC_SELECT,                /* tl.where */
     OC_PTR,                   /* pointer + offset */
     OC_MEMORY,                /* load, store */
-    OC_REDUCE,                /* block -> scalar */
-    OC_SHAPE,                 /* expand_dims */
+    OC_REDUCE,                /* sum, max, min, xor_sum along an axis */
+    OC_SCAN,                  /* cumsum, cumprod along an axis */
+    OC_COMBINE,               /* reduce, scan with a combine region (nests) */
+    OC_SHAPE,                 /* expand_dims, reshape, permute, broadcast */
     OC_DOT,                   /* matrix product */
     OC_CONTROL,               /* for, yield */
 } MtOpClass;
@@ -68,14 +70,23 @@ enum { MT_AXIS_NONE = -100 };   /* a reduction without an axis argument */
  * fp_downcast_rounding): to nearest even (the default) or toward zero. */
 typedef enum MtRounding { MT_ROUND_RTNE, MT_ROUND_RTZ } MtRounding;
 
+/* MtAttrs.flags */
+enum {
+    MT_KEEP_DIMS = 1,         /* REDUCE class, REDUCE: the reduced axis stays, of size 1 */
+    MT_REVERSE = 2,           /* SCAN class, SCAN: from the last element to the first */
+};
+
 /* Per-operation attributes (both IRs). */
 typedef struct MtAttrs {
-    int axis;                 /* PROGRAM_ID, NUM_PROGRAMS, EXPAND_DIMS, REDUCE (MT_AXIS_NONE: none given) */
+    int axis;                 /* PROGRAM_ID, NUM_PROGRAMS, EXPAND_DIMS, reductions and scans
+                               * (the expression tree: MT_AXIS_NONE when none was given) */
     int64_t start, end;       /* ARANGE */
-    int rank;                 /* ZEROS, FULL, EMPTY: normalised shape */
-    int32_t shape[MT_MAX_RANK];
+    int rank;                 /* ZEROS, FULL, EMPTY: normalised shape; PERMUTE: the order's length */
+    int32_t shape[MT_MAX_RANK]; /* ZEROS, FULL, EMPTY: the shape; PERMUTE: the order (result dim d is
+                               * operand dim shape[d]) */
     const MtType *dtype;      /* ZEROS, FULL, EMPTY: element dtype; CAST, BITCAST: the target element type */
     uint8_t mode;             /* CAST: MtRounding */
+    uint8_t flags;            /* MT_KEEP_DIMS, MT_REVERSE */
 } MtAttrs;
 
 /* Whether two operations' attributes are the same (CSE). */

@@ -84,10 +84,58 @@ static void print_for(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
     mt_buf_puts(b, "}\n");
 }
 
+/* " {axis=N, keep_dims, reverse}" */
+static void print_axis(MtBuf *b, const MtInst *in)
+{
+    mt_buf_printf(b, " {axis=%d", in->attr.axis);
+    if (in->attr.flags & MT_KEEP_DIMS)
+        mt_buf_puts(b, ", keep_dims");
+    if (in->attr.flags & MT_REVERSE)
+        mt_buf_puts(b, ", reverse");
+    mt_buf_putc(b, '}');
+}
+
+/* %r... = reduce %x... {axis=N} combine(%a..., %b...) : types {
+ *   ...
+ *   yield ...
+ * } */
+static void print_nest(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
+{
+    const MtNest *x = in->nest;
+    mt_buf_mark(b, in->span, in->inl);
+    mt_buf_indent(b, indent);
+    for (uint32_t i = 0; i < x->nresults; i++)
+        mt_buf_printf(b, i ? ", %%%u" : "%%%u", f->vals[x->results[i]].num);
+    if (x->nresults)
+        mt_buf_puts(b, " = ");
+    mt_buf_puts(b, mt_op_info[in->op].text);
+    mt_buf_putc(b, ' ');
+    print_args(b, f, in->args, in->nargs);
+    print_axis(b, in);
+    mt_buf_puts(b, " combine(");
+    for (uint32_t i = 0; i < x->body[0].nargs; i++)
+        mt_buf_printf(b, i ? ", %%%u" : "%%%u", f->vals[x->body[0].args[i]].num);
+    mt_buf_puts(b, ") : ");
+    for (uint32_t i = 0; i < x->nresults; i++) {
+        if (i)
+            mt_buf_puts(b, ", ");
+        mt_ty_print(b, f->vals[x->results[i]].ty);
+    }
+    mt_buf_puts(b, " {\n");
+    print_region(b, f, &x->body[0].insts, indent + 2);
+    mt_buf_mark(b, in->span, in->inl);
+    mt_buf_indent(b, indent);
+    mt_buf_puts(b, "}\n");
+}
+
 void mt_ssa_print_inst(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
 {
     if (in->op == OP_FOR) {
         print_for(b, f, in, indent);
+        return;
+    }
+    if (in->nest) {
+        print_nest(b, f, in, indent);
         return;
     }
     mt_buf_mark(b, in->span, in->inl);
@@ -110,6 +158,23 @@ void mt_ssa_print_inst(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
         break;
     case OP_EXPAND_DIMS:
         mt_buf_printf(b, " {axis=%d}", in->attr.axis);
+        break;
+    case OP_SUM:
+    case OP_MAX:
+    case OP_MIN:
+    case OP_XOR_SUM:
+        /* a rank-1 block reduces along its only axis: nothing to print (the seeds' form) */
+        if (mt_ty_rank(mt_val_ty(f, in->args[0])) > 1 || in->attr.flags)
+            print_axis(b, in);
+        break;
+    case OP_CUMSUM:
+    case OP_CUMPROD:
+        print_axis(b, in);
+        break;
+    case OP_PERMUTE:
+        mt_buf_puts(b, " {order=");
+        mt_shape_print(b, in->attr.rank, in->attr.shape);
+        mt_buf_putc(b, '}');
         break;
     case OP_ARANGE:
         mt_buf_printf(b, " {start=%" PRId64 ", end=%" PRId64 "}", in->attr.start, in->attr.end);

@@ -45,7 +45,7 @@ typedef struct Reader {
     uint8_t *defined;         /* %num has met its definition */
     uint32_t cap;
     int64_t maxnum;           /* largest %num met; -1 = none */
-    MT_VEC(MtInst *) open;    /* fors whose body is being read, innermost last */
+    MT_VEC(MtInst *) open;    /* fors and nests whose region is being read, innermost last */
 } Reader;
 
 static void rerr(Reader *r, uint32_t off, uint32_t end, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -398,7 +398,13 @@ static MtVal operand(Reader *r)
 
 /* ---- lines ------------------------------------------------------------------- */
 
-static MtRegion *current(Reader *r) { return r->open.n ? &r->open.v[r->open.n - 1]->loop->body : &r->f->body; }
+static MtRegion *current(Reader *r)
+{
+    if (!r->open.n)
+        return &r->f->body;
+    MtInst *in = r->open.v[r->open.n - 1];
+    return in->loop ? &in->loop->body : &in->nest->body[in->nest->nbodies - 1].insts;
+}
 
 static void key(Reader *r, const char *k)
 {
@@ -431,14 +437,33 @@ static void shape(Reader *r, MtAttrs *a)
     }
 }
 
+/* "{axis=" N (", keep_dims")? (", reverse")? "}", the opening brace read */
+static void axis_attrs(Reader *r, MtInst *in)
+{
+    key(r, "axis");
+    in->attr.axis = (int)integer(r, INT32_MIN, INT32_MAX, "an axis");
+    while (!r->err && accept(r, ',')) {
+        if (word(r, "keep_dims"))
+            in->attr.flags |= MT_KEEP_DIMS;
+        else if (word(r, "reverse"))
+            in->attr.flags |= MT_REVERSE;
+        else
+            rerr(r, r->pos, tok_end(r), "expected 'keep_dims' or 'reverse'");
+    }
+}
+
 /* attrs = "{axis=" N "}" | "{start=" N ", end=" N "}" | "{shape=" shape ", dtype=" type "}"
- *       | "{rounding=rtz}" (a cast toward zero) */
+ *       | "{rounding=rtz}" (a cast toward zero) | "{order=" shape "}"
+ *       | "{axis=" N (", keep_dims")? (", reverse")? "}" (reductions and scans; optional on a
+ *         reduction of a rank-1 block, whose axis is 0) */
 static void attrs(Reader *r, MtInst *in)
 {
     const char *op = mt_op_info[in->op].text;
+    int cls = mt_op_class(in->op);
     bool want = in->op == OP_PROGRAM_ID || in->op == OP_NUM_PROGRAMS || in->op == OP_EXPAND_DIMS ||
-                in->op == OP_ARANGE || in->op == OP_ZEROS || in->op == OP_FULL || in->op == OP_EMPTY;
-    bool optional = in->op == OP_CAST;
+                in->op == OP_ARANGE || in->op == OP_ZEROS || in->op == OP_FULL || in->op == OP_EMPTY ||
+                in->op == OP_PERMUTE || cls == OC_SCAN || cls == OC_COMBINE;
+    bool optional = in->op == OP_CAST || cls == OC_REDUCE;
     ws(r);
     uint32_t at = r->pos;
     if (!accept(r, '{')) {
@@ -450,7 +475,16 @@ static void attrs(Reader *r, MtInst *in)
         rerr(r, at, at + 1, "%s takes no attributes", op);
         return;
     }
+    if (cls == OC_REDUCE || cls == OC_SCAN || cls == OC_COMBINE) {
+        axis_attrs(r, in);
+        expect(r, '}', "'}' closing the attributes");
+        return;
+    }
     switch (in->op) {
+    case OP_PERMUTE:
+        key(r, "order");
+        shape(r, &in->attr);
+        break;
     case OP_CAST:
         key(r, "rounding");
         if (!r->err && !word(r, "rtz"))
@@ -572,6 +606,78 @@ static void for_line(Reader *r, uint32_t at, const Res *res, uint32_t nres)
     mt_vec_push(&r->c->arena, &r->open, in);
 }
 
+/* nest = op operands attrs " combine(" %A ("," %A)* ") : " type ("," type)* " {"
+ * (reduce, scan: the region's arguments are the accumulated values then
+ * the next ones, of the operands' element types) */
+static void nest_line(Reader *r, uint32_t at, MtOpcode op, const Res *res, uint32_t nres)
+{
+    MT_VEC(MtVal) args = {0};
+    do {
+        MtVal x = operand(r);
+        mt_vec_push(&r->c->arena, &args, x);
+    } while (!r->err && accept(r, ','));
+    MtInst *in = mt_arena_alloc(&r->c->arena, sizeof *in);
+    in->op = (uint16_t)op;
+    in->nargs = args.n;
+    in->args = args.v;
+    attrs(r, in);
+    if (!r->err && !word(r, "combine"))
+        rerr(r, r->pos, tok_end(r), "expected 'combine(' and the region's arguments");
+    expect(r, '(', "'('");
+    MT_VEC(Res) rargs = {0};
+    while (!r->err) {
+        Res x;
+        ws(r);
+        x.at = r->pos;
+        x.num = number(r);
+        x.end = r->pos;
+        mt_vec_push(&r->c->arena, &rargs, x);
+        if (!accept(r, ','))
+            break;
+    }
+    expect(r, ')', "')'");
+    expect(r, ':', "':' and the result types");
+    MT_VEC(const MtType *) tys = {0};
+    while (!r->err) {
+        const MtType *t = type(r);
+        mt_vec_push(&r->c->arena, &tys, t);
+        if (!accept(r, ','))
+            break;
+    }
+    if (!r->err && (tys.n != nres || rargs.n != 2 * args.n))
+        rerr(r, at, r->pos, "%s over %u operand%s defines %u result%s with %u type%s and %u region argument%s",
+             mt_op_info[op].text, args.n, args.n == 1 ? "" : "s", nres, nres == 1 ? "" : "s", tys.n,
+             tys.n == 1 ? "" : "s", rargs.n, rargs.n == 1 ? "" : "s");
+    expect(r, '{', "'{' opening the combine region");
+    uint32_t end = r->pos;
+    expect_eol(r);
+    if (r->err)
+        return;
+    in->span = mt_span_of(r->c, r->file, at, end);
+    MtNest *x = mt_arena_alloc(&r->c->arena, sizeof *x);
+    in->nest = x;
+    x->nbodies = 1;
+    x->body[0].nargs = rargs.n;
+    x->body[0].args = mt_arena_alloc(&r->c->arena, (rargs.n + 1) * sizeof *x->body[0].args);
+    for (uint32_t i = 0; i < rargs.n && !r->err; i++) {
+        const MtType *et = args.v[i % args.n] ? mt_ty_elem(mt_val_ty(r->f, args.v[i % args.n])) : NULL;
+        x->body[0].args[i] = def_num(r, rargs.v[i].num, rargs.v[i].at, rargs.v[i].end, VK_ARG, et, in);
+        if (!r->err)
+            r->f->vals[x->body[0].args[i]].index = i;
+    }
+    x->nresults = nres;
+    x->results = mt_arena_alloc(&r->c->arena, (nres + 1) * sizeof *x->results);
+    for (uint32_t i = 0; i < nres && !r->err; i++) {
+        x->results[i] = def_num(r, res[i].num, res[i].at, res[i].end, VK_RESULT, tys.v[i], in);
+        if (!r->err)
+            r->f->vals[x->results[i]].index = i;
+    }
+    if (r->err)
+        return;
+    mt_region_push(r->c, current(r), in);
+    mt_vec_push(&r->c->arena, &r->open, in);
+}
+
 static MtOpcode opcode(const char *name)
 {
     for (int op = 0; op < OPC_COUNT_; op++)
@@ -587,7 +693,7 @@ static void line(Reader *r)
     uint32_t at = r->pos;
     if (accept(r, '}')) {
         if (!r->open.n)
-            rerr(r, at, at + 1, "'}' without an open for");
+            rerr(r, at, at + 1, "'}' without an open region");
         else
             r->open.n--;
         expect_eol(r);
@@ -619,8 +725,12 @@ static void line(Reader *r)
         rerr(r, opat, tok_end(r), name ? "unknown operation '%s'" : "expected an operation%s", name ? name : "");
         return;
     }
+    if (mt_op_class(op) == OC_COMBINE) {
+        nest_line(r, at, op, res.v, res.n);
+        return;
+    }
     if (res.n > 1) {
-        rerr(r, at, r->pos, "%s defines one value; only for defines several", name);
+        rerr(r, at, r->pos, "%s defines one value; only for, reduce and scan define several", name);
         return;
     }
     MT_VEC(MtVal) args = {0};
@@ -722,7 +832,8 @@ MtFunc *mt_ssa_read(MtCtx *c, const char *text, const char *name_for_diags)
             line(&r);
     }
     if (!r.err && r.open.n)
-        rerr(&r, r.len, r.len, "missing '}' closing the for on line %u", r.open.v[r.open.n - 1]->span.line);
+        rerr(&r, r.len, r.len, "missing '}' closing the %s on line %u", mt_op_info[r.open.v[r.open.n - 1]->op].text,
+             r.open.v[r.open.n - 1]->span.line);
     if (r.err)
         return NULL;
     r.f->next_num = (uint32_t)(r.maxnum + 1);

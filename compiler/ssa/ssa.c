@@ -109,14 +109,48 @@ void mt_for_finish(MtCtx *c, MtFunc *f, MtInst *in)
     }
 }
 
+MtInst *mt_nest_new(MtCtx *c, MtFunc *f, MtRegion *r, MtOpcode op, const MtVal *args, uint32_t nargs,
+                    uint32_t nbodies, const uint32_t *nbody_args, const MtType *const *argtys, MtSpan span,
+                    uint32_t inl)
+{
+    MtInst *in = mt_inst_new(c, f, r, op, NULL, args, nargs, span, inl);
+    MtNest *n = mt_arena_alloc(&c->arena, sizeof *n);
+    in->nest = n;
+    n->nbodies = nbodies;
+    uint32_t t = 0;
+    for (uint32_t k = 0; k < nbodies; k++) {
+        MtBody *b = &n->body[k];
+        b->nargs = nbody_args[k];
+        b->args = mt_arena_alloc(&c->arena, (b->nargs + 1) * sizeof *b->args);
+        for (uint32_t i = 0; i < b->nargs; i++) {
+            b->args[i] = mt_func_value(c, f, VK_ARG, argtys[t++]);
+            f->vals[b->args[i]].def = in;
+            f->vals[b->args[i]].index = i;
+        }
+    }
+    return in;
+}
+
+void mt_nest_finish(MtCtx *c, MtFunc *f, MtInst *in, const MtType *const *tys, uint32_t n)
+{
+    MtNest *x = in->nest;
+    x->nresults = n;
+    x->results = mt_arena_alloc(&c->arena, (n + 1) * sizeof *x->results);
+    for (uint32_t i = 0; i < n; i++) {
+        x->results[i] = mt_func_value(c, f, VK_RESULT, tys[i]);
+        f->vals[x->results[i]].def = in;
+        f->vals[x->results[i]].index = i;
+    }
+}
+
 /* ---- walks ------------------------------------------------------------------ */
 
 static void walk_region(MtRegion *r, void (*fn)(MtInst *, void *), void *ud)
 {
     for (uint32_t i = 0; i < r->n; i++) {
         fn(r->v[i], ud);
-        if (r->v[i]->loop)
-            walk_region(&r->v[i]->loop->body, fn, ud);
+        for (uint32_t k = 0; k < mt_inst_nregions(r->v[i]); k++)
+            walk_region(mt_inst_region(r->v[i], k), fn, ud);
     }
 }
 

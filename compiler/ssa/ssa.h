@@ -69,14 +69,36 @@ typedef struct MtForData {
     MtRegion body;            /* ends with a yield of ncarried values */
 } MtForData;
 
+/* A region with arguments, owned by a structured operation other than
+ * `for`: its instructions end with the region's terminator (yield, or
+ * condition in a while's first region). */
+typedef struct MtBody {
+    MtVal *args;              /* region arguments (VK_ARG; `index` is the position) */
+    uint32_t nargs;
+    MtRegion insts;
+} MtBody;
+
+/* The regions and results of a structured operation (nests):
+ *   reduce %x... {axis}: body[0] = combine(acc..., x...) -> yield n values;
+ *                        results: the reduced blocks
+ *   scan %x... {axis}:   the same, results of the operands' shapes
+ * The results are VK_RESULT values numbered after the regions. */
+typedef struct MtNest {
+    MtBody body[2];
+    uint32_t nbodies;
+    MtVal *results;
+    uint32_t nresults;
+} MtNest;
+
 struct MtInst {
     uint16_t op;              /* MtOpcode */
     const MtType *ty;         /* result type (NULL: no result) */
-    MtVal dst;                /* result value (0: none; a FOR's results are in loop) */
+    MtVal dst;                /* result value (0: none; a FOR's results are in loop, a nest's in nest) */
     MtVal *args;
     uint32_t nargs;           /* LOAD: ptr, mask|0, other|0; STORE: ptr, value, mask|0; FOR: start, stop, inits... */
     MtAttrs attr;
     MtForData *loop;          /* FOR */
+    MtNest *nest;             /* REDUCE, SCAN */
     MtSpan span;              /* source range of the expression that produced it */
     uint32_t inl;             /* inline site, as in MtExpr */
 };
@@ -108,6 +130,20 @@ MtInst *mt_inst_new(MtCtx *c, MtFunc *f, MtRegion *r, MtOpcode op, const MtType 
 MtInst *mt_for_new(MtCtx *c, MtFunc *f, MtRegion *r, const MtVal *start_stop_inits, uint32_t ncarried,
                    int64_t step, MtSpan span, uint32_t inl);
 void mt_for_finish(MtCtx *c, MtFunc *f, MtInst *loop);
+/* A new structured operation (REDUCE, SCAN) appended to r, with nbodies
+ * regions whose arguments (nargs[k] of them, of types argtys, all regions'
+ * concatenated) are numbered now; mt_nest_finish numbers its results,
+ * after the regions. */
+MtInst *mt_nest_new(MtCtx *c, MtFunc *f, MtRegion *r, MtOpcode op, const MtVal *args, uint32_t nargs,
+                    uint32_t nbodies, const uint32_t *nbody_args, const MtType *const *argtys, MtSpan span,
+                    uint32_t inl);
+void mt_nest_finish(MtCtx *c, MtFunc *f, MtInst *in, const MtType *const *tys, uint32_t n);
+/* The region an instruction owns by index: a for's body (0), a nest's bodies. */
+static inline uint32_t mt_inst_nregions(const MtInst *in) { return in->loop ? 1 : in->nest ? in->nest->nbodies : 0; }
+static inline MtRegion *mt_inst_region(MtInst *in, uint32_t k)
+{
+    return in->loop ? &in->loop->body : &in->nest->body[k].insts;
+}
 void mt_region_push(MtCtx *c, MtRegion *r, MtInst *in);
 
 static inline MtValue *mt_val(const MtFunc *f, MtVal v) { return &f->vals[v]; }

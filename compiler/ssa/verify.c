@@ -476,14 +476,61 @@ static void check_store(Verifier *v, const MtInst *in)
         broadcast(v, in, "E0505", &rank, shape);
 }
 
+/* The operand of a reduction or scan along attr.axis: a block whose axis
+ * exists (and, for reductions, has a power-of-two length). */
+static bool axis_operand(Verifier *v, const MtInst *in, const MtType *t, bool pow2)
+{
+    if (!require(v, in, "E0509", t->kind == TY_BLOCK, "a block", 0))
+        return false;
+    int axis = in->attr.axis;
+    if (axis < 0 || axis >= t->rank) {
+        verr(v, in->span, "E0510", "%s axis %d is out of range for %s", opname(in), axis, tystr(v, t));
+        return false;
+    }
+    if (pow2 && (t->shape[axis] & (t->shape[axis] - 1))) {
+        if (t->rank == 1)
+            verr(v, in->span, "E0509", "%s requires a power-of-two width, got %s", opname(in), tystr(v, t));
+        else
+            verr(v, in->span, "E0509", "%s requires a power-of-two length along axis %d, got %s", opname(in), axis,
+                 tystr(v, t));
+        return false;
+    }
+    return true;
+}
+
+/* The type of reducing t along in's axis: the axis removed (kept as 1
+ * with keep_dims); a rank-1 block reduces to a scalar. */
+static const MtType *reduced_type(Verifier *v, const MtInst *in, const MtType *t)
+{
+    int32_t shape[MT_MAX_RANK];
+    int rank = 0;
+    for (int d = 0; d < t->rank; d++)
+        if (d != in->attr.axis)
+            shape[rank++] = t->shape[d];
+        else if (in->attr.flags & MT_KEEP_DIMS)
+            shape[rank++] = 1;
+    return rank ? mt_ty_block(v->c, t->elem, rank, shape) : t->elem;
+}
+
 static void check_reduce(Verifier *v, const MtInst *in)
 {
     const MtType *t = arg_ty(v, in, 0);
-    if (!require(v, in, "E0509", t->kind == TY_BLOCK && t->rank == 1, "a rank-1 block", 0) ||
-        !require(v, in, "E0509", (t->shape[0] & (t->shape[0] - 1)) == 0, "a power-of-two width", 0) ||
+    if (!axis_operand(v, in, t, true))
+        return;
+    bool xor = in->op == OP_XOR_SUM;
+    if (!require(v, in, "E0509", xor ? is_int(t->elem) : is_num(t->elem) && !mt_ty_is_bool(t->elem),
+                 xor ? "integer elements" : "numeric elements", 0))
+        return;
+    check_exact(v, in, "E0509", reduced_type(v, in, t));
+}
+
+static void check_scan(Verifier *v, const MtInst *in)
+{
+    const MtType *t = arg_ty(v, in, 0);
+    if (!axis_operand(v, in, t, false) ||
         !require(v, in, "E0509", is_num(t->elem) && !mt_ty_is_bool(t->elem), "numeric elements", 0))
         return;
-    check_exact(v, in, "E0509", t->elem);
+    check_exact(v, in, "E0509", t);
 }
 
 static void check_factory(Verifier *v, const MtInst *in)
@@ -532,15 +579,70 @@ static void check_dot(Verifier *v, const MtInst *in)
 static void check_expand_dims(Verifier *v, const MtInst *in)
 {
     const MtType *t = arg_ty(v, in, 0);
-    if (!require(v, in, "E0503", t->kind == TY_BLOCK && t->rank == 1, "a rank-1 block", 0))
+    int rank = mt_ty_rank(t);
+    if (!require(v, in, "E0503", rank < MT_MAX_RANK, "a block of rank below the maximum", 0))
         return;
-    if (in->attr.axis != 0 && in->attr.axis != 1) {
-        verr(v, in->span, "E0510", "expand_dims axis must be 0 or 1, got %d", in->attr.axis);
+    if (in->attr.axis < 0 || in->attr.axis > rank) {
+        verr(v, in->span, "E0510", "expand_dims axis must be 0 to %d, got %d", rank, in->attr.axis);
         return;
     }
-    int32_t shape[2] = {1, 1};
-    shape[1 - in->attr.axis] = t->shape[0];
-    check_exact(v, in, "E0502", mt_ty_block(v->c, t->elem, 2, shape));
+    int32_t shape[MT_MAX_RANK];
+    for (int d = 0, k = 0; d <= rank; d++)
+        shape[d] = d == in->attr.axis ? 1 : t->shape[k++];
+    check_exact(v, in, "E0502", mt_ty_block(v->c, mt_ty_elem(t), rank + 1, shape));
+}
+
+/* reshape, permute, broadcast: the result is a block of the operand's
+ * element type, whose shape the operation determines. */
+static void check_shape_op(Verifier *v, const MtInst *in)
+{
+    const MtType *t = arg_ty(v, in, 0), *r = in->ty;
+    if (!require(v, in, "E0503", is_num(mt_ty_elem(t)) || is_ptr(mt_ty_elem(t)), "a numeric or pointer operand", 0))
+        return;
+    if (r->kind != TY_BLOCK || r->elem != mt_ty_elem(t)) {
+        verr(v, in->span, "E0502", "%s result type is %s; expected a block of %s", opname(in), tystr(v, r),
+             tystr(v, mt_ty_elem(t)));
+        return;
+    }
+    switch (in->op) {
+    case OP_RESHAPE:
+        if (mt_ty_numel(t) != mt_ty_numel(r))
+            verr(v, in->span, "E0502", "reshape of %s to %s changes the number of elements", tystr(v, t), tystr(v, r));
+        return;
+    case OP_PERMUTE: {
+        int n = in->attr.rank;
+        bool seen[MT_MAX_RANK] = {false};
+        bool ok = t->kind == TY_BLOCK && n == t->rank;
+        for (int d = 0; ok && d < n; d++) {
+            int k = in->attr.shape[d];
+            ok = k >= 0 && k < n && !seen[k];
+            if (ok)
+                seen[k] = true;
+        }
+        if (!ok) {
+            MtBuf b;
+            mt_buf_init(&b, &v->c->arena);
+            mt_shape_print(&b, n, in->attr.shape);
+            verr(v, in->span, "E0510", "permute order %s is not a permutation of the dimensions of %s",
+                 mt_buf_str(&b), tystr(v, t));
+            return;
+        }
+        int32_t shape[MT_MAX_RANK];
+        for (int d = 0; d < n; d++)
+            shape[d] = t->shape[in->attr.shape[d]];
+        check_exact(v, in, "E0502", mt_ty_block(v->c, t->elem, n, shape));
+        return;
+    }
+    default: { /* OP_BROADCAST: a scalar to any shape, a block to one of its rank */
+        bool ok = t->kind != TY_BLOCK || t->rank == r->rank;
+        for (int d = 0; ok && t->kind == TY_BLOCK && d < t->rank; d++)
+            ok = t->shape[d] == r->shape[d] || t->shape[d] == 1;
+        if (!ok)
+            verr(v, in->span, "E0504", "broadcast of %s to %s: dimensions of size 1 may grow, others must match",
+                 tystr(v, t), tystr(v, r));
+        return;
+    }
+    }
 }
 
 static void check_arange(Verifier *v, const MtInst *in)
@@ -578,8 +680,14 @@ static void check_types(Verifier *v, const MtInst *in)
     case OP_STORE: check_store(v, in); return;
     case OP_SUM:
     case OP_MAX:
-    case OP_MIN: check_reduce(v, in); return;
+    case OP_MIN:
+    case OP_XOR_SUM: check_reduce(v, in); return;
+    case OP_CUMSUM:
+    case OP_CUMPROD: check_scan(v, in); return;
     case OP_EXPAND_DIMS: check_expand_dims(v, in); return;
+    case OP_RESHAPE:
+    case OP_PERMUTE:
+    case OP_BROADCAST: check_shape_op(v, in); return;
     case OP_ZEROS:
     case OP_FULL:
     case OP_EMPTY: check_factory(v, in); return;
@@ -590,7 +698,10 @@ static void check_types(Verifier *v, const MtInst *in)
 
 /* ---- regions ------------------------------------------------------------------ */
 
-static bool has_result(int op) { return op != OP_STORE && op != OP_YIELD && op != OP_FOR; }
+static bool has_result(int op)
+{
+    return op != OP_STORE && op != OP_YIELD && op != OP_FOR && mt_op_class(op) != OC_COMBINE;
+}
 
 static void check_region(Verifier *v, const MtRegion *r, const MtInst *loop, MtSpan where);
 
@@ -680,6 +791,99 @@ static void check_for(Verifier *v, const MtInst *in, bool args_ok)
     }
 }
 
+/* A region's terminator: its last instruction must be a yield of the
+ * types in want (NULL entries: not checked). */
+static void check_yield(Verifier *v, const MtInst *in, const MtRegion *body, const char *what,
+                        const MtType *const *want, uint32_t n)
+{
+    const MtInst *y = body->n && body->v ? body->v[body->n - 1] : NULL;
+    if (!y || y->op != OP_YIELD) {
+        verr(v, in->span, "E0506", "%s %s must end with yield", opname(in), what);
+        return;
+    }
+    if (y->nargs != n) {
+        verr(v, y->span, "E0506", "yield has %u operand%s, but %s %s yields %u value%s", y->nargs,
+             y->nargs == 1 ? "" : "s", opname(in), what, n, n == 1 ? "" : "s");
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        MtVal x = y->args ? y->args[i] : 0;
+        if (!want[i] || !x || x >= v->f->nvals || !ty_valid(v->f->vals[x].ty))
+            continue;
+        if (v->f->vals[x].ty != want[i])
+            verr(v, y->span, "E0506", "yield operand %u (%s) has type %s, expected %s", i + 1, vname(v, x),
+                 tystr(v, v->f->vals[x].ty), tystr(v, want[i]));
+    }
+}
+
+/* The combine region of reduce and scan: scalar operations only. */
+static void check_combine_body(Verifier *v, const MtInst *in, const MtRegion *r)
+{
+    for (uint32_t i = 0; i + 1 < r->n; i++) {
+        const MtInst *x = r->v[i];
+        if (!x)
+            continue;
+        if (x->loop || x->nest || !(mt_op_info[x->op].flags & F_PURE) || (x->ty && x->ty->kind != TY_SCALAR)) {
+            verr(v, x->span, "E0506", "%s in the combine region of %s: a combine region computes on scalars only",
+                 opname(x), opname(in));
+            return;
+        }
+    }
+}
+
+/* reduce and scan: operands of one shape, the combine region's arguments
+ * (the accumulated values, then the next ones: one of each operand's
+ * element type), its yield, and the results. */
+static void check_nest(Verifier *v, const MtInst *in, bool args_ok)
+{
+    const MtNest *x = in->nest;
+    uint32_t n = in->nargs;
+    if (x->nbodies != 1 || x->body[0].nargs != 2 * n || x->nresults != n || !x->results || !x->body[0].args) {
+        verr(v, in->span, "E0506", "%s over %u operand%s needs one region with %u arguments and %u results", opname(in),
+             n, n == 1 ? "" : "s", 2 * n, n);
+        return;
+    }
+    const MtType *t0 = NULL;
+    for (uint32_t i = 0; args_ok && i < n; i++) {
+        const MtType *t = arg_ty(v, in, i);
+        if (!require(v, in, "E0509", t->kind == TY_BLOCK && (is_num(t->elem) || is_ptr(t->elem)), "blocks", i))
+            args_ok = false;
+        else if (i && !mt_ty_same_shape(t, t0)) {
+            verr(v, in->span, "E0509", "%s operands differ in shape: %s and %s", opname(in), tystr(v, t0), tystr(v, t));
+            args_ok = false;
+        }
+        if (!i)
+            t0 = t;
+    }
+    if (args_ok && !axis_operand(v, in, t0, in->op == OP_REDUCE))
+        args_ok = false;
+    const MtType **elems = mt_arena_alloc(&v->c->arena, (n + 1) * sizeof *elems);
+    for (uint32_t i = 0; i < n; i++)
+        elems[i] = args_ok ? mt_ty_elem(arg_ty(v, in, i)) : NULL;
+    uint32_t mark = v->open.n;
+    for (uint32_t i = 0; i < 2 * n; i++) {
+        MtVal a = x->body[0].args[i];
+        if (!define(v, in, a, VK_ARG, "region argument", "E0506") || !args_ok)
+            continue;
+        if (mt_val_ty(v->f, a) != elems[i % n])
+            verr(v, in->span, "E0506", "%s region argument %s has type %s, expected %s", opname(in), vname(v, a),
+                 tystr(v, mt_val_ty(v->f, a)), tystr(v, elems[i % n]));
+    }
+    check_region(v, &x->body[0].insts, in, in->span);
+    check_combine_body(v, in, &x->body[0].insts);
+    check_yield(v, in, &x->body[0].insts, "combine region", elems, n);
+    close_scope(v, mark);
+    for (uint32_t i = 0; i < n; i++) {
+        MtVal res = x->results[i];
+        if (!define(v, in, res, VK_RESULT, "result", "E0506") || !args_ok)
+            continue;
+        const MtType *want = in->op == OP_REDUCE ? reduced_type(v, in, arg_ty(v, in, i)) : arg_ty(v, in, i);
+        if (mt_val_ty(v->f, res) != want)
+            verr(v, in->span, "E0509", "%s result %s has type %s, expected %s", opname(in), vname(v, res),
+                 tystr(v, mt_val_ty(v->f, res)), tystr(v, want));
+    }
+}
+
 static void check_inst(Verifier *v, const MtInst *in, const MtInst *loop, bool last)
 {
     if (in->op >= OPC_COUNT_) {
@@ -694,12 +898,16 @@ static void check_inst(Verifier *v, const MtInst *in, const MtInst *loop, bool l
     }
     if (in->op == OP_YIELD) {
         if (!loop)
-            verr(v, in->span, "E0506", "yield outside a for body");
+            verr(v, in->span, "E0506", "yield outside a region");
         else if (!last)
-            verr(v, in->span, "E0506", "yield must be the last instruction of its for body");
+            verr(v, in->span, "E0506", "yield must be the last instruction of its region");
     }
     if ((in->op == OP_FOR) != (in->loop != NULL))
         verr(v, in->span, "E0506", in->loop ? "%s carries a loop region" : "%s has no loop region", op);
+    if ((mt_op_class(in->op) == OC_COMBINE) != (in->nest != NULL)) {
+        verr(v, in->span, "E0506", in->nest ? "%s carries regions" : "%s has no region", op);
+        return;
+    }
 
     bool ok = true;
     if (want >= 0 && in->nargs != (uint32_t)want) {
@@ -716,6 +924,12 @@ static void check_inst(Verifier *v, const MtInst *in, const MtInst *loop, bool l
         if (in->ty || in->dst)
             verr(v, in->span, "E0502", "for must not declare a result type or value; its results are in the loop");
         check_for(v, in, ok);
+        return;
+    }
+    if (in->nest) {
+        if (in->ty || in->dst)
+            verr(v, in->span, "E0502", "%s must not declare a result type or value; its results are its own", op);
+        check_nest(v, in, ok);
         return;
     }
     if (!has_result(in->op)) {
@@ -768,6 +982,19 @@ static void collect_defs(Verifier *v, const MtRegion *r)
             continue;
         if (in->dst < v->f->nvals)
             v->has_def[in->dst] = 1;
+        if (in->nest) {
+            const MtNest *x = in->nest;
+            for (uint32_t k = 0; k < x->nbodies && k < 2; k++) {
+                for (uint32_t j = 0; j < x->body[k].nargs && x->body[k].args; j++)
+                    if (x->body[k].args[j] < v->f->nvals)
+                        v->has_def[x->body[k].args[j]] = 1;
+                collect_defs(v, &x->body[k].insts);
+            }
+            for (uint32_t j = 0; j < x->nresults && x->results; j++)
+                if (x->results[j] < v->f->nvals)
+                    v->has_def[x->results[j]] = 1;
+            continue;
+        }
         const MtForData *l = in->loop;
         if (!l)
             continue;

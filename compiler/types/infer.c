@@ -519,49 +519,162 @@ static const MtType *infer_store(Inf *in, MtExpr *e, const MtType **ta)
     return broadcast3(in, e, &mt_ty_i32, ta[0], ta[1], ta[2], "tl.store") ? &mt_ty_void : NULL;
 }
 
+/* Normalise e's axis (negative counts from the end) for a rank-`rank`
+ * operand; E0408 (what) when it is out of range. */
+static bool norm_axis(Inf *in, MtExpr *e, int rank, const char *code, const char *name, const MtType *t)
+{
+    int axis = e->attr.axis;
+    if (axis == MT_AXIS_NONE && rank == 1)
+        return true; /* a rank-1 block without an axis: axis 0 (kept as written for --emit expr) */
+    if (axis < -rank || axis >= rank) {
+        err(in, e, code, "%s axis %d is out of range for %s (axes -%d to %d)", name, axis, ts(in, t), rank, rank - 1);
+        return false;
+    }
+    e->attr.axis = axis < 0 ? axis + rank : axis;
+    return true;
+}
+
+/* A block reduced along e's axis (the axis kept as 1 with keep_dims). */
+static const MtType *reduced(Inf *in, const MtExpr *e, const MtType *t)
+{
+    int32_t shape[MT_MAX_RANK];
+    int rank = 0, axis = e->attr.axis == MT_AXIS_NONE ? 0 : e->attr.axis;
+    for (int d = 0; d < t->rank; d++)
+        if (d != axis)
+            shape[rank++] = t->shape[d];
+        else if (e->attr.flags & MT_KEEP_DIMS)
+            shape[rank++] = 1;
+    return rank ? mt_ty_block(in->c, t->elem, rank, shape) : t->elem;
+}
+
+/* The block operand of a reduction or scan along an axis (E0408). */
+static bool axis_block(Inf *in, MtExpr *e, const MtType *t, const char *name, bool pow2)
+{
+    if (!mt_ty_is_block(t)) {
+        err(in, e, "E0408", "%s needs a block, got %s", name, ts(in, t));
+        return false;
+    }
+    if (!norm_axis(in, e, t->rank, "E0408", name, t))
+        return false;
+    int axis = e->attr.axis == MT_AXIS_NONE ? 0 : e->attr.axis;
+    int32_t w = t->shape[axis];
+    if (pow2 && (w & (w - 1))) {
+        if (t->rank == 1)
+            err(in, e, "E0408", "%s needs a power-of-two width, got %s", name, ts(in, t));
+        else
+            err(in, e, "E0408", "%s needs a power-of-two length along axis %d, got %s", name, axis, ts(in, t));
+        return false;
+    }
+    return true;
+}
+
 static const MtType *infer_reduce(Inf *in, MtExpr *e, const MtType **ta)
 {
     const char *name = mt_op_info[e->op].py;
-    if (!mt_ty_is_block(ta[0])) {
-        err(in, e, "E0408", "%s needs a block, got %s", name, ts(in, ta[0]));
+    if (!axis_block(in, e, ta[0], name, true))
+        return NULL;
+    bool xor = e->op == OP_XOR_SUM;
+    if (!numeric(ta[0]) || (xor ? mt_ty_is_float(ta[0]->elem) : mt_ty_is_bool(ta[0]->elem))) {
+        err(in, e, "E0408", xor ? "%s needs integer elements, got %s" : "%s needs numeric elements, got %s", name,
+            ts(in, ta[0]));
         return NULL;
     }
-    if (ta[0]->rank != 1) {
-        err(in, e, "E0408", "%s over a rank-%d block (%s) is not supported yet; reduce rank-1 blocks", name,
-            ta[0]->rank, ts(in, ta[0]));
+    return reduced(in, e, ta[0]);
+}
+
+static const MtType *infer_scan(Inf *in, MtExpr *e, const MtType **ta)
+{
+    const char *name = mt_op_info[e->op].py;
+    if (!axis_block(in, e, ta[0], name, false))
         return NULL;
-    }
-    if (e->attr.axis != MT_AXIS_NONE && e->attr.axis != 0 && e->attr.axis != -1) {
-        err(in, e, "E0408", "%s axis %d is out of range for the rank-1 block %s", name, e->attr.axis, ts(in, ta[0]));
-        return NULL;
-    }
-    int32_t w = ta[0]->shape[0];
-    if (w & (w - 1)) {
-        err(in, e, "E0408", "%s needs a power-of-two width, got %s", name, ts(in, ta[0]));
-        return NULL;
-    }
     if (!numeric(ta[0]) || mt_ty_is_bool(ta[0]->elem)) {
         err(in, e, "E0408", "%s needs numeric elements, got %s", name, ts(in, ta[0]));
         return NULL;
     }
-    return ta[0]->elem;
+    return ta[0];
 }
 
-static const MtType *infer_expand_dims(Inf *in, MtExpr *e, const MtType **ta)
+static const char *shape_str(Inf *in, int rank, const int32_t *shape)
 {
-    if (!mt_ty_is_block(ta[0]) || ta[0]->rank != 1) {
-        err(in, e, "E0407", "expanding a dimension needs a rank-1 block (blocks have at most 2 dimensions), got %s",
-            ts(in, ta[0]));
+    MtBuf b;
+    mt_buf_init(&b, &in->c->arena);
+    mt_shape_print(&b, rank, shape);
+    return mt_buf_str(&b);
+}
+
+/* expand_dims, reshape, permute, broadcast_to (E0407 for expand_dims,
+ * E0418 for the others). */
+static const MtType *infer_shape(Inf *in, MtExpr *e, const MtType **ta)
+{
+    const MtType *t = ta[0];
+    const char *name = mt_op_info[e->op].py;
+    int rank = mt_ty_rank(t);
+    if (!numeric(t) && !mt_ty_is_ptr(t)) {
+        err(in, e, e->op == OP_EXPAND_DIMS ? "E0407" : "E0418", "%s needs a block, got %s", name, ts(in, t));
         return NULL;
     }
-    int axis = e->attr.axis < 0 ? e->attr.axis + 2 : e->attr.axis;
-    if (axis != 0 && axis != 1) {
-        err(in, e, "E0407", "expand_dims axis %d is out of range for %s", e->attr.axis, ts(in, ta[0]));
-        return NULL;
+    const MtType *el = mt_ty_elem(t);
+    int32_t shape[MT_MAX_RANK];
+    switch (e->op) {
+    case OP_EXPAND_DIMS: {
+        if (rank >= MT_MAX_RANK) {
+            err(in, e, "E0415", "tl.expand_dims of %s would have rank %d; blocks have at most %d dimensions",
+                ts(in, t), rank + 1, MT_MAX_RANK);
+            return NULL;
+        }
+        int axis = e->attr.axis;
+        if (axis < -(rank + 1) || axis > rank) {
+            err(in, e, "E0407", "tl.expand_dims axis %d is out of range for %s (axes -%d to %d)", axis, ts(in, t),
+                rank + 1, rank);
+            return NULL;
+        }
+        e->attr.axis = axis < 0 ? axis + rank + 1 : axis;
+        for (int d = 0, k = 0; d <= rank; d++)
+            shape[d] = d == e->attr.axis ? 1 : t->shape[k++];
+        return mt_ty_block(in->c, el, rank + 1, shape);
     }
-    e->attr.axis = axis;
-    int32_t shape[2] = {axis == 0 ? 1 : ta[0]->shape[0], axis == 0 ? ta[0]->shape[0] : 1};
-    return mt_ty_block(in->c, ta[0]->elem, 2, shape);
+    case OP_RESHAPE: {
+        int64_t n = 1;
+        for (int d = 0; d < e->attr.rank; d++)
+            n *= e->attr.shape[d];
+        if (n != mt_ty_numel(t)) {
+            err(in, e, "E0418", "cannot reshape %s (%lld elements) to %s (%lld elements)", ts(in, t),
+                (long long)mt_ty_numel(t), shape_str(in, e->attr.rank, e->attr.shape), (long long)n);
+            return NULL;
+        }
+        return mt_ty_block(in->c, el, e->attr.rank, e->attr.shape);
+    }
+    case OP_PERMUTE: {
+        bool seen[MT_MAX_RANK] = {false};
+        bool ok = rank > 0 && e->attr.rank == rank;
+        for (int d = 0; ok && d < rank; d++) {
+            int k = e->attr.shape[d] < 0 ? e->attr.shape[d] + rank : e->attr.shape[d];
+            ok = k >= 0 && k < rank && !seen[k];
+            if (ok) {
+                seen[k] = true;
+                e->attr.shape[d] = k;
+                shape[d] = t->shape[k];
+            }
+        }
+        if (!ok) {
+            err(in, e, "E0418", "%s order %s is not a permutation of the %d dimensions of %s", name,
+                shape_str(in, e->attr.rank, e->attr.shape), rank, ts(in, t));
+            return NULL;
+        }
+        return mt_ty_block(in->c, el, rank, shape);
+    }
+    default: { /* OP_BROADCAST */
+        bool ok = rank == 0 || rank == e->attr.rank;
+        for (int d = 0; ok && rank && d < rank; d++)
+            ok = t->shape[d] == e->attr.shape[d] || t->shape[d] == 1;
+        if (!ok) {
+            err(in, e, "E0418", "cannot broadcast %s to %s: the ranks must match and only dimensions of size 1 may "
+                "grow", ts(in, t), shape_str(in, e->attr.rank, e->attr.shape));
+            return NULL;
+        }
+        return mt_ty_block(in->c, el, e->attr.rank, e->attr.shape);
+    }
+    }
 }
 
 static const MtType *infer_factory(Inf *in, MtExpr *e, const MtType **ta)
@@ -607,7 +720,9 @@ static const MtType *infer_op(Inf *in, MtExpr *e, const MtType **ta)
     case OC_SELECT: return infer_select(in, e);
     case OC_MEMORY: return e->op == OP_LOAD ? infer_load(in, e, ta) : infer_store(in, e, ta);
     case OC_REDUCE: return infer_reduce(in, e, ta);
-    case OC_SHAPE: return infer_expand_dims(in, e, ta);
+    case OC_SCAN: return infer_scan(in, e, ta);
+    case OC_SHAPE: return infer_shape(in, e, ta);
+    case OC_COMBINE:
     case OC_FACTORY: return infer_factory(in, e, ta);
     case OC_DOT: return infer_dot(in, e, ta);
     case OC_PTR:
@@ -660,6 +775,51 @@ static const MtType *infer_loop(Inf *in, MtExpr *e, const MtType **tys)
     return ok ? &mt_ty_void : NULL;
 }
 
+/* tl.reduce / tl.associative_scan: operands of one shape, the combine
+ * region's arguments (typed by the frontend: the operands' element types,
+ * twice) and its yields of those types; the results. */
+static const MtType *infer_nest(Inf *in, MtExpr *e, const MtType **ta)
+{
+    MtExprNest *x = e->u.nest;
+    const char *name = mt_op_info[e->op].py;
+    uint32_t n = e->nargs;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!mt_ty_is_block(ta[i]) || (!numeric(ta[i]) && !mt_ty_is_ptr(ta[i]))) {
+            err(in, e, "E0408", "%s needs blocks, got %s", name, ts(in, ta[i]));
+            return NULL;
+        }
+        if (i && !mt_ty_same_shape(ta[i], ta[0])) {
+            err(in, e, "E0408", "%s operands must have one shape, got %s and %s", name, ts(in, ta[0]), ts(in, ta[i]));
+            return NULL;
+        }
+    }
+    if (!axis_block(in, e, ta[0], name, e->op == OP_REDUCE))
+        return NULL;
+    MtExprBody *b = &x->body[0];
+    bool ok = true;
+    for (uint32_t i = 0; i < b->roots.n; i++)
+        ok &= infer_node(in, b->roots.v[i]) != NULL;
+    for (uint32_t i = 0; i < b->nyield; i++) {
+        const MtType *want = mt_ty_elem(ta[i]);
+        const MtType *yt = infer_node(in, b->yield[i]);
+        if (!yt) {
+            ok = false;
+        } else if (yt != want) {
+            MtDiagRec *d = err(in, e, "E0408",
+                               "the combine function of %s returns %s as its value %u, but the operand's elements "
+                               "are %s; return values of the elements' types (convert with .to())",
+                               name, ts(in, yt), i + 1, ts(in, want));
+            mt_note(in->c, d, b->yield[i]->span, "returned here");
+            ok = false;
+        }
+    }
+    if (!ok)
+        return NULL;
+    for (uint32_t i = 0; i < x->nresults; i++)
+        x->result[i]->ty = e->op == OP_REDUCE ? reduced(in, e, ta[i]) : ta[i];
+    return &mt_ty_void;
+}
+
 static const MtType *infer_node(Inf *in, MtExpr *e)
 {
     if (e->ty)
@@ -668,7 +828,7 @@ static const MtType *infer_node(Inf *in, MtExpr *e)
         return NULL;
     const MtType *tys[8 + 2] = {0};
     const MtType **ta = e->nargs <= 8 ? tys : mt_arena_alloc(&in->c->arena, e->nargs * sizeof *ta);
-    if (e->kind != EX_FOR && e->kind != EX_LOOP_RESULT && !infer_args(in, e, ta)) {
+    if (e->kind != EX_FOR && e->kind != EX_LOOP_RESULT && e->kind != EX_NEST_RESULT && !infer_args(in, e, ta)) {
         e->failed = true;
         return NULL;
     }
@@ -697,6 +857,18 @@ static const MtType *infer_node(Inf *in, MtExpr *e)
     case EX_LOOP_RESULT:
         if (infer_node(in, e->u.slot.loop->node))
             t = e->u.slot.loop->result[e->u.slot.index]->ty;
+        break;
+    case EX_NEST:
+        t = infer_nest(in, e, ta);
+        break;
+    case EX_NEST_ARG:
+        t = e->u.nslot.nest->body[e->u.nslot.body].arg[e->u.nslot.index]->ty;
+        if (!t)
+            mt_ice(in->c, e->span, "a region argument without a type");
+        break;
+    case EX_NEST_RESULT:
+        if (infer_node(in, e->u.nslot.nest->node))
+            t = e->u.nslot.nest->result[e->u.nslot.index]->ty;
         break;
     case EX_KIND_COUNT_:
         break;
@@ -761,6 +933,14 @@ static void warn_unused(Inf *in)
             for (uint32_t k = 0; k < l->body.n; k++)
                 used[l->body.v[k]->id] = 1;
         }
+        if (e->kind == EX_NEST)
+            for (uint32_t r = 0; r < e->u.nest->nbodies; r++) {
+                MtExprBody *b = &e->u.nest->body[r];
+                for (uint32_t k = 0; k < b->nyield; k++)
+                    used[b->yield[k]->id] = 1;
+                for (uint32_t k = 0; k < b->roots.n; k++)
+                    used[b->roots.v[k]->id] = 1;
+            }
     }
     for (uint32_t i = 0; i < p->roots.n; i++)
         used[p->roots.v[i]->id] = 1;
@@ -773,7 +953,8 @@ static void warn_unused(Inf *in)
     for (uint32_t i = 0; i < p->all.n; i++) {
         MtExpr *e = p->all.v[i];
         if (used[e->id] || !e->ty || e->kind == EX_PARAM || e->kind == EX_CONST || e->kind == EX_LOOP_IV ||
-            e->kind == EX_LOOP_ARG || e->kind == EX_LOOP_RESULT || e->hidden ||
+            e->kind == EX_LOOP_ARG || e->kind == EX_LOOP_RESULT || e->kind == EX_NEST ||
+            e->kind == EX_NEST_ARG || e->hidden ||
             is_used_instance(e, used_inst, nused))
             continue;
         MtDiagRec *d = mt_diag(in->c, MT_SEV_WARNING, e->span, "W0803", "value computed but never used");

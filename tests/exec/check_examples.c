@@ -569,6 +569,45 @@ START_TEST(gelu_on_fp16)
 }
 END_TEST
 
+/* Row-wise argmax over tiles of rows (masked columns read -inf) and the
+ * fp32 cumulative sum of an fp16 row. */
+START_TEST(row_argmax_and_cumsum)
+{
+    MtCtx *c = mt_ctx_new(NULL);
+    int rows = 11, cols = 50;
+    float *x = random_floats((size_t)rows * cols, 31, -3.0f, 3.0f);
+    x[2 * cols + 7] = x[2 * cols + 9] = 10.0f; /* a tie: the first wins */
+    int32_t idx[11];
+    MtCompiled *k = compile_example(c, "row_ops.py", "row_argmax_kernel", "*fp32,*i32,i32,i32,i32,4,64");
+    MtKernelArg a1[] = {arr(x, (size_t)rows * cols), arr(idx, (size_t)rows), i32(rows), i32(cols), i32(cols)};
+    RUN_OK(c, k, cdiv(rows, 4), 1, a1, 2);
+    for (int r = 0; r < rows; r++) {
+        int best = 0;
+        for (int j = 1; j < cols; j++)
+            if (x[r * cols + j] > x[r * cols + best])
+                best = j;
+        ck_assert_int_eq(idx[r], best);
+    }
+    ck_assert_int_eq(idx[2], 7);
+    uint16_t *h = malloc((size_t)rows * cols * 2);
+    float *out = malloc((size_t)rows * cols * 4);
+    for (int i = 0; i < rows * cols; i++)
+        h[i] = mt_f32_to_f16(x[i]);
+    k = compile_example(c, "row_ops.py", "row_cumsum_kernel", "*fp16,*fp32,i32,64");
+    MtKernelArg a2[] = {arr(h, (size_t)rows * cols), arr(out, (size_t)rows * cols), i32(cols)};
+    RUN_OK(c, k, rows, 1, a2, 2);
+    for (int r = 0; r < rows; r++) {
+        float s = 0;
+        for (int j = 0; j < cols; j++) {
+            s = j ? s + mt_f16_to_f32(h[r * cols + j]) : mt_f16_to_f32(h[r * cols + j]);
+            ck_assert_float_eq(out[r * cols + j], s);
+        }
+    }
+    free(x), free(h), free(out);
+    mt_ctx_free(c);
+}
+END_TEST
+
 /* ---- coverage of examples/ -------------------------------------------------------------------- */
 
 static const char *const covered[] = {
@@ -576,7 +615,7 @@ static const char *const covered[] = {
     "matmul_kernel", "factories_kernel", "full_2d_kernel", "long_row_sum_kernel", "matmul_2d_kernel",
     "matmul_2d_runtime_kernel", "matrix_add_kernel", "matrix_add_2d_kernel", "naive_matmul_kernel",
     "row_sum_kernel", "row_max_kernel", "row_min_kernel", "runtime_sum_kernel", "softmax_kernel",
-    "tile_shape_kernel", "gelu_erf_kernel", "gelu_tanh_kernel",
+    "tile_shape_kernel", "gelu_erf_kernel", "gelu_tanh_kernel", "row_argmax_kernel", "row_cumsum_kernel",
 };
 
 static bool is_helper(const char *name) { return !strcmp(name, "sigmoid"); }
@@ -637,6 +676,7 @@ static Suite *suite(void)
     tcase_add_test(tc, softmax_single_column_and_large_values);
     tcase_add_test(tc, softmax_rows_with_infinities_and_nan);
     tcase_add_test(tc, gelu_on_fp16);
+    tcase_add_test(tc, row_argmax_and_cumsum);
     tcase_add_test(tc, every_example_kernel_is_tested_here);
     suite_add_tcase(s, tc);
     return s;

@@ -42,6 +42,33 @@ static void check_dce(const char *in, const char *want)
 
 #define H "kernel k(x: ptr<f32>, out: ptr<f32>, n: i32, K: i32)\n"
 
+START_TEST(nests_live_or_die_whole)
+{
+    /* the unused reduce goes; the used one stays, with its region's dead
+     * operation removed and its unused second result kept with it */
+    check_dce(H "%0 = arange {start=0, end=8} : vector<8 x i32>\n"
+                "%5 = reduce %0 {axis=0} combine(%1, %2) : i32 {\n"
+                "  %3 = add %1, %2 : i32\n"
+                "  %4 = mul %1, %2 : i32\n"
+                "  yield %3\n"
+                "}\n"
+                "%11, %12 = reduce %0, %0 {axis=0} combine(%6, %7, %8, %9) : i32, i32 {\n"
+                "  %10 = add %6, %8 : i32\n"
+                "  %13 = sub %6, %8 : i32\n"
+                "  yield %10, %7\n"
+                "}\n"
+                "%14 = addptr out, %11 : ptr<f32>\n"
+                "store %14, 1.0, none\n",
+              H "%0 = arange {start=0, end=8} : vector<8 x i32>\n"
+                "%11, %12 = reduce %0, %0 {axis=0} combine(%6, %7, %8, %9) : i32, i32 {\n"
+                "  %10 = add %6, %8 : i32\n"
+                "  yield %10, %7\n"
+                "}\n"
+                "%14 = addptr out, %11 : ptr<f32>\n"
+                "store %14, 1.0, none\n");
+}
+END_TEST
+
 START_TEST(dead_operations_go_stores_stay)
 {
     check_dce(H "%0 = program_id {axis=0} : i32\n"
@@ -380,6 +407,7 @@ int main(void)
     Suite *s = suite_create("dce");
     TCase *d = tcase_create("dce");
     tcase_add_test(d, dead_operations_go_stores_stay);
+    tcase_add_test(d, nests_live_or_die_whole);
     tcase_add_test(d, nothing_stored_nothing_kept);
     tcase_add_test(d, dead_loop_goes_whole);
     tcase_add_test(d, loop_with_a_store_stays_its_slots_go);

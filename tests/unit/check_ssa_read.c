@@ -68,6 +68,31 @@ START_TEST(literals_attributes_and_nesting_round_trip)
 }
 END_TEST
 
+START_TEST(reductions_scans_shapes_round_trip)
+{
+    round_trip("kernel red(p: ptr<f32>)\n"
+               "%0 = zeros {shape=(4, 8), dtype=f32} : block<4x8 x f32>\n"
+               "%1 = sum %0 {axis=1} : vector<4 x f32>\n"
+               "%2 = max %0 {axis=0, keep_dims} : block<1x8 x f32>\n"
+               "%3 = cumsum %0 {axis=1, reverse} : block<4x8 x f32>\n"
+               "%4 = permute %0 {order=(1, 0)} : block<8x4 x f32>\n"
+               "%5 = reshape %0 : vector<32 x f32>\n"
+               "%6 = broadcast %2 : block<4x8 x f32>\n"
+               "%7 = expand_dims %0 {axis=1} : block<4x1x8 x f32>\n"
+               "%8 = arange {start=0, end=8} : vector<8 x i32>\n"
+               "%9 = xor_sum %8 : i32\n"
+               "%15, %16 = reduce %1, %1 {axis=0} combine(%10, %11, %12, %13) : f32, f32 {\n"
+               "  %14 = add %10, %12 : f32\n"
+               "  yield %14, %11\n"
+               "}\n"
+               "%20 = scan %8 {axis=0, reverse} combine(%17, %18) : vector<8 x i32> {\n"
+               "  %19 = mul %17, %18 : i32\n"
+               "  yield %19\n"
+               "}\n"
+               "store p, %15, none\n");
+}
+END_TEST
+
 START_TEST(numbers_are_kept_with_gaps)
 {
     MtCtx *c = mt_ctx_new(NULL);
@@ -214,9 +239,9 @@ static const Bad bad[] = {
     {"kernel k()\n%0 = add 1, 2 {axis=0} : i32\n", 2, 15, "add takes no attributes"},
     {"kernel k()\n%0 = arange {start=0, stop=8} : vector<8 x i32>\n", 2, 23, "expected 'end='"},
     {"kernel k()\n%0 = add 1, 2 : i32 junk\n", 2, 21, "expected the end of the line"},
-    {"kernel k()\n%0, %1 = add 1, 2 : i32\n", 2, 1, "add defines one value; only for defines several"},
+    {"kernel k()\n%0, %1 = add 1, 2 : i32\n", 2, 1, "add defines one value; only for, reduce and scan define several"},
     {"kernel k(K: i32)\nfor %0 in range(0, K, 1) {\n  yield\n", 4, 1, "missing '}' closing the for on line 2"},
-    {"kernel k()\n}\n", 2, 1, "'}' without an open for"},
+    {"kernel k()\n}\n", 2, 1, "'}' without an open region"},
     {"kernel k(K: i32)\n%5, %6 = for %0 in range(0, K, 1) iter_args(%1 = 0.0) : f32 {\n  yield %1\n}\n", 2, 1,
      "for defines 2 results but carries 1 value"},
     {"kernel k(K: i32)\n%5 = for %0 in range(0, K, 1) iter_args(%1 = 0.0) : f32, i32 {\n  yield %1\n}\n", 2, 1,
@@ -280,6 +305,7 @@ int main(void)
     TCase *rt = tcase_create("round_trip");
     tcase_add_loop_test(rt, seed_listings_round_trip, 0, (int)(sizeof seed_files / sizeof seed_files[0]));
     tcase_add_test(rt, literals_attributes_and_nesting_round_trip);
+    tcase_add_test(rt, reductions_scans_shapes_round_trip);
     tcase_add_test(rt, numbers_are_kept_with_gaps);
     tcase_add_test(rt, constant_kinds);
     tcase_add_test(rt, whitespace_is_free_and_printing_normalises);

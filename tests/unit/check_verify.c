@@ -191,9 +191,35 @@ static const Rule rules[] = {
      "E0505", "store operands do not broadcast: vector<8 x ptr<f32>> (operand 1), vector<16 x i32> (operand 2)"},
 
     /* ---- E0509: reductions ---- */
-    {"sum_of_scalar", H "%0 = sum s : f32\n", "E0509", "sum requires a rank-1 block, got f32"},
-    {"max_of_rank2", H "%0 = zeros {shape=(4, 8), dtype=f32} : block<4x8 x f32>\n%1 = max %0 : f32\n", "E0509",
-     "max requires a rank-1 block, got block<4x8 x f32>"},
+    {"sum_of_scalar", H "%0 = sum s : f32\n", "E0509", "sum requires a block, got f32"},
+    {"max_of_rank2_result", H "%0 = zeros {shape=(4, 8), dtype=f32} : block<4x8 x f32>\n%1 = max %0 : f32\n",
+     "E0509", "max result type is f32, expected vector<8 x f32>"},
+    {"max_axis_range", H "%0 = zeros {shape=(4, 8), dtype=f32} : block<4x8 x f32>\n"
+                         "%1 = max %0 {axis=2} : vector<4 x f32>\n",
+     "E0510", "max axis 2 is out of range for block<4x8 x f32>"},
+    {"sum_keep_dims", H "%0 = zeros {shape=(4, 8), dtype=f32} : block<4x8 x f32>\n"
+                        "%1 = sum %0 {axis=1, keep_dims} : vector<4 x f32>\n",
+     "E0509", "sum result type is vector<4 x f32>, expected block<4x1 x f32>"},
+    {"xor_sum_of_floats", H "%0 = zeros {shape=(8,), dtype=f32} : vector<8 x f32>\n%1 = xor_sum %0 : f32\n",
+     "E0509", "xor_sum requires integer elements, got vector<8 x f32>"},
+    {"cumsum_result", H ARANGE8 "%1 = cumsum %0 {axis=0} : i32\n", "E0509",
+     "cumsum result type is i32, expected vector<8 x i32>"},
+    {"reshape_numel", H ARANGE8 "%1 = reshape %0 : block<4x4 x i32>\n", "E0502",
+     "reshape of vector<8 x i32> to block<4x4 x i32> changes the number of elements"},
+    {"permute_order", H "%0 = zeros {shape=(4, 8), dtype=f32} : block<4x8 x f32>\n"
+                        "%1 = permute %0 {order=(0, 0)} : block<4x4 x f32>\n",
+     "E0510", "permute order (0, 0) is not a permutation of the dimensions of block<4x8 x f32>"},
+    {"broadcast_dims", H ARANGE8 "%1 = broadcast %0 : vector<16 x i32>\n", "E0504",
+     "broadcast of vector<8 x i32> to vector<16 x i32>: dimensions of size 1 may grow, others must match"},
+    {"reduce_combine_arity", H ARANGE8 "%4 = reduce %0 {axis=0} combine(%1, %2) : i32 {\n  %3 = add %1, %2 : i32\n"
+                               "  yield %3, %3\n}\n",
+     "E0506", "yield has 2 operands, but reduce combine region yields 1 value"},
+    {"reduce_combine_scalar_only", H ARANGE8 "%4 = reduce %0 {axis=0} combine(%1, %2) : i32 {\n"
+                                     "  %3 = zeros {shape=(2,), dtype=i32} : vector<2 x i32>\n  yield %1\n}\n",
+     "E0506", "zeros in the combine region of reduce: a combine region computes on scalars only"},
+    {"scan_result", H ARANGE8 "%4 = scan %0 {axis=0} combine(%1, %2) : i32 {\n  %3 = add %1, %2 : i32\n"
+                      "  yield %3\n}\n",
+     "E0509", "scan result %4 has type i32, expected vector<8 x i32>"},
     {"sum_width_power_of_two", H "%0 = zeros {shape=(6,), dtype=f32} : vector<6 x f32>\n%1 = sum %0 : f32\n",
      "E0509", "sum requires a power-of-two width, got vector<6 x f32>"},
     {"min_of_bool", H "%0 = zeros {shape=(8,), dtype=bool} : vector<8 x bool>\n%1 = min %0 : bool\n", "E0509",
@@ -219,13 +245,13 @@ static const Rule rules[] = {
      "arange result type is vector<16 x i32>, expected vector<8 x i32>"},
 
     /* ---- expand_dims: E0503 operand, E0510 axis, E0502 result ---- */
-    {"expand_dims_of_scalar", H "%0 = expand_dims n {axis=0} : block<1x1 x i32>\n", "E0503",
-     "expand_dims requires a rank-1 block, got i32"},
+    {"expand_dims_of_scalar", H "%0 = expand_dims n {axis=0} : block<1x1 x i32>\n", "E0502",
+     "expand_dims result type is block<1x1 x i32>, expected vector<1 x i32>"},
     {"expand_dims_of_rank2", H "%0 = zeros {shape=(4, 8), dtype=f32} : block<4x8 x f32>\n"
                                "%1 = expand_dims %0 {axis=0} : block<1x4 x f32>\n",
-     "E0503", "expand_dims requires a rank-1 block, got block<4x8 x f32>"},
+     "E0502", "expand_dims result type is block<1x4 x f32>, expected block<1x4x8 x f32>"},
     {"expand_dims_axis", H ARANGE8 "%1 = expand_dims %0 {axis=2} : block<8x1 x i32>\n", "E0510",
-     "expand_dims axis must be 0 or 1, got 2"},
+     "expand_dims axis must be 0 to 1, got 2"},
     {"expand_dims_result_shape", H ARANGE8 "%1 = expand_dims %0 {axis=1} : block<1x8 x i32>\n", "E0502",
      "expand_dims result type is block<1x8 x i32>, expected block<8x1 x i32>"},
     {"expand_dims_keeps_element", H ARANGE8 "%1 = expand_dims %0 {axis=0} : block<1x8 x f32>\n", "E0502",
@@ -279,8 +305,8 @@ static const Rule rules[] = {
     {"for_missing_yield", H "for %0 in range(0, K, 1) {\n  %1 = add %0, 1 : i32\n}\n", "E0506",
      "for body must end with yield"},
     {"yield_not_last", H "for %0 in range(0, K, 1) {\n  yield\n  yield\n}\n", "E0506",
-     "yield must be the last instruction of its for body"},
-    {"yield_outside_a_loop", H "yield\n", "E0506", "yield outside a for body"},
+     "yield must be the last instruction of its region"},
+    {"yield_outside_a_loop", H "yield\n", "E0506", "yield outside a region"},
     {"yield_count", H "%2 = for %0 in range(0, K, 1) iter_args(%1 = 0.0) : f32 {\n  yield %1, %1\n}\n", "E0506",
      "yield has 2 operands, but its for carries 1 value"},
     {"yield_count_zero", H "%2 = for %0 in range(0, K, 1) iter_args(%1 = 0.0) : f32 {\n  yield\n}\n", "E0506",

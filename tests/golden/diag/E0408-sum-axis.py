@@ -6,4 +6,4 @@ import triton.language as tl
 @triton.jit
 def kernel(x, out, n, BLOCK: tl.constexpr):
     t = tl.arange(0, BLOCK)[:, None] + tl.arange(0, BLOCK)[None, :]
-    tl.store(out, tl.sum(t))
+    tl.store(out, tl.sum(t, axis=2))

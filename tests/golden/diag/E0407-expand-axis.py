@@ -6,5 +6,5 @@ import triton.language as tl
 @triton.jit
 def kernel(x, out, n, BLOCK: tl.constexpr):
     t = tl.arange(0, BLOCK)[:, None]
-    u = t[:, None]
+    u = tl.expand_dims(t, 3)
     tl.store(out + t, 0.0)
