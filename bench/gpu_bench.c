@@ -1,7 +1,10 @@
 /* gpu_bench.c: mytriton's own kernels on the GPU, timed with CUPTI: vector
  * add of 2^28 elements, row softmax of 16384x1024, and fp32 matmul of
  * 1024^3 and 4096^3 (examples/dot.py's tl.dot kernel), each with the seed
- * and the fast lowering. Each case compiles the example from source (the
+ * and the fast lowering, and the fast lowering's cases again through the
+ * MLIR code generator (rows "mlir": same kernel layer, PTX from MLIR's GPU
+ * pipeline, side by side with the CUDA C++ rows "fast"). Each case
+ * compiles the example from source (the
  * signature marks the device buffers and the sizes as multiples of 16, as
  * the runtime does), fills device buffers with random data, and prints
  * the median kernel time over the iterations with the achieved GB/s or
@@ -9,16 +12,25 @@
  * bench/compare_gpu.py, which runs Triton and PyTorch on the same
  * problems). Without a GPU it prints a skip line and exits 0.
  *
- *   gpu_bench [EXAMPLES_DIR] [ITERS]
+ *   gpu_bench [EXAMPLES_DIR] [ITERS] [--mlir-ptx DIR]
+ *   gpu_bench [EXAMPLES_DIR] --make-mlir-ptx DIR
+ *
+ * The GPU machine has no MLIR: --make-mlir-ptx writes the MLIR cases' PTX
+ * to DIR (no GPU needed), and --mlir-ptx runs the MLIR rows from there
+ * (without it they compile through the MLIR backend, or are skipped with
+ * the reason when it is unavailable).
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "array.h"
 #include "bench_util.h"
 #include "cuda_run.h"
+#include "fileio.h"
 
 typedef struct Case {
     const char *name, *file, *kernel;
@@ -42,7 +54,17 @@ static bool random_buffer(MtCuda *cu, int64_t count, uint64_t seed, MtDevPtr *ou
     return ok;
 }
 
-static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs, int lowering, int iters)
+/* DIR/<case>.ptx for the MLIR code generator's PTX of a case. */
+static void ptx_path(const char *ptx_dir, const Case *cs, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s-%lld-%s-%s-%s.ptx", ptx_dir, cs->name, (long long)cs->m, cs->defines[0][1],
+             cs->defines[1][1] ? cs->defines[1][1] : "", cs->defines[2][1] ? cs->defines[2][1] : "");
+}
+
+/* Compile a case: the kernel, and its PTX/cubin for sm (through `cache`;
+ * with ptx_dir, the MLIR code generator's PTX read from there and checked). */
+static bool build_case(MtCtx *c, const char *dir, const Case *cs, int lowering, int codegen, const char *ptx_dir,
+                       MtKcache *cache, int sm, MtCompiled **k, MtNvrtcOutput *out)
 {
     char path[1024], err[1024];
     snprintf(path, sizeof path, "%s/%s", dir, cs->file);
@@ -50,34 +72,55 @@ static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs
     char *text = bench_read_file(path, &len);
     if (!text) {
         fprintf(stderr, "gpu_bench: cannot read %s\n", path);
-        return 1;
+        return false;
     }
-    MtCtx *c = mt_ctx_new(NULL);
     MtModule *m;
-    MtCompiled *k;
     MtDefine defs[3];
     size_t nd = 0;
     for (; nd < 3 && cs->defines[nd][0]; nd++)
         defs[nd] = (MtDefine){cs->defines[nd][0], cs->defines[nd][1]};
+    bool given = codegen == MT_CODEGEN_MLIR && ptx_dir;
     MtSpec spec = {.kernel = cs->kernel,
                    .signature = cs->signature,
                    .defines = defs,
                    .ndefines = nd,
-                   .last_stage = MT_STAGE_CUDA,
-                   .lowering = lowering};
+                   .last_stage = codegen == MT_CODEGEN_MLIR && !given ? MT_STAGE_MLIR : MT_STAGE_CUDA,
+                   .lowering = lowering,
+                   .codegen = codegen};
+    memset(out, 0, sizeof *out);
+    bool ok = mt_parse(c, path, text, len, &m) == MT_OK && mt_compile(c, m, &spec, k) == MT_OK;
+    free(text);
+    if (ok && given) {
+        ptx_path(ptx_dir, cs, path, sizeof path);
+        ok = mt_file_read(path, MT_FILE_PTX, &out->ptx, &out->ptx_len, err, sizeof err) == MT_OK;
+        if (!ok)
+            fprintf(stderr, "gpu_bench: %s\n", err);
+        ok = ok && mt_cuda_ptx_check(c, *k, sm, out->ptx, path) == MT_OK;
+    } else if (ok) {
+        ok = mt_cuda_build(c, *k, cache, sm, out, NULL) == MT_OK;
+    }
+    for (size_t i = 0; !ok && i < mt_diag_count(c); i++)
+        fprintf(stderr, "%s\n", mt_diag_render(c, mt_diag_at(c, i), false));
+    return ok;
+}
+
+static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs, int lowering, int codegen,
+                    const char *ptx_dir, int iters)
+{
+    char err[1024];
+    MtCtx *c = mt_ctx_new(NULL);
+    MtCompiled *k;
     MtNvrtcOutput out = {0};
     const MtCudaDeviceInfo *dev = mt_cuda_device_info(cu);
     int rc = 1;
     MtCudaModule *mod = NULL;
     MtCudaFunc *fn;
     MtDevPtr bufs[3] = {0};
-    if (mt_parse(c, path, text, len, &m) != MT_OK || mt_compile(c, m, &spec, &k) != MT_OK ||
-        mt_cuda_build(c, k, cache, dev->cc_major * 10 + dev->cc_minor, &out, NULL) != MT_OK) {
-        for (size_t i = 0; i < mt_diag_count(c); i++)
-            fputs(mt_diag_render(c, mt_diag_at(c, i), false), stderr);
+    if (!build_case(c, dir, cs, lowering, codegen, ptx_dir, cache, dev->cc_major * 10 + dev->cc_minor, &k, &out))
         goto done;
-    }
-    if (mt_cuda_module_load(cu, out.cubin, cs->kernel, &mod, err, sizeof err) != MT_OK ||
+    /* the MLIR code generator's PTX has no cubin: the driver compiles it */
+    if (mt_cuda_module_load(cu, out.cubin_len ? out.cubin : (const void *)out.ptx, cs->kernel, &mod, err,
+                            sizeof err) != MT_OK ||
         mt_cuda_module_function(cu, mod, cs->kernel, &fn, err, sizeof err) != MT_OK)
         goto fail;
 
@@ -142,7 +185,7 @@ static int run_case(MtCuda *cu, MtKcache *cache, const char *dir, const Case *cs
     if (cs->name[0] == 'm')
         snprintf(config, sizeof config, "%lld^3 %sx%sx%s", (long long)cs->m, cs->defines[0][1], cs->defines[1][1],
                  cs->defines[2][1]);
-    const char *lname = mt_lowering_name((MtLowering)lowering);
+    const char *lname = codegen == MT_CODEGEN_MLIR ? "mlir" : mt_lowering_name((MtLowering)lowering);
     printf("%-12s %-4s %-20s %10.4f ms  %9.1f GB/s  %8.3f TFLOP/s  threads %d  regs %d  (%s)\n", cs->name, lname,
            config, ms, gbps, tflops, block[0], mt_cuda_func_info(fn)->num_regs, prof.timer);
     if (cs->report)
@@ -161,19 +204,49 @@ done:
         mt_cuda_module_unload(cu, mod, err, sizeof err);
     mt_nvrtc_output_free(&out);
     mt_ctx_free(c);
-    free(text);
     return rc;
+}
+
+/* --make-mlir-ptx: the MLIR cases' PTX for sm_90, written to ptx_dir. */
+static int make_mlir_ptx(const char *dir, const Case *cases, size_t n, const char *ptx_dir)
+{
+    int failures = 0;
+    if (mkdir(ptx_dir, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "gpu_bench: cannot create %s: %s\n", ptx_dir, strerror(errno));
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        MtCtx *c = mt_ctx_new(NULL);
+        MtCompiled *k;
+        MtNvrtcOutput out;
+        char path[1024];
+        ptx_path(ptx_dir, &cases[i], path, sizeof path);
+        FILE *fp = NULL;
+        bool ok = build_case(c, dir, &cases[i], MT_LOWERING_FAST, MT_CODEGEN_MLIR, NULL, NULL, 90, &k, &out) &&
+                  (fp = fopen(path, "w")) && fwrite(out.ptx, 1, out.ptx_len, fp) == out.ptx_len;
+        if (fp && fclose(fp) != 0)
+            ok = false;
+        printf("%s %s\n", ok ? "wrote" : "FAILED", path);
+        failures += !ok;
+        mt_nvrtc_output_free(&out);
+        mt_ctx_free(c);
+    }
+    return failures ? 1 : 0;
 }
 
 int main(int argc, char **argv)
 {
-    const char *dir = argc > 1 ? argv[1] : "examples";
-    int iters = argc > 2 ? atoi(argv[2]) : 20;
-    char err[512];
-    MtCuda *cu;
-    if (mt_cuda_open(&cu, err, sizeof err) != MT_OK) {
-        printf("SKIP: gpu_bench needs a GPU: %s\n", err);
-        return 0;
+    const char *dir = "examples", *ptx_dir = NULL, *make_dir = NULL;
+    int iters = 20, pos = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--mlir-ptx") && i + 1 < argc)
+            ptx_dir = argv[++i];
+        else if (!strcmp(argv[i], "--make-mlir-ptx") && i + 1 < argc)
+            make_dir = argv[++i];
+        else if (pos++ == 0)
+            dir = argv[i];
+        else
+            iters = atoi(argv[i]);
     }
 #define ADD_SIG "*fp32:16,*fp32:16,*fp32:16,i32:16"
 #define SOFTMAX_SIG "*fp32:16,*fp32:16,i32:16"
@@ -193,13 +266,31 @@ int main(int argc, char **argv)
         {"matmul", "dot.py", "matmul_kernel", MM_SIG, {{"BM", "128"}, {"BN", "128"}, {"BK", "16"}}, 4096, 4096, 4096, false},
         {"matmul", "dot.py", "matmul_kernel", MM_SIG, {{"BM", "64"}, {"BN", "128"}, {"BK", "32"}}, 4096, 4096, 4096, false},
     };
+    if (make_dir)
+        return make_mlir_ptx(dir, fast_cases, sizeof fast_cases / sizeof fast_cases[0], make_dir);
+    char err[512];
+    MtCuda *cu;
+    if (mt_cuda_open(&cu, err, sizeof err) != MT_OK) {
+        printf("SKIP: gpu_bench needs a GPU: %s\n", err);
+        return 0;
+    }
     printf("mytriton on %s (CUPTI kernel time, median of %d)\n", mt_cuda_device_info(cu)->name, iters);
     MtKcache *cache = mt_kcache_open(NULL);
     int failures = 0;
     for (size_t i = 0; i < sizeof seed_cases / sizeof seed_cases[0]; i++)
-        failures += run_case(cu, cache, dir, &seed_cases[i], MT_LOWERING_SEED, iters);
-    for (size_t i = 0; i < sizeof fast_cases / sizeof fast_cases[0]; i++)
-        failures += run_case(cu, cache, dir, &fast_cases[i], MT_LOWERING_FAST, iters);
+        failures += run_case(cu, cache, dir, &seed_cases[i], MT_LOWERING_SEED, MT_CODEGEN_CUDA, NULL, iters);
+    /* each fast case through CUDA C++ and through MLIR, side by side */
+    MtCtx *probe = mt_ctx_new(NULL);
+    const char *why = NULL;
+    bool mlir = ptx_dir || mt_mlir_available(probe, &why);
+    if (!mlir)
+        printf("mlir rows skipped: %s (give --mlir-ptx DIR made by --make-mlir-ptx)\n", why);
+    mt_ctx_free(probe);
+    for (size_t i = 0; i < sizeof fast_cases / sizeof fast_cases[0]; i++) {
+        failures += run_case(cu, cache, dir, &fast_cases[i], MT_LOWERING_FAST, MT_CODEGEN_CUDA, NULL, iters);
+        if (mlir)
+            failures += run_case(cu, cache, dir, &fast_cases[i], MT_LOWERING_FAST, MT_CODEGEN_MLIR, ptx_dir, iters);
+    }
     mt_kcache_close(cache);
     mt_cuda_close(cu);
     return failures ? 1 : 0;

@@ -105,6 +105,7 @@ typedef struct CkOptions {
     int sm;                  /* NVRTC / layout target, e.g. 90 */
     bool nvrtc;
     bool fail_on_skipped;    /* a kernel that cannot be specialised fails the run */
+    int codegen;             /* MtCodegen: --codegen mlir checks the MLIR backend too */
     bool color;              /* text format only */
     const char *docs_url;    /* where docs/ is published, ending with '/'; NULL: unknown (no links) */
 } CkOptions;

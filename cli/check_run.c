@@ -258,8 +258,9 @@ static void check_kernel(CkReport *r, const CkOptions *o, MtCtx *c, MtKcache *ca
     MtCompiled *kc = NULL;
     if (st == MT_OK) {
         MtSpec spec = dsc->spec;
-        spec.last_stage = MT_STAGE_CUDA;
+        spec.last_stage = o->codegen == MT_CODEGEN_MLIR ? MT_STAGE_MLIR_LLVM : MT_STAGE_CUDA;
         spec.sm = o->sm;
+        spec.codegen = o->codegen;
         st = mt_compile(c, m, &spec, &kc);
     }
     if (st == MT_OK && o->nvrtc) {

@@ -1,10 +1,11 @@
 /* cmd_check.c: `mytriton check` — the CI gate. Finds the kernels in files
  * and folders, compiles every specialisation the sources resolve through
- * the verifier and the CUDA lowering (and NVRTC with --nvrtc), and reports
+ * the verifier and the CUDA lowering (and NVRTC with --nvrtc; the MLIR
+ * backend with --codegen mlir), and reports
  * in the format a CI system reads.
  *
  *   mytriton check [PATH...] [--format text|json|sarif|junit|github] [-o FILE]
- *                  [--nvrtc] [--arch sm_XX] [-D NAME=VALUE]... [--baseline FILE]
+ *                  [--nvrtc] [--codegen cuda|mlir] [--arch sm_XX] [-D NAME=VALUE]... [--baseline FILE]
  *                  [--write-baseline FILE] [--root DIR] [--docs-url URL] [--color WHEN]
  *                  [--fail-on-skipped]
  *
@@ -39,7 +40,10 @@ static const char help[] =
     "  -f, --format FORMAT      text (default), json, sarif, junit or github\n"
     "  -o, --output FILE        write the report to FILE instead of stdout\n"
     "  -D NAME=VALUE            a value for every kernel parameter of that name; repeatable\n"
-    "      --nvrtc              also compile the generated CUDA with NVRTC\n"
+    "      --nvrtc              also compile the generated CUDA with NVRTC (with --codegen mlir:\n"
+    "                           the MLIR through MLIR's GPU pipeline to PTX)\n"
+    "      --codegen cuda|mlir  mlir: also build every kernel through the MLIR backend (implies the\n"
+    "                           fast lowering) and report its diagnostics (E10xx)\n"
     "      --arch sm_XX         CUDA architecture for the layouts and NVRTC (default sm_90)\n"
     "      --baseline FILE      do not report (or fail on) the findings recorded in FILE\n"
     "      --write-baseline FILE  record the current errors and warnings in FILE; exit 0\n"
@@ -176,12 +180,14 @@ static int protected_run(CkOptions *o, char **paths, int npaths, const char *roo
 
 int cmd_check(int argc, char **argv)
 {
-    enum { OPT_NVRTC = 256, OPT_ARCH, OPT_BASELINE, OPT_WRITE_BASELINE, OPT_ROOT, OPT_DOCS, OPT_COLOR, OPT_SKIPPED };
+    enum { OPT_NVRTC = 256, OPT_ARCH, OPT_BASELINE, OPT_WRITE_BASELINE, OPT_ROOT, OPT_DOCS, OPT_COLOR, OPT_SKIPPED,
+           OPT_CODEGEN };
     static const struct option opts[] = {
         {"format", required_argument, 0, 'f'},
         {"output", required_argument, 0, 'o'},
         {"nvrtc", no_argument, 0, OPT_NVRTC},
         {"fail-on-skipped", no_argument, 0, OPT_SKIPPED},
+        {"codegen", required_argument, 0, OPT_CODEGEN},
         {"arch", required_argument, 0, OPT_ARCH},
         {"baseline", required_argument, 0, OPT_BASELINE},
         {"write-baseline", required_argument, 0, OPT_WRITE_BASELINE},
@@ -223,6 +229,12 @@ int cmd_check(int argc, char **argv)
             break;
         case OPT_NVRTC: o.nvrtc = true; break;
         case OPT_SKIPPED: o.fail_on_skipped = true; break;
+        case OPT_CODEGEN:
+            if ((o.codegen = mt_codegen_from_name(optarg)) < 0) {
+                cli_error("--codegen must be cuda or mlir, got '%s'", optarg);
+                rc = EXIT_TROUBLE;
+            }
+            break;
         case OPT_ARCH:
             if (sscanf(optarg, "sm_%d", &o.sm) != 1 || o.sm < 50 || o.sm > 200) {
                 cli_error("--arch expects sm_XX (e.g. sm_90), got '%s'", optarg);
@@ -251,6 +263,18 @@ int cmd_check(int argc, char **argv)
     if (rc >= 0) {
         free(defines);
         return rc;
+    }
+    if (o.codegen == MT_CODEGEN_MLIR) {
+        MtCtx *c = mt_ctx_new(NULL);
+        const char *why = NULL;
+        bool ok = c && mt_mlir_available(c, &why);
+        if (!ok)
+            cli_error("--codegen mlir: the MLIR backend is not available: %s", why ? why : "out of memory");
+        mt_ctx_free(c);
+        if (!ok) {
+            free(defines);
+            return EXIT_TROUBLE;
+        }
     }
     char *url = docs_url(docs);
     o.docs_url = url;

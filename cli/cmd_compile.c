@@ -1,7 +1,7 @@
 /* cmd_compile.c: `mytriton compile` — compile one kernel for one
  * specialisation and print the requested stages.
  *
- *   mytriton compile FILE.py [--kernel NAME] [--signature SIG] [-D NAME=VALUE]...
+ *   mytriton compile FILE.py|SPEC.json [--kernel NAME] [--signature SIG] [-D NAME=VALUE]...
  *                    [--emit ast|expr|ssa-raw|ssa[,...]] [--format text|json]
  *                    [-o OUT] [-d PASS[,PASS...]|all] [--color auto|always|never]
  *
@@ -15,20 +15,26 @@
 
 #include "cli.h"
 #include "cuda_build.h"
+#include "launch_spec.h"
 
 /* Beyond the compiler's stages: NVRTC's outputs. */
 enum { EMIT_PTX = 1u << 16, EMIT_CUBIN = 1u << 17 };
 
 static const char help[] =
-    "usage: mytriton compile FILE.py [options]\n"
+    "usage: mytriton compile FILE.py|SPEC.json [options]\n"
     "\n"
-    "Compile a @triton.jit kernel of FILE.py (\"-\" reads stdin) and print its stages.\n"
+    "Compile a @triton.jit kernel of FILE.py (\"-\" reads stdin) and print its stages. A launch\n"
+    "spec (SPEC.json, docs/launch-spec.md) names the source, the kernel and its specialisation:\n"
+    "the kernel `mytriton run SPEC.json` launches.\n"
     "\n"
     "  -k, --kernel NAME        the kernel to compile (needed when the file has several)\n"
     "  -s, --signature SIG      Triton-AOT-style signature, e.g. '*fp32,*fp32,*fp32,i32,256'\n"
     "  -D NAME=VALUE            a constexpr (or any parameter) value; repeatable\n"
-    "  -e, --emit STAGES        comma-separated: ast, expr, ssa-raw, ssa, layout, kernel, cuda, ptx,\n"
-    "                           cubin (default ssa; ptx and cubin compile the CUDA with NVRTC)\n"
+    "  -e, --emit STAGES        comma-separated: ast, expr, ssa-raw, ssa, layout, kernel, cuda, mlir,\n"
+    "                           mlir-llvm, ptx, cubin (default ssa; ptx and cubin compile the CUDA with\n"
+    "                           NVRTC, or the MLIR through MLIR's GPU pipeline with --codegen mlir)\n"
+    "      --codegen cuda|mlir  from the kernel to PTX through CUDA C++ and NVRTC (default) or through\n"
+    "                           MLIR (implies --lowering fast; mlir and mlir-llvm imply --codegen mlir)\n"
     "      --lowering seed|fast the seed documents' CUDA lowering (default) or the fast one\n"
     "      --num-warps N        warps per program for the fast lowering (default: from the block sizes)\n"
     "      --arch sm_XX         CUDA architecture for ptx/cubin (default sm_90)\n"
@@ -56,8 +62,10 @@ static bool parse_emit(const char *arg, unsigned *mask)
             continue;
         }
         int s = mt_stage_from_name(tok);
-        if (s < 0 || s > MT_STAGE_CUDA) {
-            cli_error("unknown stage '%s' (stages: ast, expr, ssa-raw, ssa, layout, kernel, cuda, ptx, cubin)", tok);
+        if (s < 0) {
+            cli_error("unknown stage '%s' (stages: ast, expr, ssa-raw, ssa, layout, kernel, cuda, mlir, mlir-llvm, "
+                      "ptx, cubin)",
+                      tok);
             return false;
         }
         *mask |= 1u << s;
@@ -83,6 +91,7 @@ int cmd_compile(int argc, char **argv)
         {"output", required_argument, 0, 'o'}, {"color", required_argument, 0, 'C'},
         {"diagnostics", required_argument, 0, 'G'}, {"arch", required_argument, 0, 'A'},
         {"lowering", required_argument, 0, 'L'}, {"num-warps", required_argument, 0, 'W'},
+        {"codegen", required_argument, 0, 'g'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
     };
     MtSpec spec = {0};
@@ -129,6 +138,12 @@ int cmd_compile(int argc, char **argv)
                 return EXIT_TROUBLE;
             }
             break;
+        case 'g':
+            if ((spec.codegen = mt_codegen_from_name(optarg)) < 0) {
+                cli_error("--codegen must be cuda or mlir, got '%s'", optarg);
+                return EXIT_TROUBLE;
+            }
+            break;
         case 'W':
             if (sscanf(optarg, "%d", &spec.num_warps) != 1 || spec.num_warps < 1 || spec.num_warps > 32 ||
                 (spec.num_warps & (spec.num_warps - 1))) {
@@ -148,38 +163,91 @@ int cmd_compile(int argc, char **argv)
         }
     }
     if (optind != argc - 1) {
-        cli_error("expected one FILE.py");
+        cli_error("expected one FILE.py or SPEC.json");
         fprintf(stderr, "\n%s", help);
+        return EXIT_TROUBLE;
+    }
+    const char *path = argv[optind];
+    size_t plen = strlen(path);
+    bool from_spec = plen > 5 && !strcmp(path + plen - 5, ".json");
+    if (from_spec && (spec.kernel || spec.signature || spec.ndefines)) {
+        cli_error("%s names the kernel and its specialisation: drop --kernel, --signature and -D", path);
         return EXIT_TROUBLE;
     }
     spec.defines = defines;
     if (!emit)
         emit = 1u << MT_STAGE_SSA;
-    int last = emit & (EMIT_PTX | EMIT_CUBIN) ? MT_STAGE_CUDA : 0;
+    if (emit & (1u << MT_STAGE_MLIR | 1u << MT_STAGE_MLIR_LLVM)) {
+        if (spec.codegen == MT_CODEGEN_CUDA) {
+            cli_error("--emit mlir and mlir-llvm are the MLIR code generator's stages: drop --codegen cuda");
+            return EXIT_TROUBLE;
+        }
+        spec.codegen = MT_CODEGEN_MLIR;
+    }
+    bool mlir = spec.codegen == MT_CODEGEN_MLIR;
+    if (mlir && (emit & EMIT_CUBIN)) {
+        cli_error("--codegen mlir makes PTX, which the driver compiles when it loads it: emit ptx (ptxas -arch=sm_XX "
+                  "FILE.ptx makes a cubin of it)");
+        return EXIT_TROUBLE;
+    }
+    int last = emit & (EMIT_PTX | EMIT_CUBIN) ? (mlir ? MT_STAGE_MLIR : MT_STAGE_CUDA) : 0;
     for (int s = 0; s < MT_STAGE_COUNT; s++)
         if ((emit & (1u << s)) && s > last)
             last = s;
     spec.last_stage = last < MT_STAGE_SSA ? MT_STAGE_SSA : last;
     bool json = !strcmp(format, "json");
 
-    const char *path = argv[optind];
+    MtLaunchSpec ls = {0};
+    char *spec_sig = NULL;
+    if (from_spec) {
+        char err[1024];
+        MtStatus lst = mt_launch_spec_load(path, &ls, err, sizeof err);
+        if (lst != MT_OK || !ls.source_path) {
+            cli_error("%s", lst != MT_OK ? err : "the spec names no source");
+            mt_launch_spec_free(&ls);
+            return lst == MT_ERR_USAGE || lst == MT_OK ? EXIT_ERRORS : EXIT_TROUBLE;
+        }
+    }
+    const char *source = from_spec ? ls.source_path : path;
     size_t len;
-    char *text = cli_read_file(path, MT_FILE_SOURCE, &len);
-    if (!text)
+    char *text = cli_read_file(source, MT_FILE_SOURCE, &len);
+    if (!text) {
+        mt_launch_spec_free(&ls);
         return EXIT_TROUBLE;
+    }
     MtFileSet inputs = {0};
     MtCtx *c = mt_ctx_new(NULL);
-    if (!c || !mt_fileset_add(&inputs, path)) {
+    if (!c || !mt_fileset_add(&inputs, source) || (from_spec && !mt_fileset_add(&inputs, path))) {
         free(text);
         mt_ctx_free(c);
         mt_fileset_free(&inputs);
+        mt_launch_spec_free(&ls);
         cli_error("out of memory");
         return EXIT_TROUBLE;
     }
     MtModule *m = NULL;
     MtCompiled *k = NULL;
-    MtStatus st = mt_parse(c, strcmp(path, "-") ? path : "<stdin>", text, len, &m);
+    MtStatus st = mt_parse(c, strcmp(source, "-") ? source : "<stdin>", text, len, &m);
     free(text);
+    if (st == MT_OK && from_spec) {
+        /* the spec's kernel, else the file's only kernel (a jit function no other one calls) */
+        const MtKernelInfo *ki = ls.kernel ? mt_module_find_kernel(m, ls.kernel) : NULL;
+        for (size_t i = 0; !ls.kernel && i < mt_module_kernel_count(m); i++)
+            if (!mt_query_is_helper(m, i))
+                ki = ki ? NULL : mt_module_kernel(m, i);
+        char err[1024];
+        if (!ki) {
+            cli_error("%s: kernel: %s", path, ls.kernel ? "no such @triton.jit function in the source"
+                                                        : "missing, and the source has several kernels: name one");
+            st = MT_ERR_USAGE;
+        } else if (mt_launch_spec_signature(&ls, ki, &spec_sig, err, sizeof err) != MT_OK) {
+            cli_error("%s", err);
+            st = MT_ERR_USAGE;
+        } else {
+            spec.kernel = ki->name;
+            spec.signature = *spec_sig ? spec_sig : NULL;
+        }
+    }
     if (st == MT_OK)
         st = mt_compile(c, m, &spec, &k);
     MtNvrtcOutput nv = {0};
@@ -222,9 +290,16 @@ int cmd_compile(int argc, char **argv)
             for (int s = 0; s < MT_STAGE_COUNT && mem; s++) {
                 if (!(emit & (1u << s)))
                     continue;
+                const char *t = mt_compiled_text(c, k, (MtStage)s);
+                if (!t) {   /* the kernel layer exists with the fast lowering only */
+                    cli_error("--emit %s: this compilation makes no %s stage (it needs --lowering fast)",
+                              mt_stage_name((MtStage)s), mt_stage_name((MtStage)s));
+                    rc = EXIT_TROUBLE;
+                    continue;
+                }
                 if (nstages > 1)
                     fprintf(mem, "// ---- %s ----\n", mt_stage_name((MtStage)s));
-                fputs(mt_compiled_text(c, k, (MtStage)s), mem);
+                fputs(t, mem);
             }
             if (emit & EMIT_PTX) {
                 if (nstages > 1)
@@ -243,5 +318,7 @@ int cmd_compile(int argc, char **argv)
     mt_nvrtc_output_free(&nv);
     mt_ctx_free(c);
     mt_fileset_free(&inputs);
+    free(spec_sig);
+    mt_launch_spec_free(&ls);
     return rc;
 }

@@ -48,6 +48,10 @@ static const char help[] =
     "                        the difference per array (exit 1 beyond the tolerance)\n"
     "      --profile N       with --backend cuda: time N launches (CUPTI, else CUDA events) after warm-up\n"
     "      --lowering L      with --backend cuda: seed (default) or fast\n"
+    "      --codegen G       with --backend cuda: cuda (CUDA C++ and NVRTC, default) or mlir (MLIR's GPU\n"
+    "                        pipeline; implies --lowering fast)\n"
+    "      --ptx FILE        with --codegen mlir: run this PTX, made earlier by `mytriton compile SPEC.json\n"
+    "                        --codegen mlir --emit ptx -o FILE` (on a machine without MLIR)\n"
     "      --num-warps N     warps per program for the fast lowering\n"
     "      --set NAME=VALUE  override a scalar argument or a constexpr; repeatable\n"
     "      --dump DIR        write every array argument after the run to DIR/NAME.npy\n"
@@ -73,6 +77,8 @@ typedef struct Options {
     int profile;              /* --profile N */
     int lowering;             /* --lowering (MtLowering) */
     int num_warps;            /* --num-warps */
+    int codegen;              /* --codegen (MtCodegen) */
+    const char *ptx;          /* --ptx FILE */
     bool has_rtol, has_atol;
     double rtol, atol;
 } Options;
@@ -89,7 +95,7 @@ static bool parse_number(const char *s, double *out)
 static int parse_options(int argc, char **argv, Options *o)
 {
     enum { OPT_SET = 256, OPT_DUMP, OPT_EXPECT, OPT_RTOL, OPT_ATOL, OPT_COLOR, OPT_COMPARE, OPT_PROFILE, OPT_LOWERING,
-           OPT_WARPS };
+           OPT_WARPS, OPT_CODEGEN, OPT_PTX };
     static const struct option opts[] = {
         {"backend", required_argument, 0, 'b'}, {"threads", required_argument, 0, 't'},
         {"set", required_argument, 0, OPT_SET},  {"dump", required_argument, 0, OPT_DUMP},
@@ -97,6 +103,7 @@ static int parse_options(int argc, char **argv, Options *o)
         {"atol", required_argument, 0, OPT_ATOL}, {"color", required_argument, 0, OPT_COLOR},
         {"compare", required_argument, 0, OPT_COMPARE}, {"profile", required_argument, 0, OPT_PROFILE},
         {"lowering", required_argument, 0, OPT_LOWERING}, {"num-warps", required_argument, 0, OPT_WARPS},
+        {"codegen", required_argument, 0, OPT_CODEGEN}, {"ptx", required_argument, 0, OPT_PTX},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
     };
     int ch;
@@ -150,6 +157,13 @@ static int parse_options(int argc, char **argv, Options *o)
                 return EXIT_TROUBLE;
             }
             break;
+        case OPT_CODEGEN:
+            if ((o->codegen = mt_codegen_from_name(optarg)) < 0) {
+                cli_error("--codegen must be cuda or mlir, got '%s'", optarg);
+                return EXIT_TROUBLE;
+            }
+            break;
+        case OPT_PTX: o->ptx = optarg; break;
         case OPT_WARPS:
             if (sscanf(optarg, "%d", &o->num_warps) != 1 || o->num_warps < 1 || o->num_warps > 32 ||
                 (o->num_warps & (o->num_warps - 1))) {
@@ -177,8 +191,12 @@ static int parse_options(int argc, char **argv, Options *o)
         return EXIT_TROUBLE;
     }
     o->spec = argv[optind];
-    if ((o->compare || o->profile) && strcmp(o->backend, "cuda")) {
-        cli_error("--compare and --profile need --backend cuda");
+    if ((o->compare || o->profile || o->codegen || o->ptx) && strcmp(o->backend, "cuda")) {
+        cli_error("--compare, --profile, --codegen and --ptx need --backend cuda");
+        return EXIT_TROUBLE;
+    }
+    if (o->ptx && o->codegen != MT_CODEGEN_MLIR) {
+        cli_error("--ptx runs PTX made by the MLIR code generator: add --codegen mlir");
         return EXIT_TROUBLE;
     }
     if (o->dump && o->expect && mt_same_file(o->dump, o->expect)) {
@@ -205,6 +223,7 @@ typedef struct Run {
     MtKernelArg *args;
     bool color;
     MtFileSet inputs;         /* what --dump must not replace */
+    char *ptx;                /* --ptx FILE's text */
     bool has_layout;          /* the kernel has a CUDA layout: */
     MtQueryKernel layout;
 } Run;
@@ -280,11 +299,16 @@ static int compile_and_bind(Run *r)
         cli_error("%s: %s", spec, err);
         return st == MT_ERR_USAGE ? EXIT_ERRORS : EXIT_TROUBLE;
     }
+    /* the MLIR code generator's PTX is keyed by its module; given PTX is checked against the kernel layer */
+    int last = !strcmp(r->o->backend, "cuda") ? MT_STAGE_CUDA : MT_STAGE_SSA;
+    if (r->o->codegen == MT_CODEGEN_MLIR && !r->o->ptx)
+        last = MT_STAGE_MLIR;
     MtSpec cs = {.kernel = r->kinfo->name,
                  .signature = *r->signature ? r->signature : NULL,
-                 .last_stage = !strcmp(r->o->backend, "cuda") ? MT_STAGE_CUDA : MT_STAGE_SSA,
+                 .last_stage = last,
                  .lowering = r->o->lowering,
-                 .num_warps = r->o->num_warps};
+                 .num_warps = r->o->num_warps,
+                 .codegen = r->o->codegen};
     if (mt_compile(r->c, r->m, &cs, &r->k) != MT_OK) {
         cli_print_diags(r->c, r->color);
         return EXIT_ERRORS;
@@ -342,7 +366,8 @@ static bool kernel_layout(const Run *r, MtQueryKernel *q)
                  .signature = *r->signature ? r->signature : NULL,
                  .last_stage = MT_STAGE_LAYOUT,
                  .lowering = r->o->lowering,
-                 .num_warps = r->o->num_warps};
+                 .num_warps = r->o->num_warps,
+                 .codegen = r->o->codegen};
     bool ok = mt_parse(c, r->spec.source_path, r->text, r->len, &m) == MT_OK && mt_compile(c, m, &cs, &k) == MT_OK &&
               mt_query_kernel(k, q) && q->threads > 0;
     mt_ctx_free(c);
@@ -666,6 +691,14 @@ static int run_cuda(Run *r)
     MtKcache *cache = mt_kcache_open(NULL);
     MtCudaRunOptions opt = {.profile_iters = r->o->profile};
     MtCudaRunResult res;
+    if (!rc && r->ptx) {
+        const MtCudaDeviceInfo *dev = mt_cuda_device_info(cu);
+        if (mt_cuda_ptx_check(r->c, r->k, dev->cc_major * 10 + dev->cc_minor, r->ptx, r->o->ptx) != MT_OK) {
+            cli_print_diags(r->c, r->color);
+            rc = EXIT_ERRORS;
+        }
+        opt.ptx = r->ptx;
+    }
     if (!rc) {
         double t0 = now_ms();
         MtStatus st = mt_cuda_run(r->c, r->k, &r->launch, cu, cache, &opt, &res, err, sizeof err);
@@ -677,8 +710,10 @@ static int run_cuda(Run *r)
         } else {
             char line[512];
             static const char *const hits[] = {"compiled", "from the memory cache", "from the disk cache"};
-            snprintf(line, sizeof line, "cuda on %s, %d registers, %d B shared, cubin %s",
-                     mt_cuda_device_info(cu)->name, res.registers, res.shared_bytes, hits[res.cache]);
+            bool mlir = mt_compiled_codegen(r->k) == MT_CODEGEN_MLIR;
+            snprintf(line, sizeof line, "cuda on %s, %d registers, %d B shared, %s %s", mt_cuda_device_info(cu)->name,
+                     res.registers, res.shared_bytes, mlir ? "MLIR ptx" : "cubin",
+                     r->o->ptx ? r->o->ptx : hits[res.cache]);
             summary(r, ms, line);
             if (res.profiled)
                 print_profile(r, &res);
@@ -722,6 +757,18 @@ static int run_launch(Run *r)
         rc = compile_and_bind(r);
     if (rc)
         return rc;
+    if (o->ptx) {
+        /* made for this kernel? (the architecture is checked once the GPU is open) */
+        size_t len;
+        if (mt_file_read(o->ptx, MT_FILE_PTX, &r->ptx, &len, err, sizeof err) != MT_OK) {
+            cli_error("--ptx %s", err);
+            return EXIT_TROUBLE;
+        }
+        if (mt_cuda_ptx_check(r->c, r->k, 0, r->ptx, o->ptx) != MT_OK) {
+            cli_print_diags(r->c, r->color);
+            return EXIT_ERRORS;
+        }
+    }
     r->has_layout = kernel_layout(r, &r->layout);
     check_i32_offsets(r);
     if (!strcmp(o->backend, "cuda"))
@@ -758,6 +805,7 @@ int cmd_run(int argc, char **argv)
     Run r = {.o = &o, .color = cli_color(o.color)};
     rc = run_launch(&r);
     free(r.args);
+    free(r.ptx);
     mt_launch_free(&r.launch);
     free(r.signature);
     free(r.text);

@@ -9,7 +9,10 @@
 #   install-deps.sh fuzz     and fuzzing (make fuzz): clang 14 with libFuzzer
 set -eu
 
-need="cmake make gcc pkg-config libcjson-dev libmicrohttpd-dev libsqlite3-dev check libsubunit-dev"
+# MLIR 22 for the MLIR backend: the C API and libMLIR (libmlir-22-dev),
+# MLIRConfig.cmake's LLVMConfig.cmake (llvm-22-dev), mlir-opt for its tests
+# (mlir-22-tools). A build without them has the backend off.
+need="cmake make gcc pkg-config libcjson-dev libmicrohttpd-dev libsqlite3-dev check libsubunit-dev libmlir-22-dev mlir-22-tools llvm-22-dev"
 case "${1:-}" in
   "") ;;
   test)

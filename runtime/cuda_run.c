@@ -1,5 +1,6 @@
 /* cuda_run.c: one launch of a compiled kernel on the GPU: NVRTC cubin
- * (cached), module load, device buffers for the array arguments, the
+ * or the MLIR backend's PTX (cached, or given), module load (the driver
+ * compiles PTX without a cubin), device buffers for the array arguments, the
  * Driver API launch with the kernel layout's block size, and the copy
  * back. With profiling, the same launch runs repeatedly under the CUPTI
  * (or CUDA event) profiler; the arrays copied back are those of the last
@@ -38,8 +39,15 @@ MtStatus mt_cuda_run(MtCtx *c, MtCompiled *k, MtLaunch *launch, MtCuda *cu, MtKc
     memset(res, 0, sizeof *res);
     const char *name = mt_compiled_kernel_name(k);
     const MtCudaDeviceInfo *dev = mt_cuda_device_info(cu);
-    MtNvrtcOutput out;
-    MtStatus st = mt_cuda_build(c, k, cache, dev->cc_major * 10 + dev->cc_minor, &out, &res->cache);
+    MtNvrtcOutput out = {0};
+    MtStatus st = MT_OK;
+    if (opt && opt->ptx) {
+        if (!(out.ptx = strdup(opt->ptx)))
+            st = MT_ERR_NOMEM;
+        out.ptx_len = out.ptx ? strlen(out.ptx) : 0;
+    } else {
+        st = mt_cuda_build(c, k, cache, dev->cc_major * 10 + dev->cc_minor, &out, &res->cache);
+    }
     if (st != MT_OK) {
         snprintf(err, errlen, "%s: the CUDA build failed (see the diagnostics)", name);
         return st;
@@ -57,7 +65,7 @@ MtStatus mt_cuda_run(MtCtx *c, MtCompiled *k, MtLaunch *launch, MtCuda *cu, MtKc
         st = MT_ERR_NOMEM;
         goto done;
     }
-    st = mt_cuda_module_load(cu, out.cubin, name, &mod, err, errlen);
+    st = mt_cuda_module_load(cu, out.cubin_len ? out.cubin : (const void *)out.ptx, name, &mod, err, errlen);
     if (st == MT_OK)
         st = mt_cuda_module_function(cu, mod, name, &fn, err, errlen);
     for (size_t i = 0; i < n && st == MT_OK; i++) {

@@ -10,6 +10,7 @@
 typedef struct MtCudaRunOptions {
     int profile_iters;        /* > 0: time that many launches after warm-up (the result's profile) */
     int warmup;               /* warm-up launches before profiling (default 3 when 0) */
+    const char *ptx;          /* PTX to load instead of building k (made earlier for k: mt_cuda_ptx_check) */
 } MtCudaRunOptions;
 
 typedef struct MtCudaRunResult {

@@ -27,6 +27,7 @@ static const struct {
     [MT_FILE_NPY] = {"a .npy file", (uint64_t)16 << 30},
     [MT_FILE_CACHE] = {"a kernel cache entry", (uint64_t)256 << 20},
     [MT_FILE_BASELINE] = {"a baseline", (uint64_t)64 << 20},
+    [MT_FILE_PTX] = {"a PTX file", (uint64_t)256 << 20},
 };
 
 uint64_t mt_file_limit(MtFileKind kind) { return kinds[kind].limit; }

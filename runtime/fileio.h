@@ -48,6 +48,7 @@ typedef enum MtFileKind {
     MT_FILE_NPY,              /* a .npy array */
     MT_FILE_CACHE,            /* a kernel cache entry */
     MT_FILE_BASELINE,         /* a `check` baseline */
+    MT_FILE_PTX,              /* PTX made earlier (`run --ptx`) */
     MT_FILE_KIND_COUNT
 } MtFileKind;
 

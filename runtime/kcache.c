@@ -516,8 +516,9 @@ static EntryRead read_entry(const char *path, const uint8_t key[32], int sm, MtN
         get_u32(h + 12) != (uint32_t)sm || memcmp(h + 16, key, 32) != 0)
         goto done;
     uint64_t nptx = get_u64(h + 48), ncubin = get_u64(h + 56), nlog = get_u64(h + 64);
+    /* no cubin: PTX that the driver compiles when it loads it (the MLIR backend's) */
     if (nptx > MAX_PAYLOAD || ncubin > MAX_PAYLOAD || nlog > MAX_PAYLOAD || nptx == 0 ||
-        ncubin == 0 || size != HEADER_SIZE + nptx + ncubin + nlog)
+        size != HEADER_SIZE + nptx + ncubin + nlog)
         goto done;
     size_t n = (size_t)(nptx + ncubin + nlog);
     payload = malloc(n);
@@ -613,18 +614,39 @@ static MtStatus write_entry(MtKcache *k, const char *path, const uint8_t key[32]
 
 /* ---- compile through the cache ------------------------------------------------ */
 
+typedef struct Nvrtc {
+    const char *src, *name;
+    int sm;
+    const char *const *opts;
+    size_t nopts;
+} Nvrtc;
+
+static MtStatus nvrtc_build(void *ud, MtNvrtcOutput *out, char *err, size_t errlen)
+{
+    const Nvrtc *n = ud;
+    return mt_nvrtc_compile(n->src, n->name, n->sm, n->opts, n->nopts, out, err, errlen);
+}
+
 MtStatus mt_kcache_compile(MtKcache *k, const char *src, const char *name, int sm,
                            const char *const *opts, size_t nopts, MtNvrtcOutput *out,
                            MtKcacheHit *hit, char *err, size_t errlen)
 {
+    Nvrtc n = {src, name, sm, opts, nopts};
+    uint8_t key[32];
+    /* With arguments that cannot be keyed, NVRTC decides (and reports bad
+     * arguments itself). */
+    bool keyed = mt_kcache_key(src, name, sm, opts, nopts, key, NULL, 0) == MT_OK;
+    return mt_kcache_build(k, keyed ? key : NULL, sm, effective_name(name), nvrtc_build, &n, out, hit, err, errlen);
+}
+
+MtStatus mt_kcache_build(MtKcache *k, const uint8_t *key, int sm, const char *name, MtKcacheBuilder build, void *ud,
+                         MtNvrtcOutput *out, MtKcacheHit *hit, char *err, size_t errlen)
+{
     if (hit)
         *hit = MT_KCACHE_MISS;
-    uint8_t key[32];
-    /* Without a handle, with the cache off, or with arguments that cannot
-     * be keyed, NVRTC decides (and reports bad arguments itself). */
-    if (!k || !k->enabled || !out ||
-        mt_kcache_key(src, name, sm, opts, nopts, key, NULL, 0) != MT_OK) {
-        MtStatus st = mt_nvrtc_compile(src, name, sm, opts, nopts, out, err, errlen);
+    /* Without a handle, with the cache off, or without a key, build. */
+    if (!k || !k->enabled || !out || !key) {
+        MtStatus st = build(ud, out, err, errlen);
         if (k && st == MT_OK) {
             pthread_mutex_lock(&k->mu);
             k->st.misses++;
@@ -644,8 +666,7 @@ MtStatus mt_kcache_compile(MtKcache *k, const char *src, const char *name, int s
             k->st.memory_hits++;
         pthread_mutex_unlock(&k->mu);
         if (st != MT_OK) {
-            mt_errf(err, errlen, "mt_kcache_compile(%s): out of memory copying a cached entry",
-                    effective_name(name));
+            mt_errf(err, errlen, "mt_kcache_build(%s): out of memory copying a cached entry", name);
             return st;
         }
         if (hit)
@@ -660,7 +681,7 @@ MtStatus mt_kcache_compile(MtKcache *k, const char *src, const char *name, int s
         path = malloc(np);
         if (!path || !mt_kcache_entry_path(k, key, path, np)) {
             free(path);
-            mt_errf(err, errlen, "mt_kcache_compile(%s): out of memory", effective_name(name));
+            mt_errf(err, errlen, "mt_kcache_build(%s): out of memory", name);
             return MT_ERR_NOMEM;
         }
         EntryRead r = read_entry(path, key, sm, out);
@@ -681,7 +702,7 @@ MtStatus mt_kcache_compile(MtKcache *k, const char *src, const char *name, int s
         }
     }
 
-    MtStatus st = mt_nvrtc_compile(src, name, sm, opts, nopts, out, err, errlen);
+    MtStatus st = build(ud, out, err, errlen);
     if (st != MT_OK) {
         free(path);
         return st;

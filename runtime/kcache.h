@@ -82,6 +82,16 @@ MtStatus mt_kcache_compile(MtKcache *k, const char *src, const char *name, int s
                            const char *const *opts, size_t nopts, MtNvrtcOutput *out,
                            MtKcacheHit *hit, char *err, size_t errlen);
 
+/* The cache in front of any builder of PTX (and a cubin): `key` is the
+ * SHA-256 of everything that decides the output (NULL: no caching), `name`
+ * names the kernel in messages. On a miss, build(ud, out, err, errlen)
+ * makes the output, which is kept when it succeeds. An output without a
+ * cubin (cubin_len 0) is PTX for the driver to compile when loading it:
+ * the MLIR backend's (runtime/cuda_build.c). */
+typedef MtStatus (*MtKcacheBuilder)(void *ud, MtNvrtcOutput *out, char *err, size_t errlen);
+MtStatus mt_kcache_build(MtKcache *k, const uint8_t *key, int sm, const char *name, MtKcacheBuilder build, void *ud,
+                         MtNvrtcOutput *out, MtKcacheHit *hit, char *err, size_t errlen);
+
 /* The key of a compile, as mt_kcache_compile computes it. */
 MtStatus mt_kcache_key(const char *src, const char *name, int sm, const char *const *opts,
                        size_t nopts, uint8_t key[32], char *err, size_t errlen);

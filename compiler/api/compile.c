@@ -15,6 +15,7 @@
 #include "cuda/kcuda.h"
 #include "frontend/frontend.h"
 #include "kernel/lower.h"
+#include "mlir/codegen.h"
 #include "opt/passes.h"
 #include "ssa/lower.h"
 #include "ssa/verify.h"
@@ -23,7 +24,7 @@
 static const char *const stage_names[MT_STAGE_COUNT] = {
     [MT_STAGE_AST] = "ast",       [MT_STAGE_EXPR] = "expr", [MT_STAGE_SSA_RAW] = "ssa-raw",
     [MT_STAGE_SSA] = "ssa",       [MT_STAGE_LAYOUT] = "layout", [MT_STAGE_KERNEL] = "kernel",
-    [MT_STAGE_CUDA] = "cuda",     [MT_STAGE_MLIR] = "mlir",
+    [MT_STAGE_CUDA] = "cuda",     [MT_STAGE_MLIR] = "mlir", [MT_STAGE_MLIR_LLVM] = "mlir-llvm",
 };
 
 static const char *const lowering_names[] = {[MT_LOWERING_SEED] = "seed", [MT_LOWERING_FAST] = "fast"};
@@ -176,6 +177,12 @@ static MtStatus run(MtCtx *c, void *ud)
     k->fn = fn;
     k->m = j->m;
     c->kernel = fn->name;
+    k->codegen = spec->codegen == MT_CODEGEN_MLIR ? MT_CODEGEN_MLIR : MT_CODEGEN_CUDA;
+    if (k->codegen == MT_CODEGEN_MLIR && spec->lowering == MT_LOWERING_SEED) {
+        mt_error(c, fn->def_span, "E1005",
+                 "the MLIR backend builds the fast lowering's kernel layer: --codegen mlir takes --lowering fast");
+        return MT_ERR_USAGE;
+    }
 
     bool needs_value;
     uint32_t errors = c->nerrors;
@@ -228,7 +235,9 @@ static MtStatus run(MtCtx *c, void *ud)
             return MT_OK;
         k->cuda = cuda_source(c, mt_kir_cuda(c, k->kernel, &k->marks[MT_STAGE_CUDA]), &k->marks[MT_STAGE_CUDA]);
         k->cuda->shared_bytes = k->kernel->shared_bytes;
-        return MT_OK;
+        if (k->codegen != MT_CODEGEN_MLIR || last < MT_STAGE_MLIR)
+            return MT_OK;
+        return mt_mlir_stages(c, k, last, spec->sm ? spec->sm : 90);
     }
     k->layout = mt_layout_assign(c, k->func);
     if (!k->layout)

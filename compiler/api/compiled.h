@@ -29,6 +29,8 @@ struct MtCompiled {
     KFunc *kernel;            /* the fast lowering's kernel layer; NULL before it (or with the seed lowering) */
     MtCudaSource *cuda;       /* NULL before the CUDA stage */
     int lowering;             /* MtLowering used (never DEFAULT) */
+    int codegen;              /* MtCodegen used (never DEFAULT) */
+    const char *mlir_ptx;     /* PTX from the MLIR backend, once asked for (mt_compiled_mlir_ptx) */
     const char *text[MT_STAGE_COUNT]; /* printed stages, made on demand */
     MtLineMarks marks[MT_STAGE_COUNT]; /* source range per printed line, made with the text */
     MT_VEC(MtPassDump) dumps;

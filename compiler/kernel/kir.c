@@ -137,14 +137,6 @@ const KExpr *k_shfl_xor(MtCtx *c, const KExpr *x, uint32_t lane_mask)
     return e;
 }
 
-bool k_is_const(const KExpr *e, int64_t *out)
-{
-    if (e->op != K_CONST || e->u.c.kind == CST_FLOAT)
-        return false;
-    *out = e->u.c.i;
-    return true;
-}
-
 /* Integer arithmetic in the wider of the operands' types, folded. */
 static MtDtype index_type(const KExpr *a, const KExpr *b)
 {

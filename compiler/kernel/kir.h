@@ -175,7 +175,14 @@ const KExpr *k_shfl_xor(MtCtx *c, const KExpr *x, uint32_t lane_mask);
 /* Integer helpers that fold constants (index arithmetic stays readable). */
 const KExpr *k_add(MtCtx *c, const KExpr *a, const KExpr *b);
 const KExpr *k_mul(MtCtx *c, const KExpr *a, const KExpr *b);
-bool k_is_const(const KExpr *e, int64_t *out);
+/* An integer constant's value (read by the backends too, so inline). */
+static inline bool k_is_const(const KExpr *e, int64_t *out)
+{
+    if (e->op != K_CONST || e->u.c.kind == CST_FLOAT)
+        return false;
+    *out = e->u.c.i;
+    return true;
+}
 
 /* Statements append to a block at the current source range. */
 typedef struct KBuilder {

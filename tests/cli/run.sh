@@ -117,9 +117,9 @@ prefix.every_message)
 $(cat diff)"
     done <<'EOF'
 nonsense|mytriton: unknown command 'nonsense'
-compile|mytriton compile: expected one FILE.py
+compile|mytriton compile: expected one FILE.py or SPEC.json
 compile k.py --format xml|mytriton compile: --format must be text or json
-compile k.py --emit bogus|mytriton compile: unknown stage 'bogus' (stages: ast, expr, ssa-raw, ssa, layout, kernel, cuda, ptx, cubin)
+compile k.py --emit bogus|mytriton compile: unknown stage 'bogus' (stages: ast, expr, ssa-raw, ssa, layout, kernel, cuda, mlir, mlir-llvm, ptx, cubin)
 compile nothere.py|mytriton compile: nothere.py: cannot open: No such file or directory
 run|mytriton run: expected one SPEC.json
 run nothere.json|mytriton run: nothere.json: cannot open: No such file or directory

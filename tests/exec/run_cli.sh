@@ -111,7 +111,7 @@ usage.cuda_backend)
     if [ "$(cat "$T/rc")" = 0 ]; then stdout_has "run      cuda on "
     else rc_is 2; stderr_has "mytriton run: no CUDA driver: libcuda.so.1 could not be loaded"; fi
     run $D/add.json --profile 5; rc_is 2
-    stderr_is "mytriton run: --compare and --profile need --backend cuda"
+    stderr_is "mytriton run: --compare, --profile, --codegen and --ptx need --backend cuda"
     run $D/add.json --backend cuda --compare cpu; rc_is 2
     stderr_is "mytriton run: --compare takes 'interp', got 'cpu'" ;;
 usage.unknown_backend)

@@ -1,20 +1,31 @@
 #!/bin/sh
-# run_spec.sh MYTRITON SPEC [exact|tolerance] [LOWERING]
+# run_spec.sh MYTRITON SPEC [exact|tolerance] [LOWERING] [PTX]
 # Run a launch spec on the GPU and on the CPU interpreter with the same
 # inputs (mytriton run --backend cuda --compare interp). "exact" demands
 # bit-identical arrays (kernels without exp: mytriton's CUDA is compiled
 # with --fmad=false and, with the seed lowering, reduces in the
 # interpreter's order); otherwise the spec's tolerance (or 1e-5 relative)
-# applies. LOWERING (seed or fast) picks the CUDA lowering. Without a GPU:
-# exit 77 (skipped), unless MYTRITON_REQUIRE_CUDA=1.
+# applies. LOWERING (seed or fast) picks the CUDA lowering; "mlir" runs the
+# MLIR code generator's PTX file PTX (made by tests/mlir: ctest -L mlir on a
+# machine with MLIR). Without a GPU: exit 77 (skipped), unless
+# MYTRITON_REQUIRE_CUDA=1.
 set -u
-mytriton=$1 spec=$2 mode=${3:-} lowering=${4:-seed}
+mytriton=$1 spec=$2 mode=${3:-} lowering=${4:-seed} ptx=${5:-}
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
-if [ "$mode" = exact ]; then
-  "$mytriton" run "$spec" --backend cuda --lowering "$lowering" --compare interp --rtol 0 --atol 0 2>"$err"
+if [ "$lowering" = mlir ]; then
+  if [ ! -f "$ptx" ]; then
+    echo "FAIL: $ptx is missing: make it on a machine with MLIR (ctest -L mlir) before carrying the build" >&2
+    exit 1
+  fi
+  set -- --codegen mlir --ptx "$ptx"
 else
-  "$mytriton" run "$spec" --backend cuda --lowering "$lowering" --compare interp 2>"$err"
+  set -- --lowering "$lowering"
+fi
+if [ "$mode" = exact ]; then
+  "$mytriton" run "$spec" --backend cuda "$@" --compare interp --rtol 0 --atol 0 2>"$err"
+else
+  "$mytriton" run "$spec" --backend cuda "$@" --compare interp 2>"$err"
 fi
 rc=$?
 cat "$err" >&2

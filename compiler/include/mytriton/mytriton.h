@@ -257,6 +257,8 @@ typedef struct MtSpec {
     /* Warps per program instance for the fast lowering; 0: chosen from
      * the kernel's block sizes. */
     int num_warps;
+    /* How the kernel becomes PTX (MtCodegen); 0: the default. */
+    int codegen;
 } MtSpec;
 
 /* The lowerings from SSA to the GPU. The seed lowering is the seed
@@ -272,6 +274,20 @@ typedef enum MtLowering {
 const char *mt_lowering_name(MtLowering l);   /* "seed", "fast" */
 int mt_lowering_from_name(const char *name);  /* -1 if unknown */
 
+/* The code generators from the kernel to PTX. CUDA C++ goes through NVRTC
+ * (the runtime library); MLIR builds the fast lowering's kernel layer as
+ * MLIR (gpu, arith, math, scf, llvm and nvvm dialects) and runs MLIR's GPU
+ * pipeline to PTX (docs/mlir-backend.md). MLIR implies the fast lowering:
+ * the two code generators print the same kernel layer, so they agree on
+ * layouts and launch shape. */
+typedef enum MtCodegen {
+    MT_CODEGEN_DEFAULT,       /* CUDA */
+    MT_CODEGEN_CUDA,
+    MT_CODEGEN_MLIR,
+} MtCodegen;
+const char *mt_codegen_name(MtCodegen g);     /* "cuda", "mlir" */
+int mt_codegen_from_name(const char *name);   /* -1 if unknown */
+
 typedef enum MtStage {
     MT_STAGE_AST,             /* the kernel's syntax tree */
     MT_STAGE_EXPR,            /* typed expression tree after specialisation */
@@ -280,7 +296,8 @@ typedef enum MtStage {
     MT_STAGE_LAYOUT,          /* CUDA tile layouts of every block value */
     MT_STAGE_KERNEL,          /* the kernel layer: what one thread of a block runs (fast lowering) */
     MT_STAGE_CUDA,            /* CUDA C++ source */
-    MT_STAGE_MLIR,            /* MLIR GPU dialect */
+    MT_STAGE_MLIR,            /* the kernel layer as MLIR (codegen mlir): gpu, arith, math, scf, llvm, nvvm */
+    MT_STAGE_MLIR_LLVM,       /* that module after MLIR's GPU lowering passes: the llvm and nvvm dialects */
     MT_STAGE_COUNT
 } MtStage;
 
@@ -323,6 +340,24 @@ bool mt_compiled_launch_shape(const MtCompiled *k, MtLaunchShape *out);
  * (1-based) of the generated CUDA; false for lines no operation made. */
 bool mt_compiled_cuda_line_span(const MtCompiled *k, uint32_t cuda_line, MtSpan *out);
 
+/* The code generator k was compiled for (never MT_CODEGEN_DEFAULT). */
+MtCodegen mt_compiled_codegen(const MtCompiled *k);
+
+/* The MLIR backend. It is a module of its own, loaded the first time it is
+ * needed, so a build or a machine without MLIR still runs everything else.
+ * Whether it can run here (*why, arena-owned: the reason it cannot);
+ * its MLIR version ("MLIR 22.1.8"), NULL when unavailable; and the pass
+ * pipeline that makes PTX for sm_<sm> from the MT_STAGE_MLIR module (with
+ * that module, what a cached PTX depends on), NULL when unavailable. */
+bool mt_mlir_available(MtCtx *c, const char **why);
+const char *mt_mlir_version(MtCtx *c);
+const char *mt_mlir_pipeline(MtCtx *c, int sm);
+/* PTX for sm_<sm> through MLIR's GPU pipeline, for k compiled with
+ * MT_CODEGEN_MLIR (through MT_STAGE_CUDA at least); also makes the
+ * MT_STAGE_MLIR_LLVM text. Failures are diagnostics (E1001 when the
+ * backend is unavailable); *ptx is arena-owned. */
+MtStatus mt_compiled_mlir_ptx(MtCtx *c, MtCompiled *k, int sm, const char **ptx);
+
 /* SSA snapshots after the passes named in spec->dump_passes, in order. */
 size_t mt_compiled_dump_count(const MtCompiled *k);
 const char *mt_compiled_dump(const MtCompiled *k, size_t i, const char **pass);
@@ -344,6 +379,15 @@ typedef struct MtLineOrigin {
  * no operation made (headers, the CUDA prologue) and for stages that did
  * not run. A `for` loop's closing line belongs to the loop. */
 bool mt_compiled_line_origin(MtCtx *c, MtCompiled *k, MtStage stage, uint32_t line, MtLineOrigin *out);
+/* What source line `line` of the kernel's file became in a printed stage:
+ * its lines whose origin starts on that line or was inlined through a call
+ * on it, in printed order, without their indentation (a region's closing
+ * brace left out). For hovers: e.g. MT_STAGE_MLIR of a kernel compiled
+ * with MT_CODEGEN_MLIR. Every stage whose printer marks its lines (expr,
+ * the SSA stages, layout, kernel, the fast lowering's CUDA, mlir,
+ * mlir-llvm); NULL when the line made none (or the stage did not run).
+ * Arena-owned. */
+const char *mt_compiled_stage_for_line(MtCtx *c, MtCompiled *k, MtStage stage, uint32_t line);
 /* The same for line `line` of mt_compiled_dump(k, i, NULL). */
 bool mt_compiled_dump_line_origin(MtCtx *c, const MtCompiled *k, size_t i, uint32_t line, MtLineOrigin *out);
 
