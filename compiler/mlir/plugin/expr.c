@@ -31,17 +31,17 @@
 #include "emit.h"
 
 static const char *const math_name[OPC_COUNT_] = {
-#define MATH(id, name, nargs, c32, c64, cuda32, cuda64, params, doc) [OP_##id] = name,
+#define MATH(id, name, nargs, dtypes, api, c32, c64, cuda32, cuda64, params, doc) [OP_##id] = name,
 #include "ssa/math.def"
 #undef MATH
 };
 static const char *const math_cuda32[OPC_COUNT_] = {
-#define MATH(id, name, nargs, c32, c64, cuda32, cuda64, params, doc) [OP_##id] = cuda32,
+#define MATH(id, name, nargs, dtypes, api, c32, c64, cuda32, cuda64, params, doc) [OP_##id] = cuda32,
 #include "ssa/math.def"
 #undef MATH
 };
 static const char *const math_cuda64[OPC_COUNT_] = {
-#define MATH(id, name, nargs, c32, c64, cuda32, cuda64, params, doc) [OP_##id] = cuda64,
+#define MATH(id, name, nargs, dtypes, api, c32, c64, cuda32, cuda64, params, doc) [OP_##id] = cuda64,
 #include "ssa/math.def"
 #undef MATH
 };
