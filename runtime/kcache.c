@@ -97,6 +97,8 @@ void mt_sha256_init(MtSha256 *s)
 void mt_sha256_update(MtSha256 *s, const void *data, size_t n)
 {
     const uint8_t *p = data;
+    if (!n)   /* nothing (data may be NULL: an entry without a cubin) */
+        return;
     s->nbytes += n;
     if (s->nbuf) {
         size_t take = 64 - s->nbuf < n ? 64 - s->nbuf : n;
@@ -429,7 +431,8 @@ static MtStatus copy_output(MtNvrtcOutput *dst, const MtNvrtcOutput *src)
     }
     memcpy(dst->ptx, src->ptx, src->ptx_len);
     dst->ptx[src->ptx_len] = '\0';
-    memcpy(dst->cubin, src->cubin, src->cubin_len);
+    if (src->cubin_len)
+        memcpy(dst->cubin, src->cubin, src->cubin_len);
     memcpy(dst->log, src->log ? src->log : "", src->log_len);
     dst->log[src->log_len] = '\0';
     dst->ptx_len = src->ptx_len;
