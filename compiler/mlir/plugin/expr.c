@@ -11,10 +11,10 @@
  *   - f16/bf16 add, subtract, multiply, divide and compare in their own
  *     precision (as cuda_fp16.h's operators), while math functions, fma,
  *     abs, fmod, fmax and fmin go through f32 and round back;
- *   - math functions are the math dialect's op of the same name when MLIR
- *     has one (MLIR lowers it to the libdevice function CUDA's expf calls)
- *     and a direct libdevice call (__nv_<cuda name>) otherwise; fmod is
- *     always libdevice's (LLVM's frem on the GPU is not fmod);
+ *   - math functions (math.def) call the libdevice function that NVRTC
+ *     calls for the CUDA backend's function (expf: __nv_expf); fmod too
+ *     (LLVM's frem on the GPU is not C's fmod); fma, abs, fmax and fmin
+ *     are math and arith ops, exact;
  *   - a select, && or || whose operand reads global memory evaluates that
  *     operand only when chosen (scf.if), as C's ?:, && and || do: the
  *     masked-out lanes of a tl.load must not touch memory;
@@ -31,17 +31,17 @@
 #include "emit.h"
 
 static const char *const math_name[OPC_COUNT_] = {
-#define MATH(id, name, nargs, dtypes, api, c32, c64, cuda32, cuda64, params, doc) [OP_##id] = name,
+#define MATH(id, name, nargs, dtypes, api, c32, c64, chalf, cuda32, cuda64, params, doc) [OP_##id] = name,
 #include "ssa/math.def"
 #undef MATH
 };
 static const char *const math_cuda32[OPC_COUNT_] = {
-#define MATH(id, name, nargs, dtypes, api, c32, c64, cuda32, cuda64, params, doc) [OP_##id] = cuda32,
+#define MATH(id, name, nargs, dtypes, api, c32, c64, chalf, cuda32, cuda64, params, doc) [OP_##id] = cuda32,
 #include "ssa/math.def"
 #undef MATH
 };
 static const char *const math_cuda64[OPC_COUNT_] = {
-#define MATH(id, name, nargs, dtypes, api, c32, c64, cuda32, cuda64, params, doc) [OP_##id] = cuda64,
+#define MATH(id, name, nargs, dtypes, api, c32, c64, chalf, cuda32, cuda64, params, doc) [OP_##id] = cuda64,
 #include "ssa/math.def"
 #undef MATH
 };
@@ -232,6 +232,23 @@ static MlirValue float_fn(Em *e, const KExpr *x, const char *op, const char *lib
     return conv(e, r, at, dt);
 }
 
+/* The libdevice function behind a CUDA math function, which NVRTC calls
+ * for it: expf is __nv_expf, the rounding intrinsics __fdiv_rn and
+ * __fsqrt_rn are __nv_fdiv_rn and __nv_fsqrt_rn, and the fast intrinsics
+ * (__expf, __fdividef, ...) are libdevice's __nv_fast_* functions. */
+static void libdevice_name(const char *cuda, char *buf, size_t len)
+{
+    static const char *const fast[] = {"__expf", "__exp10f", "__logf",  "__log2f",     "__log10f", "__powf",
+                                       "__sinf", "__cosf",   "__tanf",  "__fdividef", "__sincosf", NULL};
+    bool is_fast = false;
+    for (int i = 0; fast[i] && !is_fast; i++)
+        is_fast = !strcmp(cuda, fast[i]);
+    snprintf(buf, len, "%s%s", is_fast ? "fast_" : "", cuda + (strncmp(cuda, "__", 2) ? 0 : 2));
+}
+
+/* A math.def function: the libdevice function the CUDA backend's call
+ * reaches, so both code generators compute the same bits (MLIR's math ops
+ * lower to libdevice or to LLVM intrinsics by their own rules). */
 static MlirValue math_fn(Em *e, const KExpr *x)
 {
     MtDtype dt = (MtDtype)x->dt;
@@ -241,9 +258,8 @@ static MlirValue math_fn(Em *e, const KExpr *x)
         return c_zero(e, dt);
     }
     char name[64];
-    snprintf(name, sizeof name, "math.%s", math_name[op]);
-    bool has_op = mlirContextIsRegisteredOperation(e->ctx, mlirStringRefCreateFromCString(name));
-    return float_fn(e, x, has_op ? name : NULL, dt == MT_DT_F64 ? math_cuda64[op] : math_cuda32[op]);
+    libdevice_name(dt == MT_DT_F64 ? math_cuda64[op] : math_cuda32[op], name, sizeof name);
+    return float_fn(e, x, NULL, name);
 }
 
 /* abs() of C, x < 0 ? -x : x (math.absi has no GPU lowering). */

@@ -71,10 +71,10 @@ module attributes {gpu.container_module} {
         %v8_1 = arith.negf %v7_1 : f32
         %v8_2 = arith.negf %v7_2 : f32
         %v8_3 = arith.negf %v7_3 : f32
-        %v9_0 = math.exp %v8_0 : f32
-        %v9_1 = math.exp %v8_1 : f32
-        %v9_2 = math.exp %v8_2 : f32
-        %v9_3 = math.exp %v8_3 : f32
+        %v9_0 = llvm.call @__nv_expf(%v8_0) : (f32) -> f32
+        %v9_1 = llvm.call @__nv_expf(%v8_1) : (f32) -> f32
+        %v9_2 = llvm.call @__nv_expf(%v8_2) : (f32) -> f32
+        %v9_3 = llvm.call @__nv_expf(%v8_3) : (f32) -> f32
         %v10_0 = arith.addf %cst_0, %v9_0 : f32
         %v10_1 = arith.addf %cst_0, %v9_1 : f32
         %v10_2 = arith.addf %cst_0, %v9_2 : f32
@@ -106,5 +106,6 @@ module attributes {gpu.container_module} {
       }
       gpu.return
     }
+    llvm.func @__nv_expf(f32) -> f32
   }
 }

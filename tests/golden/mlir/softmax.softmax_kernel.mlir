@@ -78,10 +78,10 @@ module attributes {gpu.container_module} {
         %v10_1 = arith.subf %v7_1, %red9 : f32
         %v10_2 = arith.subf %v7_2, %red9 : f32
         %v10_3 = arith.subf %v7_3, %red9 : f32
-        %v11_0 = math.exp %v10_0 : f32
-        %v11_1 = math.exp %v10_1 : f32
-        %v11_2 = math.exp %v10_2 : f32
-        %v11_3 = math.exp %v10_3 : f32
+        %v11_0 = llvm.call @__nv_expf(%v10_0) : (f32) -> f32
+        %v11_1 = llvm.call @__nv_expf(%v10_1) : (f32) -> f32
+        %v11_2 = llvm.call @__nv_expf(%v10_2) : (f32) -> f32
+        %v11_3 = llvm.call @__nv_expf(%v10_3) : (f32) -> f32
         %12 = arith.addf %v11_0, %v11_1 : f32
         %13 = arith.addf %12, %v11_2 : f32
         %red12 = arith.addf %13, %v11_3 : f32
@@ -118,5 +118,6 @@ module attributes {gpu.container_module} {
       }
       gpu.return
     }
+    llvm.func @__nv_expf(f32) -> f32
   }
 }
