@@ -15,9 +15,14 @@ err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 if [ "$lowering" = mlir ]; then
   if [ ! -f "$ptx" ]; then
-    # no kernel layer (the fast lowering's diagnostics), or the PTX was not made here
-    "$mytriton" compile "$spec" --emit kernel >/dev/null &&
-      echo "FAIL: $ptx is missing: make it on a machine with MLIR (ctest -L mlir) before carrying the build" >&2
+    # A kernel without a kernel layer (the fast lowering refuses it: E06xx)
+    # has no MLIR either; gpu.fast.* reports it. Else the PTX was not made.
+    if ! "$mytriton" compile "$spec" --emit kernel >/dev/null 2>"$err" && grep -q "\[E06[0-9][0-9]\]" "$err"; then
+      cat "$err" >&2
+      echo "SKIP: the fast lowering cannot lower $spec yet (no kernel layer for MLIR); gpu.fast.* reports it"
+      exit 77
+    fi
+    echo "FAIL: $ptx is missing: make it on a machine with MLIR (ctest -L mlir) before carrying the build" >&2
     exit 1
   fi
   set -- --codegen mlir --ptx "$ptx"
