@@ -82,12 +82,12 @@ static Binding *scope_find(Scope *s, const char *name)
     return NULL;
 }
 
-static void add_capture(Fe *fe, MtExprLoop *loop, MtExpr *e)
+static void add_capture(Fe *fe, MtExprList *captures, MtExpr *e)
 {
-    for (uint32_t i = 0; i < loop->captures.n; i++)
-        if (loop->captures.v[i] == e)
+    for (uint32_t i = 0; i < captures->n; i++)
+        if (captures->v[i] == e)
             return;
-    mt_expr_list_push(fe->c, &loop->captures, e);
+    mt_expr_list_push(fe->c, captures, e);
 }
 
 FValue fe_lookup(Fe *fe, const char *name, MtSpan sp)
@@ -97,6 +97,14 @@ FValue fe_lookup(Fe *fe, const char *name, MtSpan sp)
     for (Scope *s = fe->frame->scope; s; s = s->parent) {
         Binding *b = scope_find(s, name);
         if (b) {
+            if (b->loop_local && b->branch_local) {
+                MtDiagRec *d = fe_error(fe, sp, "E0310",
+                                        "'%s' is defined only in one branch of the runtime `if` above; assign it "
+                                        "in both branches (or before the `if`) to use it after",
+                                        name);
+                mt_note(fe->c, d, b->loop_span, "the runtime `if` whose branch defines '%s'", name);
+                return fv_undef();
+            }
             if (b->loop_local) {
                 MtDiagRec *d = fe_error(fe, sp, "E0310",
                                         "'%s' is defined only inside the runtime loop above; assign it before "
@@ -107,10 +115,10 @@ FValue fe_lookup(Fe *fe, const char *name, MtSpan sp)
             }
             if (b->v.kind == FV_EXPR)
                 for (int i = 0; i < ncrossed; i++)
-                    add_capture(fe, crossed[i]->loop, b->v.u.e);
+                    add_capture(fe, crossed[i]->captures, b->v.u.e);
             return b->v;
         }
-        if (s->loop && ncrossed < 64)
+        if (s->captures && ncrossed < 64)
             crossed[ncrossed++] = s;
     }
     bool found;
@@ -130,7 +138,7 @@ void fe_assign(Fe *fe, const char *name, FValue v)
     Binding *b = scope_find(s, name);
     if (b) {
         b->v = v;
-        b->loop_local = false;
+        b->loop_local = b->branch_local = false;
         return;
     }
     Binding nb = {.name = name, .v = v};
@@ -168,7 +176,8 @@ FValue fe_global(Fe *fe, const char *name, MtSpan sp, bool *found)
             }
         mt_vec_push(&fe->c->arena, &fe->evaluating_globals, name);
         Scope scope = {0};
-        Frame frame = {.scope = &scope, .inl = fe->frame ? fe->frame->inl : 0, .caller = fe->frame};
+        Frame frame = {.scope = &scope, .inl = fe->frame ? fe->frame->inl : 0, .caller = fe->frame,
+                       .cont_base = fe->conts.n};
         Frame *saved = fe->frame;
         fe->frame = &frame;
         uint32_t ndiags = fe->c->diags.n, errors = fe->c->nerrors;
@@ -591,11 +600,8 @@ FValue fe_eval(Fe *fe, const MtNode *n)
         FValue t = fe_eval(fe, n->u.ifexp.test);
         if (t.kind == FV_UNDEF)
             return t;
-        if (is_runtime(t)) {
-            fe_error(fe, n->u.ifexp.test->span, "E0202",
-                     "conditional expression on a runtime value; use tl.where(cond, a, b) to select values");
-            return fv_undef();
-        }
+        if (is_runtime(t))
+            return fe_runtime_ifexp(fe, n, t);
         bool ok;
         bool truth = py_truth(fe, t, n->u.ifexp.test->span, &ok);
         if (!ok)

@@ -86,22 +86,31 @@ typedef struct MtExprBody {
     MtExpr **yield;
 } MtExprBody;
 
-/* A structured operation with regions other than `for`: tl.reduce and
- * tl.associative_scan (one combine region: arguments acc..., x...; yields
- * one value per operand). Pure: it is lowered where its results are
- * first needed, and its region only computes from its arguments. */
+/* A structured operation with regions other than `for`:
+ *  - tl.reduce and tl.associative_scan (one combine region: arguments
+ *    acc..., x...; yields one value per operand). Pure: lowered where its
+ *    results are first needed; its region computes from its arguments.
+ *  - a runtime `if` (args: the condition; then and else regions without
+ *    arguments, yielding the values of the names either branch assigns):
+ *    a root, like a loop;
+ *  - a `while` (args: the carried values' inits; the condition region
+ *    yields the condition then the carried values, the body region takes
+ *    them and yields the next ones): a root. */
 struct MtExprNest {
     MtExpr *node;             /* the EX_NEST node */
     uint32_t nbodies;
     MtExprBody body[2];
     uint32_t nresults;
     MtExpr **result;          /* EX_NEST_RESULT */
+    const char **names;       /* if, while: the variable each result (carried value) is */
+    MtExprList captures;      /* if, while: outer values the regions read, lowered before it */
 };
 
 /* A runtime `for` loop: a structured region with loop-carried values. */
 struct MtExprLoop {
-    MtExpr *node;             /* the EX_FOR node (start/stop/inits in its args) */
-    int64_t step;             /* positive compile-time step */
+    MtExpr *node;             /* the EX_FOR node (start, stop, inits... in its args; then a runtime step) */
+    int64_t step;             /* positive compile-time step (unless dyn_step) */
+    bool dyn_step;            /* the step is a runtime value, the node's last argument */
     const char *iv_name;
     MtExpr *iv;               /* EX_LOOP_IV */
     uint32_t ncarried;

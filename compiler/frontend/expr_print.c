@@ -167,7 +167,13 @@ static void loop(Pr *p, const MtExpr *e, int indent)
     ref(p, e->args[0]);
     mt_buf_puts(p->b, ", ");
     ref(p, e->args[1]);
-    mt_buf_printf(p->b, ", %lld)", (long long)l->step);
+    if (l->dyn_step) {
+        mt_buf_puts(p->b, ", ");
+        ref(p, e->args[e->nargs - 1]);
+        mt_buf_putc(p->b, ')');
+    } else {
+        mt_buf_printf(p->b, ", %lld)", (long long)l->step);
+    }
     if (l->ncarried) {
         mt_buf_puts(p->b, " carry(");
         for (uint32_t i = 0; i < l->ncarried; i++) {
@@ -212,16 +218,22 @@ static void nest(Pr *p, const MtExpr *e, int indent)
         mt_buf_printf(p->b, "%se%u", i ? ", " : "", x->result[i]->id);
         p->done[x->result[i]->id] = 1;
     }
-    mt_buf_printf(p->b, " = %s(", mt_op_info[e->op].py);
+    bool control = e->op == OP_IF || e->op == OP_WHILE;
+    mt_buf_printf(p->b, "%s%s(", x->nresults ? " = " : "", mt_op_info[e->op].py);
     for (uint32_t i = 0; i < e->nargs; i++) {
         ref(p, e->args[i]);
-        mt_buf_puts(p->b, ", ");
+        if (!control || i + 1 < e->nargs)
+            mt_buf_puts(p->b, ", ");
     }
-    mt_buf_printf(p->b, "axis=%d%s%s)", e->attr.axis, e->attr.flags & MT_KEEP_DIMS ? ", keep_dims=True" : "",
-                  e->attr.flags & MT_REVERSE ? ", reverse=True" : "");
+    if (control)
+        mt_buf_putc(p->b, ')');
+    else
+        mt_buf_printf(p->b, "axis=%d%s%s)", e->attr.axis, e->attr.flags & MT_KEEP_DIMS ? ", keep_dims=True" : "",
+                      e->attr.flags & MT_REVERSE ? ", reverse=True" : "");
+    static const char *const region_names[2][2] = {{" then(", " else("}, {" cond(", " do("}};
     for (uint32_t k = 0; k < x->nbodies; k++) {
         const MtExprBody *b = &x->body[k];
-        mt_buf_puts(p->b, " combine(");
+        mt_buf_puts(p->b, control ? region_names[e->op == OP_WHILE][k] : " combine(");
         for (uint32_t i = 0; i < b->nargs; i++)
             mt_buf_printf(p->b, "%se%u", i ? ", " : "", b->arg[i]->id);
         mt_buf_mark(p->b, e->span, e->inl);

@@ -68,7 +68,8 @@ struct FValue {
 typedef struct Binding {
     const char *name;
     FValue v;
-    bool loop_local;
+    bool loop_local;          /* a tombstone: defined only inside the runtime loop (or branch) at loop_span */
+    bool branch_local;        /* ... the runtime `if` (one branch only) */
     MtSpan loop_span;
 } Binding;
 
@@ -77,12 +78,23 @@ struct Scope {
     MT_VEC(Binding) names;
     Scope *parent;            /* enclosing scope of the same function, NULL at function level */
     MtExprLoop *loop;         /* the runtime loop whose body this scope is, or NULL */
+    MtExprList *captures;     /* a runtime loop's or if's or while's: outer runtime values read inside */
 };
+
+/* A statement list being executed and the next statement in it: the
+ * continuation an early `return` in a runtime `if` moves into a branch.
+ * A barrier (body NULL) stands for what cannot be moved: the rest of a
+ * compile-time loop, or a runtime `if` whose branches do not return. */
+typedef struct Cont {
+    const MtNodeList *body;
+    uint32_t next;
+} Cont;
 
 typedef struct Frame Frame;
 struct Frame {
     const MtFuncDef *fn;
     Scope *scope;             /* innermost scope */
+    uint32_t cont_base;       /* this frame's first entry of Fe.conts */
     uint32_t inl;             /* inline site of this call (0 = the kernel) */
     Frame *caller;
     bool returned;            /* a `return` has run: skip the rest */
@@ -114,6 +126,7 @@ typedef struct Fe {
     bool retype_pointers;
     const bool *pointers;     /* the second run: per runtime parameter, it addresses memory */
     MT_VEC(const char *) pointer_names; /* parameters the kernel asks p.dtype.element_ty of: pointers */
+    MT_VEC(Cont) conts;       /* the statement lists being executed, innermost last */
     bool *addresses;          /* per runtime parameter: a load or store address is based on it */
 } Fe;
 
@@ -256,6 +269,8 @@ FValue fe_call_method(Fe *fe, FValue m, const CallArgs *a, MtSpan sp);
 /* ---- frontend.c ------------------------------------------------------------------ */
 
 FValue fe_call_jit(Fe *fe, const MtFuncDef *fn, const CallArgs *a, MtSpan sp);
+/* `a if cond else b` with a runtime condition t. */
+FValue fe_runtime_ifexp(Fe *fe, const MtNode *n, FValue t);
 void fe_add_root(Fe *fe, MtExpr *e);
 
 /* ---- specialize.c ------------------------------------------------------------------ */

@@ -17,6 +17,15 @@
 #include "fe.h"
 
 static void exec_block(Fe *fe, const MtNodeList *body);
+static void exec_stmt(Fe *fe, const MtNode *st);
+
+/* A barrier on the continuation stack (see Cont). */
+static uint32_t push_barrier(Fe *fe)
+{
+    Cont b = {NULL, 0};
+    mt_vec_push(&fe->c->arena, &fe->conts, b);
+    return fe->conts.n - 1;
+}
 
 void fe_add_root(Fe *fe, MtExpr *e)
 {
@@ -95,6 +104,14 @@ static void collect_targets(MtCtx *c, const MtNode *t, NameVec *out)
     }
 }
 
+static void collect_targets_name(MtCtx *c, const char *name, NameVec *out)
+{
+    for (uint32_t i = 0; i < out->n; i++)
+        if (!strcmp(out->v[i], name))
+            return;
+    mt_vec_push(&c->arena, out, name);
+}
+
 static void collect_assigned(MtCtx *c, const MtNodeList *body, NameVec *out)
 {
     for (uint32_t i = 0; i < body->n; i++) {
@@ -119,6 +136,9 @@ static void collect_assigned(MtCtx *c, const MtNodeList *body, NameVec *out)
             collect_assigned(c, &s->u.if_.body, out);
             collect_assigned(c, &s->u.if_.orelse, out);
             break;
+        case ND_WHILE:
+            collect_assigned(c, &s->u.while_.body, out);
+            break;
         default:
             break;
         }
@@ -135,13 +155,25 @@ static Binding *local_binding(Fe *fe, const char *name)
     return NULL;
 }
 
-static void exec_runtime_for(Fe *fe, const MtNode *st, FValue start, FValue stop, int64_t step)
+/* A runtime `for`: step is a positive constant, or step_val a runtime
+ * value (assumed positive, as Triton's scf.for does). A negative constant
+ * step runs the loop from stop to start and maps the induction variable
+ * back (start + stop - iv), as Triton does. */
+static void exec_runtime_for(Fe *fe, const MtNode *st, FValue start, FValue stop, int64_t step, FValue step_val)
 {
     MtCtx *c = fe->c;
     MtSpan header = mt_span_join(st->u.for_.kw_span, st->u.for_.iter->span);
+    bool negative = step_val.kind == FV_UNDEF && step < 0;
+    if (negative) {
+        FValue t = start;
+        start = stop;
+        stop = t;
+        step = -step;
+    }
     MtExpr *es = fe_to_expr(fe, start, st->u.for_.iter->span);
     MtExpr *ee = fe_to_expr(fe, stop, st->u.for_.iter->span);
-    if (!es || !ee)
+    MtExpr *ep = step_val.kind == FV_UNDEF ? NULL : fe_to_expr(fe, step_val, st->u.for_.iter->span);
+    if (!es || !ee || (step_val.kind != FV_UNDEF && !ep))
         return;
     const char *iv_name = st->u.for_.target->u.name;
 
@@ -172,12 +204,15 @@ static void exec_runtime_for(Fe *fe, const MtNode *st, FValue start, FValue stop
     }
 
     MtExprLoop *loop = mt_arena_alloc(&c->arena, sizeof *loop);
-    MtExpr *node = fe_new(fe, EX_FOR, header, 2 + carried.n);
+    MtExpr *node = fe_new(fe, EX_FOR, header, 2 + carried.n + (ep != NULL));
     node->u.loop = loop;
     node->args[0] = es;
     node->args[1] = ee;
+    if (ep)
+        node->args[2 + carried.n] = ep;
     loop->node = node;
-    loop->step = step;
+    loop->step = ep ? 0 : step;
+    loop->dyn_step = ep != NULL;
     loop->span = header;
     loop->iv_name = iv_name;
     loop->ncarried = carried.n;
@@ -188,9 +223,12 @@ static void exec_runtime_for(Fe *fe, const MtNode *st, FValue start, FValue stop
     loop->iv = fe_new(fe, EX_LOOP_IV, st->u.for_.target->span, 0);
     loop->iv->u.loop = loop;
 
-    Scope body = {.parent = fe->frame->scope, .loop = loop};
+    Scope body = {.parent = fe->frame->scope, .loop = loop, .captures = &loop->captures};
     fe->frame->scope = &body;
-    fe_assign(fe, iv_name, fv_expr(loop->iv));
+    FValue ivv = fv_expr(loop->iv);
+    if (negative) /* start + stop - iv, with the original start and stop */
+        ivv = fe_binary(fe, OP_ADD, fe_binary(fe, OP_SUB, fv_expr(ee), ivv, header), fv_expr(es), header);
+    fe_assign(fe, iv_name, ivv);
     for (uint32_t i = 0; i < carried.n; i++) {
         node->args[2 + i] = inits.v[i];
         MtExpr *arg = fe_new(fe, EX_LOOP_ARG, header, 0);
@@ -252,15 +290,17 @@ static void exec_for(Fe *fe, const MtNode *st)
     if (it.kind == FV_UNDEF)
         return;
     if (it.kind == FV_TUPLE) {
+        uint32_t bar = push_barrier(fe);
         for (uint32_t i = 0; i < it.u.tup.n && !fe->frame->returned; i++) {
             if (++fe->unrolled > FE_MAX_UNROLL) {
                 fe_error(fe, st->u.for_.iter->span, "E0308", "compile-time loops unroll more than %d iterations",
                          FE_MAX_UNROLL);
-                return;
+                break;
             }
             assign_target(fe, target, it.u.tup.v[i], st->u.for_.iter->span);
             exec_block(fe, &st->u.for_.body);
         }
+        fe->conts.n = bar;
         return;
     }
     if (it.kind != FV_RANGE) {
@@ -271,16 +311,18 @@ static void exec_for(Fe *fe, const MtNode *st)
         return;
     }
     FValue *bd = it.u.range.bounds;
-    int64_t step;
-    if (bd[2].kind == FV_EXPR || !py_as_int(bd[2], &step)) {
-        fe_error(fe, st->u.for_.iter->span, "E0411", "the step of a range must be a compile-time integer");
+    int64_t step = 0;
+    if (bd[2].kind != FV_EXPR && !py_as_int(bd[2], &step)) {
+        fe_error(fe, st->u.for_.iter->span, "E0411", "the step of a range must be an integer, got %s",
+                 fv_kind_name(bd[2]));
         return;
     }
-    if (step == 0) {
+    if (bd[2].kind != FV_EXPR && step == 0) {
         fe_error(fe, st->u.for_.iter->span, "E0411", "range() step must not be zero");
         return;
     }
-    bool runtime = bd[0].kind == FV_EXPR || bd[1].kind == FV_EXPR || it.u.range.kind == RANGE_TL;
+    bool runtime =
+        bd[0].kind == FV_EXPR || bd[1].kind == FV_EXPR || bd[2].kind == FV_EXPR || it.u.range.kind == RANGE_TL;
     if (runtime) {
         if (it.u.range.kind == RANGE_STATIC) {
             fe_error(fe, st->u.for_.iter->span, "E0306",
@@ -291,18 +333,13 @@ static void exec_for(Fe *fe, const MtNode *st)
             fe_error(fe, target->span, "E0205", "the target of a runtime loop must be a plain name");
             return;
         }
-        if (step < 0) {
-            fe_error(fe, st->u.for_.iter->span, "E0411", "a runtime range needs a positive step, got %lld",
-                     (long long)step);
-            return;
-        }
-        for (int i = 0; i < 2; i++)
+        for (int i = 0; i < 3; i++)
             if (bd[i].kind != FV_EXPR && bd[i].kind != FV_INT && bd[i].kind != FV_BOOL) {
                 fe_error(fe, st->u.for_.iter->span, "E0411", "range() bounds must be integers, got %s",
                          fv_kind_name(bd[i]));
                 return;
             }
-        exec_runtime_for(fe, st, bd[0], bd[1], step);
+        exec_runtime_for(fe, st, bd[0], bd[1], step, bd[2].kind == FV_EXPR ? bd[2] : fv_undef());
         return;
     }
     int64_t start, stop;
@@ -310,18 +347,441 @@ static void exec_for(Fe *fe, const MtNode *st)
         fe_error(fe, st->u.for_.iter->span, "E0411", "range() bounds must be integers");
         return;
     }
+    uint32_t bar = push_barrier(fe);
     for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
         if (fe->frame->returned)
-            return;
+            break;
         if (++fe->unrolled > FE_MAX_UNROLL) {
             fe_error(fe, st->u.for_.iter->span, "E0308",
                      "compile-time loops unroll more than %d iterations; use tl.range(...) for a runtime loop",
                      FE_MAX_UNROLL);
-            return;
+            break;
         }
         assign_target(fe, target, fv_int(i), st->u.for_.iter->span);
         exec_block(fe, &st->u.for_.body);
     }
+    fe->conts.n = bar;
+}
+
+/* ---- runtime if, while ------------------------------------------------------------------- */
+
+/* A runtime condition as a scalar bool (Triton converts it: x != 0), or
+ * NULL after an error. */
+static MtExpr *runtime_cond(Fe *fe, FValue t, MtSpan sp, const char *what)
+{
+    MtExpr *e = fe_to_expr(fe, t, sp);
+    const MtType *ty = e ? fe_type(fe, e) : NULL;
+    if (!ty)
+        return NULL;
+    if (mt_ty_is_block(ty) || !mt_ty_is_scalar(ty)) {
+        fe_error(fe, sp, "E0202",
+                 "the condition of a runtime %s must be a scalar, got %s; use tl.where(cond, a, b) to select values "
+                 "of a block, or a mask on tl.load/tl.store",
+                 what, mt_ty_str(fe->c, ty));
+        return NULL;
+    }
+    if (ty == &mt_ty_bool)
+        return e;
+    MtExpr *c = fe_op(fe, OP_CAST, sp, 1);
+    c->args[0] = e;
+    c->attr.dtype = &mt_ty_bool;
+    c->hidden = true;
+    return c;
+}
+
+static MtExprNest *new_nest(Fe *fe, MtOpcode op, MtSpan sp, uint32_t nargs, uint32_t nbodies)
+{
+    MtExprNest *x = mt_arena_alloc(&fe->c->arena, sizeof *x);
+    MtExpr *node = fe_new(fe, EX_NEST, sp, nargs);
+    node->op = (uint16_t)op;
+    node->u.nest = x;
+    x->node = node;
+    x->nbodies = nbodies;
+    return x;
+}
+
+static void nest_results(Fe *fe, MtExprNest *x, const char **names, uint32_t n, MtSpan sp)
+{
+    x->nresults = n;
+    x->names = names;
+    x->result = mt_arena_alloc(&fe->c->arena, (n + 1) * sizeof *x->result);
+    for (uint32_t i = 0; i < n; i++) {
+        MtExpr *r = fe_new(fe, EX_NEST_RESULT, sp, 0);
+        r->u.nslot.nest = x;
+        r->u.nslot.index = i;
+        r->hidden = true; /* the value a name has after the statement, not a computation */
+        x->result[i] = r;
+    }
+}
+
+/* A branch's value of a name as a runtime value; a Python number takes the
+ * other branch's type (Triton's weak typing), as it would in `tl.where`. */
+static MtExpr *merge_value(Fe *fe, FValue v, FValue other, MtSpan sp)
+{
+    MtExpr *e = fe_to_expr(fe, v, sp);
+    if (!e || e->kind != EX_CONST || other.kind != FV_EXPR)
+        return e;
+    const MtType *t = fe_type(fe, other.u.e);
+    if (!t || !mt_ty_is_scalar(t))
+        return e;
+    MtExpr *k = fe_new(fe, EX_CONST, e->span, 0);
+    k->u.cst = e->u.cst;
+    k->ty = t;
+    return k;
+}
+
+typedef struct BranchOut {
+    Scope scope;
+    bool returned;
+    FValue ret;
+} BranchOut;
+
+/* Run one branch of a runtime if (its statements, or one expression when
+ * expr is set) in a scope and region of its own. */
+static void run_branch(Fe *fe, MtExprNest *x, uint32_t k, const MtNodeList *stmts, const MtNode *expr,
+                       FValue *value, BranchOut *out)
+{
+    out->scope = (Scope){.parent = fe->frame->scope, .captures = &x->captures};
+    fe->frame->scope = &out->scope;
+    Region rg = {.roots = &x->body[k].roots, .parent = fe->region};
+    fe->region = &rg;
+    if (expr)
+        *value = fe_eval(fe, expr);
+    else
+        exec_block(fe, stmts);
+    fe->region = rg.parent;
+    fe->frame->scope = out->scope.parent;
+}
+
+static Binding *scope_binding(Scope *s, const char *name)
+{
+    for (uint32_t i = s->names.n; i-- > 0;)
+        if (!strcmp(s->names.v[i].name, name))
+            return &s->names.v[i];
+    return NULL;
+}
+
+/* A runtime `if` without `return` in its branches: an if nest whose
+ * results are the names either branch assigns, when both paths give them
+ * a value. */
+static void exec_runtime_if(Fe *fe, const MtNode *st, MtExpr *cond)
+{
+    MtCtx *c = fe->c;
+    MtSpan header = st->u.if_.test->span;
+    MtExprNest *x = new_nest(fe, OP_IF, header, 1, 2);
+    x->node->args[0] = cond;
+    uint32_t bar = push_barrier(fe);
+    BranchOut br[2];
+    for (uint32_t k = 0; k < 2; k++)
+        run_branch(fe, x, k, k ? &st->u.if_.orelse : &st->u.if_.body, NULL, NULL, &br[k]);
+    fe->conts.n = bar;
+    NameVec assigned = {0};
+    for (uint32_t k = 0; k < 2; k++)
+        for (uint32_t i = 0; i < br[k].scope.names.n; i++)
+            collect_targets_name(c, br[k].scope.names.v[i].name, &assigned);
+    NameVec names = {0};
+    MT_VEC(FValue) vals[2] = {{0}, {0}};
+    for (uint32_t i = 0; i < assigned.n; i++) {
+        const char *name = assigned.v[i];
+        Binding *outer = local_binding(fe, name);
+        FValue v[2];
+        bool have[2];
+        for (uint32_t k = 0; k < 2; k++) {
+            Binding *b = scope_binding(&br[k].scope, name);
+            have[k] = b ? !b->loop_local : outer && !outer->loop_local;
+            v[k] = b ? b->v : outer ? outer->v : fv_undef();
+        }
+        if (!have[0] || !have[1]) {
+            Binding tomb = {.name = name, .loop_local = true, .branch_local = true, .loop_span = header};
+            mt_vec_push(&c->arena, &fe->frame->scope->names, tomb);
+            continue;
+        }
+        if (v[0].kind == FV_UNDEF || v[1].kind == FV_UNDEF) {
+            fe_assign(fe, name, fv_undef());
+            continue;
+        }
+        if (v[0].kind != FV_EXPR && v[1].kind != FV_EXPR && py_equal(v[0], v[1])) {
+            fe_assign(fe, name, v[0]); /* the same compile-time value on both paths */
+            continue;
+        }
+        bool ok = true;
+        for (uint32_t k = 0; k < 2; k++)
+            if (v[k].kind != FV_EXPR && !fv_is_number(v[k])) {
+                fe_error(fe, header, "E0419",
+                         "'%s' is %s on one path of this runtime `if`; only numbers and runtime values can differ "
+                         "between its branches",
+                         name, fv_kind_name(v[k]));
+                ok = false;
+            }
+        if (!ok) {
+            fe_assign(fe, name, fv_undef());
+            continue;
+        }
+        mt_vec_push(&c->arena, &names, name);
+        mt_vec_push(&c->arena, &vals[0], v[0]);
+        mt_vec_push(&c->arena, &vals[1], v[1]);
+    }
+    nest_results(fe, x, names.v, names.n, header);
+    for (uint32_t k = 0; k < 2; k++) {
+        x->body[k].nyield = names.n;
+        x->body[k].yield = mt_arena_alloc(&c->arena, (names.n + 1) * sizeof *x->body[k].yield);
+    }
+    bool ok = true;
+    for (uint32_t i = 0; i < names.n; i++)
+        for (uint32_t k = 0; k < 2; k++) {
+            x->body[k].yield[i] = merge_value(fe, vals[k].v[i], vals[1 - k].v[i], header);
+            ok &= x->body[k].yield[i] != NULL;
+        }
+    for (uint32_t i = 0; i < names.n; i++)
+        fe_assign(fe, names.v[i], ok ? fv_expr(x->result[i]) : fv_undef());
+    if (ok)
+        fe_add_root(fe, x->node);
+}
+
+/* `a if cond else b` on a runtime condition: an if nest of one result. */
+FValue fe_runtime_ifexp(Fe *fe, const MtNode *n, FValue t)
+{
+    MtExpr *cond = runtime_cond(fe, t, n->u.ifexp.test->span, "conditional expression");
+    if (!cond)
+        return fv_undef();
+    MtExprNest *x = new_nest(fe, OP_IF, n->span, 1, 2);
+    x->node->args[0] = cond;
+    FValue v[2];
+    BranchOut br[2];
+    uint32_t bar = push_barrier(fe);
+    for (uint32_t k = 0; k < 2; k++)
+        run_branch(fe, x, k, NULL, k ? n->u.ifexp.orelse : n->u.ifexp.body, &v[k], &br[k]);
+    fe->conts.n = bar;
+    if (v[0].kind == FV_UNDEF || v[1].kind == FV_UNDEF)
+        return fv_undef();
+    const char **names = mt_arena_alloc(&fe->c->arena, sizeof *names);
+    names[0] = "the conditional expression";
+    nest_results(fe, x, names, 1, n->span);
+    for (uint32_t k = 0; k < 2; k++) {
+        x->body[k].nyield = 1;
+        x->body[k].yield = mt_arena_alloc(&fe->c->arena, sizeof *x->body[k].yield);
+        if (!(x->body[k].yield[0] = merge_value(fe, v[k], v[1 - k], n->span)))
+            return fv_undef();
+    }
+    fe_add_root(fe, x->node);
+    return fv_expr(x->result[0]);
+}
+
+/* Whether statements contain a `return` (in nested blocks too). */
+static bool has_return(const MtNodeList *l)
+{
+    for (uint32_t i = 0; i < l->n; i++) {
+        const MtNode *s = l->v[i];
+        switch ((MtNodeKind)s->kind) {
+        case ND_RETURN: return true;
+        case ND_IF:
+            if (has_return(&s->u.if_.body) || has_return(&s->u.if_.orelse))
+                return true;
+            break;
+        case ND_FOR:
+            if (has_return(&s->u.for_.body))
+                return true;
+            break;
+        case ND_WHILE:
+            if (has_return(&s->u.while_.body))
+                return true;
+            break;
+        default: break;
+        }
+    }
+    return false;
+}
+
+/* A runtime `if` with a `return` in a branch: whatever follows the `if`
+ * in the function runs on the paths that do not return, so it moves into
+ * both branches (each branch then runs to the end of the function), and
+ * the function's value is the if's result. Not inside loops: their bodies
+ * are regions that run again. */
+static void exec_returning_if(Fe *fe, const MtNode *st, MtExpr *cond)
+{
+    MtCtx *c = fe->c;
+    Frame *fr = fe->frame;
+    MtSpan header = st->u.if_.test->span;
+    if (fr->runtime_loops) {
+        fe_error(fe, st->span, "E0204", "`return` inside a runtime `if` within a runtime loop is not supported");
+        return;
+    }
+    uint32_t base = fr->cont_base, top = fe->conts.n;
+    for (uint32_t i = base; i < top; i++)
+        if (!fe->conts.v[i].body) {
+            fe_error(fe, st->span, "E0204",
+                     "`return` inside a runtime `if` is supported where the rest of the function is plain "
+                     "statements, not inside a compile-time loop or another runtime `if` without a return");
+            return;
+        }
+    Cont *saved = mt_arena_alloc(&c->arena, (top - base + 1) * sizeof *saved);
+    memcpy(saved, fe->conts.v + base, (top - base) * sizeof *saved);
+    MtExprNest *x = new_nest(fe, OP_IF, header, 1, 2);
+    x->node->args[0] = cond;
+    BranchOut br[2];
+    for (uint32_t k = 0; k < 2; k++) {
+        memcpy(fe->conts.v + base, saved, (top - base) * sizeof *saved);
+        fe->conts.n = top;
+        br[k].scope = (Scope){.parent = fr->scope, .captures = &x->captures};
+        fr->scope = &br[k].scope;
+        Region rg = {.roots = &x->body[k].roots, .parent = fe->region};
+        fe->region = &rg;
+        exec_block(fe, k ? &st->u.if_.orelse : &st->u.if_.body);
+        /* then the rest of the function, innermost statement list first */
+        for (uint32_t i = top; i-- > base && !fr->returned;) {
+            while (fe->conts.v[i].next < fe->conts.v[i].body->n && !fr->returned && !mt_cancelled(c)) {
+                const MtNode *next = fe->conts.v[i].body->v[fe->conts.v[i].next++];
+                exec_stmt(fe, next);
+            }
+        }
+        br[k].returned = fr->returned;
+        br[k].ret = fr->returned ? fr->ret : fv_none();
+        fr->returned = false;
+        fe->region = rg.parent;
+        fr->scope = br[k].scope.parent;
+    }
+    memcpy(fe->conts.v + base, saved, (top - base) * sizeof *saved);
+    fe->conts.n = top;
+    FValue r = fv_none();
+    bool value0 = br[0].ret.kind != FV_NONE, value1 = br[1].ret.kind != FV_NONE;
+    if (br[0].ret.kind == FV_UNDEF || br[1].ret.kind == FV_UNDEF) {
+        r = fv_undef();
+    } else if (value0 != value1) {
+        fe_error(fe, st->span, "E0204",
+                 "one path through this runtime `if` returns a value and the other does not; return a value on "
+                 "both");
+        r = fv_undef();
+    } else if (value0) {
+        const char **names = mt_arena_alloc(&c->arena, sizeof *names);
+        names[0] = "the returned value";
+        nest_results(fe, x, names, 1, header);
+        for (uint32_t k = 0; k < 2; k++) {
+            x->body[k].nyield = 1;
+            x->body[k].yield = mt_arena_alloc(&c->arena, sizeof *x->body[k].yield);
+            x->body[k].yield[0] = merge_value(fe, br[k].ret, br[1 - k].ret, header);
+            if (!x->body[k].yield[0])
+                r = fv_undef();
+        }
+        if (r.kind != FV_UNDEF)
+            r = fv_expr(x->result[0]);
+    }
+    if (r.kind != FV_UNDEF)
+        fe_add_root(fe, x->node);
+    fr->returned = true;
+    fr->ret = r;
+    fr->ret_span = st->span;
+}
+
+/* `while cond:` on a runtime condition: a while nest. Names the body
+ * assigns that exist before are carried; the condition is evaluated on
+ * the carried values, the body on the values the condition passed on. */
+static void exec_while(Fe *fe, const MtNode *st)
+{
+    MtCtx *c = fe->c;
+    MtSpan header = st->u.while_.test->span;
+    if (st->u.while_.orelse.n) {
+        fe_error(fe, st->u.while_.orelse.v[0]->span, "E0205", "while/else is not supported in kernels");
+        return;
+    }
+    NameVec assigned = {0};
+    collect_assigned(c, &st->u.while_.body, &assigned);
+    NameVec carried = {0};
+    MT_VEC(MtExpr *) inits = {0};
+    for (uint32_t i = 0; i < assigned.n; i++) {
+        Binding *b = local_binding(fe, assigned.v[i]);
+        if (!b || b->loop_local)
+            continue;
+        if (b->v.kind != FV_EXPR && !fv_is_number(b->v)) {
+            if (b->v.kind != FV_UNDEF)
+                fe_error(fe, header, "E0412",
+                         "'%s' is assigned in this while loop, so it must be a number or a runtime value before the "
+                         "loop, not %s",
+                         assigned.v[i], fv_kind_name(b->v));
+            return;
+        }
+        MtExpr *init = fe_to_expr(fe, b->v, header);
+        const MtType *t = init ? fe_type(fe, init) : NULL;
+        if (!t)
+            return;
+        mt_vec_push(&c->arena, &carried, assigned.v[i]);
+        mt_vec_push(&c->arena, &inits, init);
+    }
+    uint32_t n = carried.n;
+    MtExprNest *x = new_nest(fe, OP_WHILE, header, n, 2);
+    nest_results(fe, x, carried.v, n, header);
+    for (uint32_t k = 0; k < 2; k++) {
+        x->body[k].nargs = n;
+        x->body[k].arg = mt_arena_alloc(&c->arena, (n + 1) * sizeof *x->body[k].arg);
+        for (uint32_t i = 0; i < n; i++) {
+            MtExpr *p = fe_new(fe, EX_NEST_ARG, header, 0);
+            p->u.nslot.nest = x;
+            p->u.nslot.body = k;
+            p->u.nslot.index = i;
+            p->ty = fe_type(fe, inits.v[i]);
+            x->body[k].arg[i] = p;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++)
+        x->node->args[i] = inits.v[i];
+    uint32_t bar = push_barrier(fe);
+    /* the condition, on the carried values */
+    Scope cs = {.parent = fe->frame->scope, .captures = &x->captures};
+    fe->frame->scope = &cs;
+    for (uint32_t i = 0; i < n; i++)
+        fe_assign(fe, carried.v[i], fv_expr(x->body[0].arg[i]));
+    Region cr = {.roots = &x->body[0].roots, .parent = fe->region};
+    fe->region = &cr;
+    FValue t = fe_eval(fe, st->u.while_.test);
+    MtExpr *cond = NULL;
+    if (t.kind != FV_UNDEF && t.kind != FV_EXPR) {
+        fe_error(fe, header, "E0201",
+                 "`while` on a compile-time condition is not supported; loop with range(...) or tl.static_range");
+    } else if (t.kind == FV_EXPR) {
+        cond = runtime_cond(fe, t, header, "`while`");
+    }
+    fe->region = cr.parent;
+    fe->frame->scope = cs.parent;
+    x->body[0].nyield = n + 1;
+    x->body[0].yield = mt_arena_alloc(&c->arena, (n + 2) * sizeof *x->body[0].yield);
+    x->body[0].yield[0] = cond;
+    for (uint32_t i = 0; i < n; i++)
+        x->body[0].yield[1 + i] = x->body[0].arg[i];
+    /* the body, on the values the condition passed on */
+    Scope bs = {.parent = fe->frame->scope, .captures = &x->captures};
+    fe->frame->scope = &bs;
+    for (uint32_t i = 0; i < n; i++)
+        fe_assign(fe, carried.v[i], fv_expr(x->body[1].arg[i]));
+    Region brg = {.roots = &x->body[1].roots, .parent = fe->region};
+    fe->region = &brg;
+    fe->frame->runtime_loops++;
+    exec_block(fe, &st->u.while_.body);
+    fe->frame->runtime_loops--;
+    fe->region = brg.parent;
+    bool ok = cond != NULL;
+    x->body[1].nyield = n;
+    x->body[1].yield = mt_arena_alloc(&c->arena, (n + 1) * sizeof *x->body[1].yield);
+    for (uint32_t i = 0; i < n; i++) {
+        Binding *b = scope_binding(&bs, carried.v[i]);
+        MtExpr *y = b ? fe_to_expr(fe, b->v, header) : NULL;
+        ok &= y != NULL;
+        x->body[1].yield[i] = y;
+    }
+    fe->frame->scope = bs.parent;
+    fe->conts.n = bar;
+    for (uint32_t k = 0; k < bs.names.n; k++) {
+        const char *name = bs.names.v[k].name;
+        bool is_carried = false;
+        for (uint32_t i = 0; i < n; i++)
+            is_carried |= !strcmp(carried.v[i], name);
+        if (is_carried || local_binding(fe, name))
+            continue;
+        Binding tomb = {.name = name, .loop_local = true, .loop_span = header};
+        mt_vec_push(&c->arena, &fe->frame->scope->names, tomb);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        fe_assign(fe, carried.v[i], ok ? fv_expr(x->result[i]) : fv_undef());
+    if (ok)
+        fe_add_root(fe, x->node);
 }
 
 /* ---- statements -------------------------------------------------------------------------- */
@@ -361,9 +821,13 @@ static void exec_stmt(Fe *fe, const MtNode *st)
         if (t.kind == FV_UNDEF)
             return;
         if (t.kind == FV_EXPR) {
-            fe_error(fe, st->u.if_.test->span, "E0202",
-                     "`if` on a runtime value is not supported; use tl.where(cond, a, b) to select values, or a "
-                     "mask on tl.load/tl.store to guard memory accesses");
+            MtExpr *cond = runtime_cond(fe, t, st->u.if_.test->span, "`if`");
+            if (!cond)
+                return;
+            if (has_return(&st->u.if_.body) || has_return(&st->u.if_.orelse))
+                exec_returning_if(fe, st, cond);
+            else
+                exec_runtime_if(fe, st, cond);
             return;
         }
         bool ok;
@@ -373,7 +837,7 @@ static void exec_stmt(Fe *fe, const MtNode *st)
         return;
     }
     case ND_WHILE:
-        fe_error(fe, st->span, "E0201", "`while` loops are not supported in kernels; use `for ... in range(...)`");
+        exec_while(fe, st);
         return;
     case ND_RETURN:
         if (fe->frame->runtime_loops) {
@@ -419,12 +883,14 @@ static void exec_stmt(Fe *fe, const MtNode *st)
 
 static void exec_block(Fe *fe, const MtNodeList *body)
 {
-    for (uint32_t i = 0; i < body->n && !fe->frame->returned; i++) {
-        if (mt_cancelled(fe->c))
-            return;
-        exec_stmt(fe, body->v[i]);
-    }
+    Cont ct = {body, 0};
+    mt_vec_push(&fe->c->arena, &fe->conts, ct);
+    uint32_t at = fe->conts.n - 1;
+    while (fe->conts.v[at].next < body->n && !fe->frame->returned && !mt_cancelled(fe->c))
+        exec_stmt(fe, body->v[fe->conts.v[at].next++]);
+    fe->conts.n = at;
 }
+
 
 /* ---- helper calls ------------------------------------------------------------------------- */
 
@@ -440,7 +906,7 @@ FValue fe_call_jit(Fe *fe, const MtFuncDef *fn, const CallArgs *a, MtSpan sp)
             return fv_undef();
         }
     Scope scope = {0};
-    Frame frame = {.fn = fn, .scope = &scope, .caller = fe->frame};
+    Frame frame = {.fn = fn, .scope = &scope, .caller = fe->frame, .cont_base = fe->conts.n};
     frame.inl = mt_inline_push(fe->c, sp, fn->name, fe->frame ? fe->frame->inl : 0);
 
     /* Bind arguments as Python does; defaults evaluate at module level. */

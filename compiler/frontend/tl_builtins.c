@@ -112,13 +112,14 @@ static void mark_pointer(Fe *fe, MtExpr *ptr)
 FValue b_program_id(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
 {
     int64_t i;
-    if (!fe_static_int(fe, a->v[0], a->sp[0], "tl.program_id axis", &i))
+    const char *fname = fe_builtin_display(fe, bi);
+    if (!fe_static_int(fe, a->v[0], a->sp[0], mt_sprintf(fe->c, "%s axis", fname), &i))
         return fv_undef();
     if (i < 0 || i > 2) {
-        fe_error(fe, a->sp[0], "E0305", "tl.program_id axis must be 0, 1 or 2, got %lld", (long long)i);
+        fe_error(fe, a->sp[0], "E0305", "%s axis must be 0, 1 or 2, got %lld", fname, (long long)i);
         return fv_undef();
     }
-    MtExpr *e = fe_op(fe, OP_PROGRAM_ID, sp, 0);
+    MtExpr *e = fe_op(fe, bi->op ? (MtOpcode)bi->op : OP_PROGRAM_ID, sp, 0);
     e->attr.axis = (int)i;
     return fv_expr(e);
 }

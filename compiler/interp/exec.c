@@ -142,18 +142,43 @@ static void copy_all(char *m, const Copy *c, uint32_t n)
         memcpy(m + c[i].dst, m + c[i].src, c[i].bytes);
 }
 
+/* An integer of kind ek at p, widened (signed or not) to 128 bits. */
+static __int128 int_at(const char *p, uint8_t ek)
+{
+    double d = mt_dtype_get((MtDtype)ek, p, 0);
+    switch ((MtDtype)ek) {
+    case MT_DT_I64: {
+        int64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
+    case MT_DT_U64: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
+    default: return (__int128)(int64_t)d; /* narrower integers are exact in a double */
+    }
+}
+
+/* The loop runs iv = start, start + step, ... while iv < stop, in the
+ * induction variable's type (a step of 0 or less runs no iteration: a GPU
+ * loop with such a step would not end). */
 static bool step_for(Exec *x, const Step *steps, const Step *s)
 {
     char *m = x->mem;
-    int32_t start, stop;
-    memcpy(&start, m + s->a[0], 4);
-    memcpy(&stop, m + s->a[1], 4);
+    uint8_t k = s->u.loop.ivk;
+    __int128 start = int_at(m + s->a[0], k), stop = int_at(m + s->a[1], k);
+    __int128 step = s->a[2] != NO_OFF ? int_at(m + s->a[2], k) : s->u.loop.step;
+    size_t es = mt_interp_esize(k);
     copy_all(m, s->u.loop.init, s->u.loop.ncopies);
-    for (int64_t iv = start; iv < stop; iv += s->u.loop.step) {
+    if (step <= 0)
+        stop = start;
+    for (__int128 iv = start; iv < stop; iv += step) {
         if (atomic_load_explicit(x->cancel, memory_order_relaxed))
             return fail(x, FAULT_CANCELLED, s, 0, 0);
-        int32_t v = (int32_t)iv;
-        memcpy(m + s->u.loop.iv, &v, 4);
+        uint64_t v = (uint64_t)iv;
+        memcpy(m + s->u.loop.iv, &v, es); /* little-endian: the low bytes */
         if (!run_steps(x, steps, s->u.loop.body, s->next))
             return false;
     }
@@ -162,6 +187,26 @@ static bool step_for(Exec *x, const Step *steps, const Step *s)
         memcpy(m + c->dst, m + c->src, c->bytes);
     }
     return true;
+}
+
+static bool step_while(Exec *x, const Step *steps, const Step *s)
+{
+    char *m = x->mem;
+    uint32_t here = (uint32_t)(s - steps);
+    copy_all(m, s->u.wloop.init, s->u.wloop.ninit);
+    for (;;) {
+        if (atomic_load_explicit(x->cancel, memory_order_relaxed))
+            return fail(x, FAULT_CANCELLED, s, 0, 0);
+        if (!run_steps(x, steps, here + 1, s->u.wloop.body))
+            return false;
+        if (!m[s->a[0]]) {
+            copy_all(m, s->u.wloop.result, s->u.wloop.nfwd);
+            return true;
+        }
+        copy_all(m, s->u.wloop.fwd, s->u.wloop.nfwd);
+        if (!run_steps(x, steps, s->u.wloop.body, s->next))
+            return false;
+    }
 }
 
 static void step_yield(Exec *x, const Step *s)
@@ -220,6 +265,12 @@ static bool run_step(Exec *x, const Step *steps, const Step *s)
         return true;
     }
     case S_FOR: return step_for(x, steps, s);
+    case S_IF: {
+        uint32_t here = (uint32_t)(s - steps);
+        return m[s->a[0]] ? run_steps(x, steps, here + 1, s->u.branch.mid)
+                          : run_steps(x, steps, s->u.branch.mid, s->next);
+    }
+    case S_WHILE: return step_while(x, steps, s);
     case S_YIELD: step_yield(x, s); return true;
     }
     return true;

@@ -106,7 +106,9 @@ typedef enum StepKind {
     S_ARANGE,                 /* u.start + lane */
     S_ZEROS,                  /* all bits zero */
     S_FILL,                   /* the element at a[0], or u.pattern when a[0] is NO_OFF */
-    S_FOR,                    /* u.loop; start a[0], stop a[1] */
+    S_FOR,                    /* u.loop; start a[0], stop a[1], a runtime step a[2] */
+    S_IF,                     /* condition a[0]: the steps up to u.branch.mid, else those from there to next */
+    S_WHILE,                  /* u.wloop; the condition region's steps, its condition at a[0], the body */
     S_YIELD,                  /* u.yield */
 } StepKind;
 
@@ -163,11 +165,20 @@ struct Step {
         uint64_t pattern;               /* fill without an operand (empty): the poison bits (the low bytes) */
         struct {
             uint32_t iv;                /* induction variable offset */
-            int64_t step;
+            int64_t step;               /* a constant step; a runtime one is at a[2] */
+            uint8_t ivk;                /* the induction variable's kind (an integer dtype) */
             uint32_t body;              /* first body step; the body ends at `next` */
             const Copy *init, *result;  /* inits -> region arguments, arguments -> results */
             uint32_t ncopies;
         } loop;
+        struct {
+            uint32_t mid;               /* first step of the else region */
+        } branch;
+        struct {
+            const Copy *init, *fwd, *result; /* inits -> carried; forwarded -> body arguments; -> results */
+            uint32_t ninit, nfwd;
+            uint32_t body;              /* first step of the body (the condition region's steps precede it) */
+        } wloop;
         struct {
             const Copy *copies;         /* yielded values -> region arguments */
             uint32_t ncopies;

@@ -282,6 +282,9 @@ static bool hoistable(int op)
     case OP_STORE:
     case OP_FOR:
     case OP_YIELD:
+    case OP_IF:
+    case OP_WHILE:
+    case OP_CONDITION:
         return false;
     default:
         return true;
@@ -838,7 +841,9 @@ static void plan_for(Builder *b, const MtInst *in)
     Step s = new_step(S_FOR, in);
     s.a[0] = value(b, in->args[0])->off;
     s.a[1] = value(b, in->args[1])->off;
+    s.a[2] = l->dyn_step ? value(b, in->args[2 + n])->off : NO_OFF;
     s.u.loop.step = l->step;
+    s.u.loop.ivk = (uint8_t)kind_of(mt_val_ty(b->f, l->iv));
     s.u.loop.iv = define(b, l->iv, false)->off;
     Copy *init = mt_arena_alloc(&b->c->arena, (n + 1) * sizeof *init);
     Copy *result = mt_arena_alloc(&b->c->arena, (n + 1) * sizeof *result);
@@ -867,13 +872,12 @@ static bool overlaps(const Copy *a, const Copy *b) { return a->src < b->dst + b-
  * arguments as one parallel assignment. A value that is itself a region
  * argument (or a reshape of one) could be overwritten before it is read,
  * so then every value goes through a staging area first. */
-static void plan_yield(Builder *b, const MtInst *in)
+static void plan_yield_to(Builder *b, const MtInst *in, const MtVal *vals, uint32_t nvals, const MtVal *targets)
 {
-    const MtForData *l = b->loop->loop;
-    Copy *copies = mt_arena_alloc(&b->c->arena, (in->nargs + 1) * sizeof *copies);
+    Copy *copies = mt_arena_alloc(&b->c->arena, (nvals + 1) * sizeof *copies);
     uint32_t n = 0, total = 0;
-    for (uint32_t i = 0; i < in->nargs; i++) {
-        Copy cp = copy_of(value(b, in->args[i]), &b->vals[l->iter_args[i]]);
+    for (uint32_t i = 0; i < nvals; i++) {
+        Copy cp = copy_of(value(b, vals[i]), &b->vals[targets[i]]);
         if (cp.src != cp.dst) {
             copies[n++] = cp;
             total += cp.bytes;
@@ -890,6 +894,81 @@ static void plan_yield(Builder *b, const MtInst *in)
     emit(b, false, s);
 }
 
+static void plan_yield(Builder *b, const MtInst *in)
+{
+    plan_yield_to(b, in, in->args, in->nargs, b->loop->loop->iter_args);
+}
+
+/* Copies of n values into n places (loop inits, forwarded values). */
+static Copy *copies_of(Builder *b, const MtVal *from, const MtVal *to, uint32_t n)
+{
+    Copy *c = mt_arena_alloc(&b->c->arena, (n + 1) * sizeof *c);
+    for (uint32_t i = 0; i < n; i++)
+        c[i] = copy_of(value(b, from[i]), &b->vals[to[i]]);
+    return c;
+}
+
+/* The instructions of a region before its terminator. */
+static void plan_body(Builder *b, const MtRegion *r)
+{
+    for (uint32_t i = 0; i + 1 < r->n; i++)
+        plan_inst(b, r->v[i]);
+}
+
+/* if: the step, then the then-region's steps and copies of its yield into
+ * the results, then the else-region's. */
+static void plan_if(Builder *b, const MtInst *in)
+{
+    const MtNest *x = in->nest;
+    Step s = new_step(S_IF, in);
+    s.a[0] = value(b, in->args[0])->off;
+    for (uint32_t i = 0; i < x->nresults; i++)
+        define(b, x->results[i], false);
+    uint32_t at = emit(b, false, s);
+    for (uint32_t k = 0; k < 2; k++) {
+        if (k)
+            b->main.v[at].u.branch.mid = b->main.n;
+        const MtRegion *r = &x->body[k].insts;
+        plan_body(b, r);
+        const MtInst *y = r->v[r->n - 1];
+        plan_yield_to(b, y, y->args, y->nargs, x->results);
+    }
+    b->main.v[at].next = b->main.n;
+}
+
+/* while: inits into the condition region's arguments; each round runs the
+ * condition region, then (while it holds) copies the forwarded values into
+ * the body's arguments and runs the body, whose yield copies the next
+ * carried values back; at the end the forwarded values are the results. */
+static void plan_while(Builder *b, const MtInst *in)
+{
+    const MtNest *x = in->nest;
+    uint32_t n = in->nargs, m = x->nresults;
+    for (uint32_t i = 0; i < n; i++)
+        define(b, x->body[0].args[i], false);
+    for (uint32_t i = 0; i < m; i++) {
+        define(b, x->body[1].args[i], false);
+        define(b, x->results[i], false);
+    }
+    Step s = new_step(S_WHILE, in);
+    s.u.wloop.init = copies_of(b, in->args, x->body[0].args, n);
+    s.u.wloop.ninit = n;
+    uint32_t at = emit(b, false, s);
+    const MtRegion *cr = &x->body[0].insts;
+    plan_body(b, cr);
+    const MtInst *c = cr->v[cr->n - 1];
+    b->main.v[at].a[0] = value(b, c->args[0])->off;
+    b->main.v[at].u.wloop.fwd = copies_of(b, c->args + 1, x->body[1].args, m);
+    b->main.v[at].u.wloop.result = copies_of(b, c->args + 1, x->results, m);
+    b->main.v[at].u.wloop.nfwd = m;
+    b->main.v[at].u.wloop.body = b->main.n;
+    const MtRegion *br = &x->body[1].insts;
+    plan_body(b, br);
+    const MtInst *y = br->v[br->n - 1];
+    plan_yield_to(b, y, y->args, y->nargs, x->body[0].args);
+    b->main.v[at].next = b->main.n;
+}
+
 static void plan_inst(Builder *b, const MtInst *in)
 {
     if (in->op == OP_FOR) {
@@ -898,6 +977,14 @@ static void plan_inst(Builder *b, const MtInst *in)
     }
     if (in->op == OP_YIELD) {
         plan_yield(b, in);
+        return;
+    }
+    if (in->op == OP_IF) {
+        plan_if(b, in);
+        return;
+    }
+    if (in->op == OP_WHILE) {
+        plan_while(b, in);
         return;
     }
     bool inv = invariant(b, in);

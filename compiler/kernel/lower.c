@@ -754,6 +754,8 @@ static bool fast_supported(Lw *L, const MtRegion *r)
         if (in->loop && !fast_supported(L, &in->loop->body))
             return false;
         const char *why = NULL;
+        if (in->loop && (in->loop->dyn_step || mt_val_ty(L->f, in->loop->iv) != &mt_ty_i32))
+            why = " with a runtime step or a non-i32 induction variable";
         const MtType *x = in->nargs && in->args[0] ? mt_val_ty(L->f, in->args[0]) : NULL;
         switch (mt_op_class(in->op)) {
         case OC_SCAN:

@@ -17,12 +17,21 @@
  */
 #include "opt/passes.h"
 
+/* A nest (reduce, scan, if, while) and the loop and nest around it. */
+typedef struct NestInfo {
+    MtInst *in;
+    MtInst *loop;             /* the for whose body holds it, NULL at top level */
+    MtInst *parent;           /* the nest whose region holds it, NULL if none inside that loop */
+    bool live;
+} NestInfo;
+
 typedef struct Dce {
     MtFunc *f;
-    MtInst **def;             /* per value: defining instruction, or the for of an iv/arg/result */
+    MtInst **def;             /* per value: defining instruction, or the for / nest of an iv/arg/result */
     MtInst **encl;            /* per value: the for whose body defines it, NULL at top level */
     uint8_t *live;            /* per value; on an iv: its loop is live */
     MT_VEC(MtVal) work;
+    MT_VEC(NestInfo) nests;
 } Dce;
 
 static void mark(MtCtx *c, Dce *d, MtVal v)
@@ -39,8 +48,37 @@ static void mark_loop(MtCtx *c, Dce *d, const MtInst *loop)
         mark(c, d, loop->loop->iv);
 }
 
-/* Record definitions and enclosing loops; stores are the roots. */
-static void scan(MtCtx *c, Dce *d, MtRegion *r, MtInst *loop)
+static NestInfo *nest_info(Dce *d, const MtInst *in)
+{
+    for (uint32_t i = 0; i < d->nests.n; i++)
+        if (d->nests.v[i].in == in)
+            return &d->nests.v[i];
+    return NULL;
+}
+
+/* A nest is live as a whole: its operands, every value its regions end
+ * with, and what encloses it. */
+static void mark_nest(MtCtx *c, Dce *d, const MtInst *in)
+{
+    NestInfo *ni = in ? nest_info(d, in) : NULL;
+    if (!ni || ni->live)
+        return;
+    ni->live = true;
+    for (uint32_t k = 0; k < in->nargs; k++)
+        mark(c, d, in->args[k]);
+    for (uint32_t b = 0; b < in->nest->nbodies; b++) {
+        const MtRegion *r = &in->nest->body[b].insts;
+        const MtInst *t = r->v[r->n - 1];
+        for (uint32_t k = 0; k < t->nargs; k++)
+            mark(c, d, t->args[k]);
+    }
+    mark_loop(c, d, ni->loop);
+    mark_nest(c, d, ni->parent);
+}
+
+/* Record definitions, enclosing loops and nests; stores are the roots
+ * (a store inside a nest makes the nest live). */
+static void scan(MtCtx *c, Dce *d, MtRegion *r, MtInst *loop, MtInst *nest)
 {
     for (uint32_t i = 0; i < r->n; i++) {
         MtInst *in = r->v[i];
@@ -52,9 +90,12 @@ static void scan(MtCtx *c, Dce *d, MtRegion *r, MtInst *loop)
             for (uint32_t k = 0; k < in->nargs; k++)
                 mark(c, d, in->args[k]);
             mark_loop(c, d, loop);
+            mark_nest(c, d, nest);
         }
         if (in->nest) {
-            /* a nest is live as a whole: results and region arguments lead to it */
+            /* results and region arguments lead to the nest */
+            NestInfo ni = {in, loop, nest, false};
+            mt_vec_push(&c->arena, &d->nests, ni);
             MtNest *x = in->nest;
             for (uint32_t k = 0; k < x->nresults; k++) {
                 d->def[x->results[k]] = in;
@@ -65,7 +106,7 @@ static void scan(MtCtx *c, Dce *d, MtRegion *r, MtInst *loop)
                     d->def[x->body[b].args[k]] = in;
                     d->encl[x->body[b].args[k]] = loop;
                 }
-                scan(c, d, &x->body[b].insts, loop);
+                scan(c, d, &x->body[b].insts, loop, in);
             }
             continue;
         }
@@ -79,7 +120,7 @@ static void scan(MtCtx *c, Dce *d, MtRegion *r, MtInst *loop)
             d->encl[l->iter_args[k]] = in;
             d->encl[l->results[k]] = loop;
         }
-        scan(c, d, &l->body, in);
+        scan(c, d, &l->body, in, NULL);
     }
 }
 
@@ -90,19 +131,7 @@ static void propagate(MtCtx *c, Dce *d)
         const MtInst *in = d->def[v];
         const MtForData *l = in->loop;
         if (in->nest && (d->f->vals[v].kind == VK_RESULT || d->f->vals[v].kind == VK_ARG)) {
-            for (uint32_t k = 0; k < in->nargs; k++)
-                mark(c, d, in->args[k]);
-            for (uint32_t b = 0; b < in->nest->nbodies; b++) {
-                const MtRegion *r = &in->nest->body[b].insts;
-                const MtInst *y = r->v[r->n - 1];
-                for (uint32_t k = 0; k < y->nargs; k++)
-                    mark(c, d, y->args[k]);
-                for (uint32_t k = 0; k < in->nest->body[b].nargs; k++)
-                    mark(c, d, in->nest->body[b].args[k]);
-            }
-            for (uint32_t k = 0; k < in->nest->nresults; k++)
-                mark(c, d, in->nest->results[k]);
-            mark_loop(c, d, d->encl[v]);
+            mark_nest(c, d, in);
             continue;
         }
         switch (d->f->vals[v].kind) {
@@ -114,6 +143,8 @@ static void propagate(MtCtx *c, Dce *d)
         case VK_IV:
             mark(c, d, in->args[0]);
             mark(c, d, in->args[1]);
+            if (l->dyn_step)
+                mark(c, d, in->args[2 + l->ncarried]);
             mark_loop(c, d, d->encl[v]);
             break;
         default: { /* VK_ARG, VK_RESULT */
@@ -141,7 +172,8 @@ static void sweep(Dce *d, MtRegion *r)
                 if (!d->live[l->iter_args[k]] && !d->live[l->results[k]])
                     mt_for_remove_slot(d->f, in, k);
         } else if (in->nest) {
-            if (!d->live[in->nest->results[0]])
+            NestInfo *ni = nest_info(d, in);
+            if (!ni || !ni->live)
                 continue;
             for (uint32_t b = 0; b < in->nest->nbodies; b++)
                 sweep(d, &in->nest->body[b].insts);
@@ -161,7 +193,7 @@ void mt_dce(MtCtx *c, MtFunc *f)
     d.def = mt_arena_alloc(&c->arena, f->nvals * sizeof *d.def);
     d.encl = mt_arena_alloc(&c->arena, f->nvals * sizeof *d.encl);
     d.live = mt_arena_alloc(&c->arena, f->nvals);
-    scan(c, &d, &f->body, NULL);
+    scan(c, &d, &f->body, NULL, NULL);
     propagate(c, &d);
     sweep(&d, &f->body);
 }

@@ -68,7 +68,8 @@ static void lower_loop(Low *L, MtExpr *e)
         ops[i] = lower(L, e->args[i]);
     for (uint32_t i = 0; i < l->captures.n; i++)
         lower(L, l->captures.v[i]);
-    MtInst *in = mt_for_new(L->c, L->f, L->region, ops, l->ncarried, l->step, e->span, e->inl);
+    MtInst *in = mt_for_new(L->c, L->f, L->region, ops, l->ncarried, l->step, l->dyn_step ? ops[e->nargs - 1] : 0,
+                            e->span, e->inl);
     MtForData *fd = in->loop;
     L->memo[l->iv->id] = fd->iv;
     for (uint32_t i = 0; i < l->ncarried; i++)
@@ -96,6 +97,8 @@ static void lower_nest(Low *L, MtExpr *e)
     MtVal *ops = mt_arena_alloc(&L->c->arena, (e->nargs + 1) * sizeof *ops);
     for (uint32_t i = 0; i < e->nargs; i++)
         ops[i] = lower(L, e->args[i]);
+    for (uint32_t i = 0; i < x->captures.n; i++)
+        lower(L, x->captures.v[i]);
     uint32_t nargs[2] = {0, 0}, total = 0;
     for (uint32_t k = 0; k < x->nbodies; k++)
         total += nargs[k] = x->body[k].nargs;
@@ -116,7 +119,8 @@ static void lower_nest(Low *L, MtExpr *e)
         MtVal *ys = mt_arena_alloc(&L->c->arena, (b->nyield + 1) * sizeof *ys);
         for (uint32_t i = 0; i < b->nyield; i++)
             ys[i] = L->memo[b->yield[i]->id];
-        mt_inst_new(L->c, L->f, L->region, OP_YIELD, NULL, ys, b->nyield, e->span, e->inl);
+        bool cond = e->op == OP_WHILE && k == 0;
+        mt_inst_new(L->c, L->f, L->region, cond ? OP_CONDITION : OP_YIELD, NULL, ys, b->nyield, e->span, e->inl);
     }
     L->region = outer;
     const MtType **rt = mt_arena_alloc(&L->c->arena, (x->nresults + 1) * sizeof *rt);
@@ -205,6 +209,9 @@ static void reach(Low *L, MtExpr *e, uint32_t stamp)
         reach(L, e->u.slot.loop->node, stamp);
     if (e->kind == EX_NEST_RESULT)
         reach(L, e->u.nslot.nest->node, stamp);
+    if (e->kind == EX_NEST)
+        for (uint32_t i = 0; i < e->u.nest->captures.n; i++)
+            reach(L, e->u.nest->captures.v[i], stamp);
 }
 
 static void collect_loads(Low *L, MtExpr *e, uint32_t stamp, uint32_t skip, uint32_t before, MtExprList *out)
@@ -223,6 +230,9 @@ static void collect_loads(Low *L, MtExpr *e, uint32_t stamp, uint32_t skip, uint
         collect_loads(L, e->u.slot.loop->node, stamp, skip, before, out);
     if (e->kind == EX_NEST_RESULT)
         collect_loads(L, e->u.nslot.nest->node, stamp, skip, before, out);
+    if (e->kind == EX_NEST)
+        for (uint32_t i = 0; i < e->u.nest->captures.n; i++)
+            collect_loads(L, e->u.nest->captures.v[i], stamp, skip, before, out);
 }
 
 static int by_id(const void *a, const void *b)

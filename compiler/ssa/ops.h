@@ -57,6 +57,10 @@ typedef struct MtOpInfo {
 extern const MtOpInfo mt_op_info[OPC_COUNT_];
 
 static inline MtOpClass mt_op_class(int op) { return mt_op_info[op].cls; }
+/* Operations that own regions other than `for`'s (MtNest): reduce, scan
+ * (combine regions), if (then / else), while (before / after). */
+static inline bool mt_op_is_nest(int op) { return op == OP_REDUCE || op == OP_SCAN || op == OP_IF || op == OP_WHILE; }
+
 /* Whether the py spelling is an operator symbol (printed infix/prefix). */
 static inline bool mt_op_is_symbol(int op)
 {

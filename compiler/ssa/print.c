@@ -61,7 +61,13 @@ static void print_for(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
     mt_ssa_print_operand(b, f, in->args[0]);
     mt_buf_puts(b, ", ");
     mt_ssa_print_operand(b, f, in->args[1]);
-    mt_buf_printf(b, ", %" PRId64 ")", l->step);
+    if (l->dyn_step) {
+        mt_buf_puts(b, ", ");
+        mt_ssa_print_operand(b, f, in->args[2 + l->ncarried]);
+        mt_buf_putc(b, ')');
+    } else {
+        mt_buf_printf(b, ", %" PRId64 ")", l->step);
+    }
     if (l->ncarried) {
         mt_buf_puts(b, " iter_args(");
         for (uint32_t i = 0; i < l->ncarried; i++) {
@@ -128,10 +134,82 @@ static void print_nest(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
     mt_buf_puts(b, "}\n");
 }
 
+static void print_results(MtBuf *b, const MtFunc *f, const MtNest *x)
+{
+    for (uint32_t i = 0; i < x->nresults; i++)
+        mt_buf_printf(b, i ? ", %%%u" : "%%%u", f->vals[x->results[i]].num);
+    if (x->nresults)
+        mt_buf_puts(b, " = ");
+}
+
+static void print_types(MtBuf *b, const MtFunc *f, const MtNest *x)
+{
+    for (uint32_t i = 0; i < x->nresults; i++) {
+        mt_buf_puts(b, i ? ", " : " : ");
+        mt_ty_print(b, f->vals[x->results[i]].ty);
+    }
+}
+
+static void print_close(MtBuf *b, const MtInst *in, int indent, const char *then)
+{
+    mt_buf_mark(b, in->span, in->inl);
+    mt_buf_indent(b, indent);
+    mt_buf_puts(b, then);
+}
+
+/* %r... = if %c : types {  ...  yield ...  } else {  ...  yield ...  } */
+static void print_if(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
+{
+    const MtNest *x = in->nest;
+    mt_buf_mark(b, in->span, in->inl);
+    mt_buf_indent(b, indent);
+    print_results(b, f, x);
+    mt_buf_puts(b, "if ");
+    mt_ssa_print_operand(b, f, in->args[0]);
+    print_types(b, f, x);
+    mt_buf_puts(b, " {\n");
+    print_region(b, f, &x->body[0].insts, indent + 2);
+    print_close(b, in, indent, "} else {\n");
+    print_region(b, f, &x->body[1].insts, indent + 2);
+    print_close(b, in, indent, "}\n");
+}
+
+/* %r... = while (%a = init, ...) : types {  ...  condition %c, %v...  } do (%b, ...) {  ...  yield ...  } */
+static void print_while(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
+{
+    const MtNest *x = in->nest;
+    mt_buf_mark(b, in->span, in->inl);
+    mt_buf_indent(b, indent);
+    print_results(b, f, x);
+    mt_buf_puts(b, "while (");
+    for (uint32_t i = 0; i < x->body[0].nargs; i++) {
+        mt_buf_printf(b, "%s%%%u = ", i ? ", " : "", f->vals[x->body[0].args[i]].num);
+        mt_ssa_print_operand(b, f, in->args[i]);
+    }
+    mt_buf_putc(b, ')');
+    print_types(b, f, x);
+    mt_buf_puts(b, " {\n");
+    print_region(b, f, &x->body[0].insts, indent + 2);
+    print_close(b, in, indent, "} do (");
+    for (uint32_t i = 0; i < x->body[1].nargs; i++)
+        mt_buf_printf(b, i ? ", %%%u" : "%%%u", f->vals[x->body[1].args[i]].num);
+    mt_buf_puts(b, ") {\n");
+    print_region(b, f, &x->body[1].insts, indent + 2);
+    print_close(b, in, indent, "}\n");
+}
+
 void mt_ssa_print_inst(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
 {
     if (in->op == OP_FOR) {
         print_for(b, f, in, indent);
+        return;
+    }
+    if (in->nest && in->op == OP_IF) {
+        print_if(b, f, in, indent);
+        return;
+    }
+    if (in->nest && in->op == OP_WHILE) {
+        print_while(b, f, in, indent);
         return;
     }
     if (in->nest) {

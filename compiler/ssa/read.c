@@ -537,7 +537,13 @@ static void for_line(Reader *r, uint32_t at, const Res *res, uint32_t nres)
         bounds[i] = operand(r);
         expect(r, ',', "','");
     }
-    int64_t step = r->err ? 0 : integer(r, INT64_MIN, INT64_MAX, "a step");
+    int64_t step = 0;
+    MtVal step_val = 0;
+    ws(r);
+    if (!r->err && (peek(r) == '%' || is_id0(peek(r))))
+        step_val = operand(r); /* a runtime step */
+    else if (!r->err)
+        step = integer(r, INT64_MIN, INT64_MAX, "a step");
     expect(r, ')', "')'");
     MT_VEC(Carried) car = {0};
     MT_VEC(const MtType *) tys = {0};
@@ -582,13 +588,20 @@ static void for_line(Reader *r, uint32_t at, const Res *res, uint32_t nres)
     in->op = OP_FOR;
     in->span = mt_span_of(r->c, r->file, at, end);
     in->loop = l;
-    in->nargs = 2 + n;
+    in->nargs = 2 + n + (step_val != 0);
     in->args = mt_arena_alloc(&r->c->arena, in->nargs * sizeof *in->args);
     in->args[0] = bounds[0];
     in->args[1] = bounds[1];
+    if (step_val)
+        in->args[2 + n] = step_val;
     l->step = step;
+    l->dyn_step = step_val != 0;
     l->ncarried = n;
-    l->iv = def_num(r, iv, ivat, ivend, VK_IV, &mt_ty_i32, in);
+    /* the induction variable has the bounds' type (i32 unless start says otherwise) */
+    const MtType *ivt = bounds[0] ? mt_val_ty(r->f, bounds[0]) : NULL;
+    if (!ivt || !mt_ty_is_scalar(ivt) || !mt_ty_is_intlike(ivt) || mt_ty_is_bool(ivt))
+        ivt = &mt_ty_i32;
+    l->iv = def_num(r, iv, ivat, ivend, VK_IV, ivt, in);
     l->iter_args = mt_arena_alloc(&r->c->arena, (n + 1) * sizeof *l->iter_args);
     l->results = mt_arena_alloc(&r->c->arena, (n + 1) * sizeof *l->results);
     for (uint32_t i = 0; i < n && !r->err; i++) {
@@ -678,6 +691,145 @@ static void nest_line(Reader *r, uint32_t at, MtOpcode op, const Res *res, uint3
     mt_vec_push(&r->c->arena, &r->open, in);
 }
 
+/* The result types after ':' (none when the line goes on with '{'). */
+static void result_types(Reader *r, void *out_)
+{
+    MT_VEC(const MtType *) *out = out_;
+    if (!accept(r, ':'))
+        return;
+    while (!r->err) {
+        const MtType *t = type(r);
+        mt_vec_push(&r->c->arena, out, t);
+        if (!accept(r, ','))
+            break;
+    }
+}
+
+static MtInst *nest_inst(Reader *r, MtOpcode op, uint32_t at, MtVal *args, uint32_t nargs)
+{
+    MtInst *in = mt_arena_alloc(&r->c->arena, sizeof *in);
+    in->op = (uint16_t)op;
+    in->nargs = nargs;
+    in->args = args;
+    in->span = mt_span_of(r->c, r->file, at, r->pos);
+    in->nest = mt_arena_alloc(&r->c->arena, sizeof *in->nest);
+    in->nest->nbodies = 1;
+    return in;
+}
+
+static void nest_results(Reader *r, MtInst *in, const Res *res, uint32_t nres, const MtType *const *tys)
+{
+    MtNest *x = in->nest;
+    x->nresults = nres;
+    x->results = mt_arena_alloc(&r->c->arena, (nres + 1) * sizeof *x->results);
+    for (uint32_t i = 0; i < nres && !r->err; i++) {
+        x->results[i] = def_num(r, res[i].num, res[i].at, res[i].end, VK_RESULT, tys[i], in);
+        if (!r->err)
+            r->f->vals[x->results[i]].index = i;
+    }
+}
+
+/* if = "if" operand (":" type ("," type)*)? "{" */
+static void if_line(Reader *r, uint32_t at, const Res *res, uint32_t nres)
+{
+    MtVal *cond = mt_arena_alloc(&r->c->arena, sizeof *cond);
+    *cond = operand(r);
+    MT_VEC(const MtType *) tys = {0};
+    if (!r->err)
+        result_types(r, &tys);
+    if (!r->err && tys.n != nres)
+        rerr(r, at, r->pos, "if defines %u result%s with %u type%s", nres, nres == 1 ? "" : "s", tys.n,
+             tys.n == 1 ? "" : "s");
+    expect(r, '{', "'{' opening the then region");
+    expect_eol(r);
+    if (r->err)
+        return;
+    MtInst *in = nest_inst(r, OP_IF, at, cond, 1);
+    nest_results(r, in, res, nres, tys.v);
+    if (r->err)
+        return;
+    mt_region_push(r->c, current(r), in);
+    mt_vec_push(&r->c->arena, &r->open, in);
+}
+
+/* "(" %A = operand ("," ...)* ")" or "(" %A ("," %A)* ")": region arguments */
+static void region_args(Reader *r, MtInst *in, uint32_t k, bool with_init, MtVal **inits, const MtType *const *tys,
+                        uint32_t ntys)
+{
+    MT_VEC(Res) as = {0};
+    MT_VEC(MtVal) vals = {0};
+    expect(r, '(', "'(' and the region's arguments");
+    if (!r->err && !accept(r, ')')) {
+        while (!r->err) {
+            Res x;
+            ws(r);
+            x.at = r->pos;
+            x.num = number(r);
+            x.end = r->pos;
+            mt_vec_push(&r->c->arena, &as, x);
+            if (with_init) {
+                expect(r, '=', "'='");
+                MtVal v = r->err ? 0 : operand(r);
+                mt_vec_push(&r->c->arena, &vals, v);
+            }
+            if (!accept(r, ','))
+                break;
+        }
+        expect(r, ')', "')'");
+    }
+    if (r->err)
+        return;
+    MtBody *b = &in->nest->body[k];
+    b->nargs = as.n;
+    b->args = mt_arena_alloc(&r->c->arena, (as.n + 1) * sizeof *b->args);
+    for (uint32_t i = 0; i < as.n && !r->err; i++) {
+        b->args[i] = def_num(r, as.v[i].num, as.v[i].at, as.v[i].end, VK_ARG, i < ntys ? tys[i] : NULL, in);
+        if (!r->err)
+            r->f->vals[b->args[i]].index = i;
+    }
+    if (inits)
+        *inits = vals.v;
+}
+
+/* while = "while" region_args_with_inits (":" types)? "{" */
+static void while_line(Reader *r, uint32_t at, const Res *res, uint32_t nres)
+{
+    MtInst *in = nest_inst(r, OP_WHILE, at, NULL, 0);
+    uint32_t mark = r->pos;
+    /* the types come after the arguments: read ahead for them */
+    int depth = 0;
+    while (r->pos < r->len && r->s[r->pos] != '\n') {
+        depth += r->s[r->pos] == '(';
+        depth -= r->s[r->pos] == ')';
+        r->pos++;
+        if (!depth && r->s[r->pos - 1] == ')')
+            break;
+    }
+    MT_VEC(const MtType *) tys = {0};
+    result_types(r, &tys);
+    uint32_t after = r->pos;
+    r->pos = mark;
+    MtVal *inits = NULL;
+    region_args(r, in, 0, true, &inits, tys.v, tys.n);
+    if (r->err)
+        return;
+    r->pos = after;
+    in->args = inits;
+    in->nargs = in->nest->body[0].nargs;
+    if (tys.n != nres || tys.n != in->nargs)
+        rerr(r, at, r->pos, "while carries %u value%s, defines %u result%s and %u type%s", in->nargs,
+             in->nargs == 1 ? "" : "s", nres, nres == 1 ? "" : "s", tys.n, tys.n == 1 ? "" : "s");
+    expect(r, '{', "'{' opening the condition region");
+    expect_eol(r);
+    if (r->err)
+        return;
+    nest_results(r, in, res, nres, tys.v);
+    if (r->err)
+        return;
+    mt_region_push(r->c, current(r), in);
+    mt_vec_push(&r->c->arena, &r->open, in);
+}
+
 static MtOpcode opcode(const char *name)
 {
     for (int op = 0; op < OPC_COUNT_; op++)
@@ -692,10 +844,24 @@ static void line(Reader *r)
     ws(r);
     uint32_t at = r->pos;
     if (accept(r, '}')) {
-        if (!r->open.n)
+        if (!r->open.n) {
             rerr(r, at, at + 1, "'}' without an open region");
-        else
+            return;
+        }
+        MtInst *top = r->open.v[r->open.n - 1];
+        if (top->op == OP_IF && top->nest->nbodies == 1 && word(r, "else")) {
+            expect(r, '{', "'{' opening the else region");
+            top->nest->nbodies = 2;
+        } else if (top->op == OP_WHILE && top->nest->nbodies == 1 && word(r, "do")) {
+            const MtType **tys = mt_arena_alloc(&r->c->arena, (top->nargs + 1) * sizeof *tys);
+            for (uint32_t i = 0; i < top->nargs; i++)
+                tys[i] = top->nest->nresults > i ? mt_val_ty(r->f, top->nest->results[i]) : NULL;
+            region_args(r, top, 1, false, NULL, tys, top->nargs);
+            expect(r, '{', "'{' opening the loop body");
+            top->nest->nbodies = 2;
+        } else {
             r->open.n--;
+        }
         expect_eol(r);
         return;
     }
@@ -717,6 +883,14 @@ static void line(Reader *r)
         for_line(r, at, res.v, res.n);
         return;
     }
+    if (word(r, "if")) {
+        if_line(r, at, res.v, res.n);
+        return;
+    }
+    if (word(r, "while")) {
+        while_line(r, at, res.v, res.n);
+        return;
+    }
     uint32_t opat = r->pos;
     const char *name = ident(r);
     MtOpcode op = name ? opcode(name) : OPC_COUNT_;
@@ -730,7 +904,7 @@ static void line(Reader *r)
         return;
     }
     if (res.n > 1) {
-        rerr(r, at, r->pos, "%s defines one value; only for, reduce and scan define several", name);
+        rerr(r, at, r->pos, "%s defines one value; only for, if, while, reduce and scan define several", name);
         return;
     }
     MT_VEC(MtVal) args = {0};

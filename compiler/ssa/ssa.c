@@ -78,14 +78,18 @@ MtInst *mt_inst_new(MtCtx *c, MtFunc *f, MtRegion *r, MtOpcode op, const MtType 
 }
 
 MtInst *mt_for_new(MtCtx *c, MtFunc *f, MtRegion *r, const MtVal *start_stop_inits, uint32_t ncarried,
-                   int64_t step, MtSpan span, uint32_t inl)
+                   int64_t step, MtVal step_val, MtSpan span, uint32_t inl)
 {
-    MtInst *in = mt_inst_new(c, f, r, OP_FOR, NULL, start_stop_inits, 2 + ncarried, span, inl);
+    MtInst *in = mt_inst_new(c, f, r, OP_FOR, NULL, start_stop_inits, 2 + ncarried + (step_val != 0), span, inl);
+    if (step_val)
+        in->args[2 + ncarried] = step_val;
     MtForData *l = mt_arena_alloc(&c->arena, sizeof *l);
     in->loop = l;
-    l->step = step;
+    l->step = step_val ? 0 : step;
+    l->dyn_step = step_val != 0;
     l->ncarried = ncarried;
-    l->iv = mt_func_value(c, f, VK_IV, &mt_ty_i32);
+    const MtType *ivt = f->vals[start_stop_inits[0]].ty;
+    l->iv = mt_func_value(c, f, VK_IV, ivt && mt_ty_is_scalar(ivt) && !mt_ty_is_bool(ivt) ? ivt : &mt_ty_i32);
     f->vals[l->iv].def = in;
     l->iter_args = mt_arena_alloc(&c->arena, (ncarried + 1) * sizeof *l->iter_args);
     l->results = mt_arena_alloc(&c->arena, (ncarried + 1) * sizeof *l->results);
@@ -204,6 +208,8 @@ void mt_for_remove_slot(MtFunc *f, MtInst *in, uint32_t i)
         f->vals[l->iter_args[k]].index = k;
         f->vals[l->results[k]].index = k;
     }
+    if (l->dyn_step)
+        in->args[2 + l->ncarried - 1] = in->args[2 + l->ncarried];
     l->ncarried--;
     in->nargs--;
     y->nargs--;

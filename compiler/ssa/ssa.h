@@ -61,8 +61,9 @@ typedef struct MtRegion {
 } MtRegion;
 
 typedef struct MtForData {
-    int64_t step;             /* positive constant */
-    MtVal iv;
+    int64_t step;             /* positive constant (when not dyn_step) */
+    bool dyn_step;            /* the step is a runtime value: the for's last operand */
+    MtVal iv;                 /* of the bounds' integer type (i32, or i64, ...) */
     MtVal *iter_args;         /* ncarried region arguments */
     MtVal *results;           /* ncarried results */
     uint32_t ncarried;
@@ -82,6 +83,12 @@ typedef struct MtBody {
  *   reduce %x... {axis}: body[0] = combine(acc..., x...) -> yield n values;
  *                        results: the reduced blocks
  *   scan %x... {axis}:   the same, results of the operands' shapes
+ *   if %c:               body[0] then, body[1] else, no arguments, each ends
+ *                        with a yield of the results
+ *   while %init...:      body[0] (arguments: the carried values) ends with
+ *                        `condition %c, %v...`: when %c is false the loop
+ *                        ends with results %v..., else body[1] (arguments:
+ *                        %v...) runs and yields the next carried values
  * The results are VK_RESULT values numbered after the regions. */
 typedef struct MtNest {
     MtBody body[2];
@@ -95,10 +102,11 @@ struct MtInst {
     const MtType *ty;         /* result type (NULL: no result) */
     MtVal dst;                /* result value (0: none; a FOR's results are in loop, a nest's in nest) */
     MtVal *args;
-    uint32_t nargs;           /* LOAD: ptr, mask|0, other|0; STORE: ptr, value, mask|0; FOR: start, stop, inits... */
+    uint32_t nargs;           /* LOAD: ptr, mask|0, other|0; STORE: ptr, value, mask|0; FOR: start, stop, inits...,
+                               * step (a runtime step only) */
     MtAttrs attr;
     MtForData *loop;          /* FOR */
-    MtNest *nest;             /* REDUCE, SCAN */
+    MtNest *nest;             /* REDUCE, SCAN, IF, WHILE */
     MtSpan span;              /* source range of the expression that produced it */
     uint32_t inl;             /* inline site, as in MtExpr */
 };
@@ -124,11 +132,12 @@ MtVal mt_func_value(MtCtx *c, MtFunc *f, MtValKind kind, const MtType *ty);
  * value is created (numbered) and stored in inst->dst. */
 MtInst *mt_inst_new(MtCtx *c, MtFunc *f, MtRegion *r, MtOpcode op, const MtType *ty,
                     const MtVal *args, uint32_t nargs, MtSpan span, uint32_t inl);
-/* A new `for` instruction appended to r, with its induction variable and
- * region arguments numbered now; results are numbered by mt_for_finish
- * after the body, as the seeds number them. */
+/* A new `for` instruction appended to r, with its induction variable (of
+ * the type of start) and region arguments numbered now; results are
+ * numbered by mt_for_finish after the body, as the seeds number them. A
+ * runtime step is step_val (then `step` is unused), else 0. */
 MtInst *mt_for_new(MtCtx *c, MtFunc *f, MtRegion *r, const MtVal *start_stop_inits, uint32_t ncarried,
-                   int64_t step, MtSpan span, uint32_t inl);
+                   int64_t step, MtVal step_val, MtSpan span, uint32_t inl);
 void mt_for_finish(MtCtx *c, MtFunc *f, MtInst *loop);
 /* A new structured operation (REDUCE, SCAN) appended to r, with nbodies
  * regions whose arguments (nargs[k] of them, of types argtys, all regions'

@@ -700,7 +700,7 @@ static void check_types(Verifier *v, const MtInst *in)
 
 static bool has_result(int op)
 {
-    return op != OP_STORE && op != OP_YIELD && op != OP_FOR && mt_op_class(op) != OC_COMBINE;
+    return op != OP_STORE && op != OP_YIELD && op != OP_FOR && op != OP_CONDITION && !mt_op_is_nest(op);
 }
 
 static void check_region(Verifier *v, const MtRegion *r, const MtInst *loop, MtSpan where);
@@ -717,27 +717,33 @@ static void check_for(Verifier *v, const MtInst *in, bool args_ok)
     }
     mt_vec_push(&v->c->arena, &v->loops, in);
     uint32_t n = l->ncarried;
-    if (in->nargs != 2 + n) {
-        verr(v, in->span, "E0506", "for has %u operands, expected %u (start, stop and one init per carried value)",
-             in->nargs, 2 + n);
+    uint32_t want = 2 + n + (l->dyn_step ? 1 : 0);
+    if (in->nargs != want) {
+        verr(v, in->span, "E0506", "for has %u operands, expected %u (start, stop%s and one init per carried value)",
+             in->nargs, want, l->dyn_step ? ", the step" : "");
         args_ok = false;
     }
     if (n && (!l->iter_args || !l->results)) {
         verr(v, in->span, "E0506", "for carries %u value%s but has no iter_args or results", n, n == 1 ? "" : "s");
         return;
     }
-    if (l->step <= 0)
+    if (!l->dyn_step && l->step <= 0)
         verr(v, in->span, "E0506", "for step must be positive, got %" PRId64, l->step);
-    for (uint32_t i = 0; args_ok && i < 2; i++) {
-        const MtType *t = arg_ty(v, in, i);
-        if (t != &mt_ty_i32)
-            verr(v, in->span, "E0506", "for %s must be a scalar i32, got %s", i ? "stop" : "start", tystr(v, t));
+    /* the bounds (and a runtime step) are integer scalars of the induction variable's type */
+    const MtType *ivt = args_ok ? arg_ty(v, in, 0) : NULL;
+    if (!ivt || !is_int(ivt) || mt_ty_is_bool(ivt))
+        ivt = &mt_ty_i32;
+    for (uint32_t i = 0; args_ok && i < 2u + (l->dyn_step ? 1u : 0u); i++) {
+        const MtType *t = arg_ty(v, in, i < 2 ? i : 2 + n);
+        if (t != ivt)
+            verr(v, in->span, "E0506", "for %s must be a scalar %s, got %s", i == 0 ? "start" : i == 1 ? "stop" : "step",
+                 tystr(v, ivt), tystr(v, t));
     }
 
     uint32_t mark = v->open.n;
-    if (define(v, in, l->iv, VK_IV, "induction variable", "E0506") && mt_val_ty(v->f, l->iv) != &mt_ty_i32)
-        verr(v, in->span, "E0506", "for induction variable %s has type %s, expected i32", vname(v, l->iv),
-             tystr(v, mt_val_ty(v->f, l->iv)));
+    if (define(v, in, l->iv, VK_IV, "induction variable", "E0506") && mt_val_ty(v->f, l->iv) != ivt)
+        verr(v, in->span, "E0506", "for induction variable %s has type %s, expected %s", vname(v, l->iv),
+             tystr(v, mt_val_ty(v->f, l->iv)), tystr(v, ivt));
     bool *arg_ok = mt_arena_alloc(&v->c->arena, (n + 1) * sizeof *arg_ok);
     for (uint32_t i = 0; i < n; i++) {
         MtVal a = l->iter_args[i];
@@ -831,6 +837,95 @@ static void check_combine_body(Verifier *v, const MtInst *in, const MtRegion *r)
     }
 }
 
+static void check_if(Verifier *v, const MtInst *in, bool args_ok)
+{
+    const MtNest *x = in->nest;
+    if (in->nargs != 1 || x->nbodies != 2 || x->body[0].nargs || x->body[1].nargs || (x->nresults && !x->results)) {
+        verr(v, in->span, "E0506", "if needs one condition operand and two regions without arguments");
+        return;
+    }
+    if (args_ok && arg_ty(v, in, 0) != &mt_ty_bool)
+        verr(v, in->span, "E0506", "if condition must be a scalar bool, got %s", tystr(v, arg_ty(v, in, 0)));
+    uint32_t n = x->nresults;
+    const MtType **want = mt_arena_alloc(&v->c->arena, (n + 1) * sizeof *want);
+    for (uint32_t i = 0; i < n; i++)
+        want[i] = x->results[i] < v->f->nvals && ty_valid(v->f->vals[x->results[i]].ty) ? v->f->vals[x->results[i]].ty
+                                                                                         : NULL;
+    for (uint32_t k = 0; k < 2; k++) {
+        uint32_t mark = v->open.n;
+        check_region(v, &x->body[k].insts, in, in->span);
+        check_yield(v, in, &x->body[k].insts, k ? "else region" : "then region", want, n);
+        close_scope(v, mark);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        define(v, in, x->results[i], VK_RESULT, "result", "E0506");
+}
+
+/* while: the carried values' inits, the condition region (arguments: the
+ * carried values; ends with `condition %c, %v...`), the body (arguments:
+ * the forwarded values; yields the next carried values) and the results
+ * (the forwarded values' types). */
+static void check_while(Verifier *v, const MtInst *in, bool args_ok)
+{
+    const MtNest *x = in->nest;
+    uint32_t n = in->nargs;
+    if (x->nbodies != 2 || x->body[0].nargs != n || x->body[1].nargs != x->nresults || !x->body[0].args ||
+        (x->nresults && (!x->results || !x->body[1].args))) {
+        verr(v, in->span, "E0506", "while needs a condition region with one argument per carried value and a body "
+             "with one argument per result");
+        return;
+    }
+    uint32_t m = x->nresults;
+    uint32_t mark = v->open.n;
+    const MtType **carried = mt_arena_alloc(&v->c->arena, (n + 1) * sizeof *carried);
+    for (uint32_t i = 0; i < n; i++) {
+        MtVal a = x->body[0].args[i];
+        carried[i] = NULL;
+        if (!define(v, in, a, VK_ARG, "region argument", "E0506"))
+            continue;
+        carried[i] = mt_val_ty(v->f, a);
+        if (args_ok && carried[i] != arg_ty(v, in, i))
+            verr(v, in->span, "E0506", "while region argument %s has type %s, but its init value has type %s",
+                 vname(v, a), tystr(v, carried[i]), tystr(v, arg_ty(v, in, i)));
+    }
+    const MtRegion *cr = &x->body[0].insts;
+    check_region(v, cr, in, in->span);
+    const MtInst *c = cr->n && cr->v ? cr->v[cr->n - 1] : NULL;
+    const MtType **fwd = mt_arena_alloc(&v->c->arena, (m + 1) * sizeof *fwd);
+    for (uint32_t i = 0; i < m; i++)
+        fwd[i] = x->results[i] < v->f->nvals && ty_valid(v->f->vals[x->results[i]].ty) ? v->f->vals[x->results[i]].ty
+                                                                                        : NULL;
+    if (!c || c->op != OP_CONDITION) {
+        verr(v, in->span, "E0506", "while condition region must end with condition");
+    } else if (c->nargs != m + 1) {
+        verr(v, c->span, "E0506", "condition has %u operands, but its while has %u results (and the condition)",
+             c->nargs, m);
+    } else {
+        MtVal cv = c->args ? c->args[0] : 0;
+        if (cv && cv < v->f->nvals && ty_valid(v->f->vals[cv].ty) && v->f->vals[cv].ty != &mt_ty_bool)
+            verr(v, c->span, "E0506", "condition must be a scalar bool, got %s", tystr(v, v->f->vals[cv].ty));
+        for (uint32_t i = 0; i < m; i++) {
+            MtVal f = c->args[1 + i];
+            if (f && f < v->f->nvals && fwd[i] && ty_valid(v->f->vals[f].ty) && v->f->vals[f].ty != fwd[i])
+                verr(v, c->span, "E0506", "condition operand %u (%s) has type %s, but the while's result has type %s",
+                     i + 2, vname(v, f), tystr(v, v->f->vals[f].ty), tystr(v, fwd[i]));
+        }
+    }
+    close_scope(v, mark);
+    mark = v->open.n;
+    for (uint32_t i = 0; i < m; i++) {
+        MtVal a = x->body[1].args[i];
+        if (define(v, in, a, VK_ARG, "region argument", "E0506") && fwd[i] && mt_val_ty(v->f, a) != fwd[i])
+            verr(v, in->span, "E0506", "while body argument %s has type %s, expected %s", vname(v, a),
+                 tystr(v, mt_val_ty(v->f, a)), tystr(v, fwd[i]));
+    }
+    check_region(v, &x->body[1].insts, in, in->span);
+    check_yield(v, in, &x->body[1].insts, "body", carried, n);
+    close_scope(v, mark);
+    for (uint32_t i = 0; i < m; i++)
+        define(v, in, x->results[i], VK_RESULT, "result", "E0506");
+}
+
 /* reduce and scan: operands of one shape, the combine region's arguments
  * (the accumulated values, then the next ones: one of each operand's
  * element type), its yield, and the results. */
@@ -904,7 +999,13 @@ static void check_inst(Verifier *v, const MtInst *in, const MtInst *loop, bool l
     }
     if ((in->op == OP_FOR) != (in->loop != NULL))
         verr(v, in->span, "E0506", in->loop ? "%s carries a loop region" : "%s has no loop region", op);
-    if ((mt_op_class(in->op) == OC_COMBINE) != (in->nest != NULL)) {
+    if (in->op == OP_CONDITION) {
+        if (!loop || loop->op != OP_WHILE)
+            verr(v, in->span, "E0506", "condition outside the first region of a while");
+        else if (!last)
+            verr(v, in->span, "E0506", "condition must be the last instruction of its region");
+    }
+    if (mt_op_is_nest(in->op) != (in->nest != NULL)) {
         verr(v, in->span, "E0506", in->nest ? "%s carries regions" : "%s has no region", op);
         return;
     }
@@ -929,7 +1030,12 @@ static void check_inst(Verifier *v, const MtInst *in, const MtInst *loop, bool l
     if (in->nest) {
         if (in->ty || in->dst)
             verr(v, in->span, "E0502", "%s must not declare a result type or value; its results are its own", op);
-        check_nest(v, in, ok);
+        if (in->op == OP_IF)
+            check_if(v, in, ok);
+        else if (in->op == OP_WHILE)
+            check_while(v, in, ok);
+        else
+            check_nest(v, in, ok);
         return;
     }
     if (!has_result(in->op)) {

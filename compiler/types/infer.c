@@ -741,17 +741,60 @@ static bool infer_args(Inf *in, MtExpr *e, const MtType **tys)
     return ok;
 }
 
+/* A runtime loop's induction variable type: the promotion of its bounds
+ * and runtime step (integer scalars; Python numbers adopt it), i32 when
+ * they are all Python numbers. report: E0411 for bad bounds. */
+static const MtType *loop_iv_type(Inf *in, MtExprLoop *l, bool report)
+{
+    MtExpr *e = l->node;
+    uint32_t nb = l->dyn_step ? 3 : 2, at[3] = {0, 1, e->nargs - 1};
+    static const char *const what[3] = {"start", "stop", "step"};
+    const MtType *ivt = NULL;
+    bool ok = true;
+    for (uint32_t k = 0; k < nb; k++) {
+        const MtType *t = infer_node(in, e->args[at[k]]);
+        if (!t)
+            return NULL;
+        if (mt_ty_is_block(t) || !mt_ty_is_intlike(t)) {
+            if (report)
+                err(in, e, "E0411", "runtime range bounds must be integer scalars, got %s for the %s", ts(in, t),
+                    what[k]);
+            ok = false;
+            continue;
+        }
+        if (mt_ty_is_bool(t) || (is_weak(e->args[at[k]]) && mt_ty_bits(t) <= 32))
+            continue;
+        const MtType *p = ivt ? mt_ty_computation(ivt, false, t, false, false) : t;
+        if (!p) {
+            if (report)
+                err(in, e, "E0411", "runtime range bounds differ in signedness (%s and %s)", ts(in, ivt), ts(in, t));
+            return NULL;
+        }
+        ivt = p;
+    }
+    return !ok ? NULL : ivt ? ivt : &mt_ty_i32;
+}
+
 static const MtType *infer_loop(Inf *in, MtExpr *e, const MtType **tys)
 {
     MtExprLoop *l = e->u.loop;
     bool ok = true;
-    for (int i = 0; i < 2; i++)
-        if (tys[i] != &mt_ty_i32 && tys[i] != &mt_ty_bool) {
-            err(in, e, "E0411", "runtime range bounds must be i32 scalars, got %s for the %s", ts(in, tys[i]),
-                i ? "stop" : "start");
-            ok = false;
+    uint32_t nb = l->dyn_step ? 3 : 2, at[3] = {0, 1, e->nargs - 1};
+    const MtType *ivt = loop_iv_type(in, l, true);
+    if (!ivt)
+        return NULL;
+    for (uint32_t k = 0; k < nb; k++)
+        if (tys[at[k]] != ivt) {
+            if (is_weak(e->args[at[k]])) {
+                MtExpr *c = mt_expr_new(in->c, in->p, EX_CONST, e->args[at[k]]->span, e->args[at[k]]->inl, 0);
+                c->u.cst = e->args[at[k]]->u.cst;
+                c->ty = ivt;
+                e->args[at[k]] = c;
+            } else if (!convert_operand(in, e, at[k], ivt)) {
+                return NULL;
+            }
         }
-    l->iv->ty = &mt_ty_i32;
+    l->iv->ty = ivt;
     for (uint32_t i = 0; i < l->ncarried; i++) {
         l->arg[i]->ty = tys[2 + i];
         l->result[i]->ty = tys[2 + i];
@@ -778,9 +821,83 @@ static const MtType *infer_loop(Inf *in, MtExpr *e, const MtType **tys)
 /* tl.reduce / tl.associative_scan: operands of one shape, the combine
  * region's arguments (typed by the frontend: the operands' element types,
  * twice) and its yields of those types; the results. */
+/* A runtime if: a scalar bool condition, both regions' effects and
+ * yields, of one type per result. */
+static const MtType *infer_if(Inf *in, MtExpr *e, const MtType **ta)
+{
+    MtExprNest *x = e->u.nest;
+    if (ta[0] != &mt_ty_bool) {
+        err(in, e, "E0202", "the condition of a runtime `if` must be a scalar, got %s", ts(in, ta[0]));
+        return NULL;
+    }
+    bool ok = true;
+    for (uint32_t k = 0; k < 2; k++)
+        for (uint32_t i = 0; i < x->body[k].roots.n; i++)
+            ok &= infer_node(in, x->body[k].roots.v[i]) != NULL;
+    for (uint32_t i = 0; i < x->nresults; i++) {
+        const MtType *a = x->body[0].yield[i] ? infer_node(in, x->body[0].yield[i]) : NULL;
+        const MtType *b = x->body[1].yield[i] ? infer_node(in, x->body[1].yield[i]) : NULL;
+        if (!a || !b) {
+            ok = false;
+        } else if (a != b) {
+            MtDiagRec *d = err(in, e, "E0419",
+                               "'%s' is %s after the then branch but %s after the else branch; a name a runtime "
+                               "`if` assigns must have one type on both paths",
+                               x->names[i], ts(in, a), ts(in, b));
+            mt_note(in->c, d, x->body[0].yield[i]->span, "the %s value", ts(in, a));
+            mt_note(in->c, d, x->body[1].yield[i]->span, "the %s value", ts(in, b));
+            ok = false;
+        } else {
+            x->result[i]->ty = a;
+        }
+    }
+    return ok ? &mt_ty_void : NULL;
+}
+
+/* A while: the carried values' types (the placeholders', from their
+ * inits), a scalar bool condition, and a body yielding the same types. */
+static const MtType *infer_while(Inf *in, MtExpr *e, const MtType **ta)
+{
+    MtExprNest *x = e->u.nest;
+    bool ok = true;
+    for (uint32_t i = 0; i < e->nargs; i++) {
+        x->body[0].arg[i]->ty = ta[i];
+        x->body[1].arg[i]->ty = ta[i];
+        x->result[i]->ty = ta[i];
+    }
+    for (uint32_t i = 0; i < x->body[0].roots.n; i++)
+        ok &= infer_node(in, x->body[0].roots.v[i]) != NULL;
+    const MtType *c = x->body[0].yield && x->body[0].yield[0] ? infer_node(in, x->body[0].yield[0]) : NULL;
+    if (c && c != &mt_ty_bool) {
+        err(in, e, "E0202", "the condition of a `while` must be a scalar, got %s", ts(in, c));
+        ok = false;
+    }
+    ok &= c != NULL;
+    for (uint32_t i = 0; i < x->body[1].roots.n; i++)
+        ok &= infer_node(in, x->body[1].roots.v[i]) != NULL;
+    for (uint32_t i = 0; i < e->nargs; i++) {
+        const MtType *yt = x->body[1].yield && x->body[1].yield[i] ? infer_node(in, x->body[1].yield[i]) : NULL;
+        if (!yt) {
+            ok = false;
+        } else if (yt != ta[i]) {
+            MtDiagRec *d = err(in, e, "E0412",
+                               "loop-carried variable '%s' is %s before the loop but %s at the end of the body; "
+                               "initialise it with the type it has in the loop",
+                               x->names[i], ts(in, ta[i]), ts(in, yt));
+            mt_note(in->c, d, x->body[1].yield[i]->span, "'%s' gets its %s value here", x->names[i], ts(in, yt));
+            ok = false;
+        }
+    }
+    return ok ? &mt_ty_void : NULL;
+}
+
 static const MtType *infer_nest(Inf *in, MtExpr *e, const MtType **ta)
 {
     MtExprNest *x = e->u.nest;
+    if (e->op == OP_IF)
+        return infer_if(in, e, ta);
+    if (e->op == OP_WHILE)
+        return infer_while(in, e, ta);
     const char *name = mt_op_info[e->op].py;
     uint32_t n = e->nargs;
     for (uint32_t i = 0; i < n; i++) {
@@ -801,7 +918,7 @@ static const MtType *infer_nest(Inf *in, MtExpr *e, const MtType **ta)
         ok &= infer_node(in, b->roots.v[i]) != NULL;
     for (uint32_t i = 0; i < b->nyield; i++) {
         const MtType *want = mt_ty_elem(ta[i]);
-        const MtType *yt = infer_node(in, b->yield[i]);
+        const MtType *yt = b->yield[i] ? infer_node(in, b->yield[i]) : NULL;
         if (!yt) {
             ok = false;
         } else if (yt != want) {
@@ -842,7 +959,7 @@ static const MtType *infer_node(Inf *in, MtExpr *e)
         t = mt_const_natural_type(e->u.cst);
         break;
     case EX_LOOP_IV:
-        t = &mt_ty_i32;
+        t = loop_iv_type(in, e->u.loop, false);
         break;
     case EX_OP:
         t = infer_op(in, e, ta);
@@ -937,7 +1054,8 @@ static void warn_unused(Inf *in)
             for (uint32_t r = 0; r < e->u.nest->nbodies; r++) {
                 MtExprBody *b = &e->u.nest->body[r];
                 for (uint32_t k = 0; k < b->nyield; k++)
-                    used[b->yield[k]->id] = 1;
+                    if (b->yield[k])
+                        used[b->yield[k]->id] = 1;
                 for (uint32_t k = 0; k < b->roots.n; k++)
                     used[b->roots.v[k]->id] = 1;
             }

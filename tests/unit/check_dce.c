@@ -69,6 +69,34 @@ START_TEST(nests_live_or_die_whole)
 }
 END_TEST
 
+START_TEST(ifs_with_stores_stay_dead_ifs_go)
+{
+    check_dce(H "%0 = cmp_gt n, 0 : bool\n"
+                "%3 = if %0 : i32 {\n"
+                "  %1 = add n, 1 : i32\n"
+                "  yield %1\n"
+                "} else {\n"
+                "  yield n\n"
+                "}\n"
+                "if %0 {\n"
+                "  %4 = mul n, 2 : i32\n"
+                "  %5 = addptr out, n : ptr<f32>\n"
+                "  store %5, 1.0, none\n"
+                "  yield\n"
+                "} else {\n"
+                "  yield\n"
+                "}\n",
+              H "%0 = cmp_gt n, 0 : bool\n"
+                "if %0 {\n"
+                "  %5 = addptr out, n : ptr<f32>\n"
+                "  store %5, 1.0, none\n"
+                "  yield\n"
+                "} else {\n"
+                "  yield\n"
+                "}\n");
+}
+END_TEST
+
 START_TEST(dead_operations_go_stores_stay)
 {
     check_dce(H "%0 = program_id {axis=0} : i32\n"
@@ -408,6 +436,7 @@ int main(void)
     TCase *d = tcase_create("dce");
     tcase_add_test(d, dead_operations_go_stores_stay);
     tcase_add_test(d, nests_live_or_die_whole);
+    tcase_add_test(d, ifs_with_stores_stay_dead_ifs_go);
     tcase_add_test(d, nothing_stored_nothing_kept);
     tcase_add_test(d, dead_loop_goes_whole);
     tcase_add_test(d, loop_with_a_store_stays_its_slots_go);

@@ -93,6 +93,40 @@ START_TEST(reductions_scans_shapes_round_trip)
 }
 END_TEST
 
+START_TEST(if_while_and_runtime_steps_round_trip)
+{
+    round_trip("kernel cf(p: ptr<f32>, n: i32, s: i32, b: i64)\n"
+               "%0 = cmp_gt n, 0 : bool\n"
+               "%3, %4 = if %0 : f32, i32 {\n"
+               "  %1 = add n, 1 : i32\n"
+               "  yield 1.0, %1\n"
+               "} else {\n"
+               "  store p, 2.0, none\n"
+               "  yield 2.0, n\n"
+               "}\n"
+               "if %0 {\n"
+               "  yield\n"
+               "} else {\n"
+               "  yield\n"
+               "}\n"
+               "%11, %12 = while (%5 = 0, %6 = 0.0) : i32, f32 {\n"
+               "  %7 = cmp_lt %5, n : bool\n"
+               "  condition %7, %5, %6\n"
+               "} do (%8, %9) {\n"
+               "  %10 = add %8, 3 : i32\n"
+               "  yield %10, %9\n"
+               "}\n"
+               "for %13 in range(0, n, s) {\n"
+               "  yield\n"
+               "}\n"
+               "%14 = add b, 4 : i64\n"
+               "for %15 in range(b, %14, 1) {\n"
+               "  yield\n"
+               "}\n"
+               "store p, %3, none\n");
+}
+END_TEST
+
 START_TEST(numbers_are_kept_with_gaps)
 {
     MtCtx *c = mt_ctx_new(NULL);
@@ -239,7 +273,7 @@ static const Bad bad[] = {
     {"kernel k()\n%0 = add 1, 2 {axis=0} : i32\n", 2, 15, "add takes no attributes"},
     {"kernel k()\n%0 = arange {start=0, stop=8} : vector<8 x i32>\n", 2, 23, "expected 'end='"},
     {"kernel k()\n%0 = add 1, 2 : i32 junk\n", 2, 21, "expected the end of the line"},
-    {"kernel k()\n%0, %1 = add 1, 2 : i32\n", 2, 1, "add defines one value; only for, reduce and scan define several"},
+    {"kernel k()\n%0, %1 = add 1, 2 : i32\n", 2, 1, "add defines one value; only for, if, while, reduce and scan define several"},
     {"kernel k(K: i32)\nfor %0 in range(0, K, 1) {\n  yield\n", 4, 1, "missing '}' closing the for on line 2"},
     {"kernel k()\n}\n", 2, 1, "'}' without an open region"},
     {"kernel k(K: i32)\n%5, %6 = for %0 in range(0, K, 1) iter_args(%1 = 0.0) : f32 {\n  yield %1\n}\n", 2, 1,
@@ -306,6 +340,7 @@ int main(void)
     tcase_add_loop_test(rt, seed_listings_round_trip, 0, (int)(sizeof seed_files / sizeof seed_files[0]));
     tcase_add_test(rt, literals_attributes_and_nesting_round_trip);
     tcase_add_test(rt, reductions_scans_shapes_round_trip);
+    tcase_add_test(rt, if_while_and_runtime_steps_round_trip);
     tcase_add_test(rt, numbers_are_kept_with_gaps);
     tcase_add_test(rt, constant_kinds);
     tcase_add_test(rt, whitespace_is_free_and_printing_normalises);

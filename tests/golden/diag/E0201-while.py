@@ -6,6 +6,6 @@ import triton.language as tl
 @triton.jit
 def kernel(x, out, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    while n > 0:
+    while BLOCK > 4:
         n = n - 1
     tl.store(out + offs, 0.0)

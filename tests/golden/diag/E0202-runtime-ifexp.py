@@ -7,5 +7,5 @@ import triton.language as tl
 def kernel(x, out, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     v = tl.load(x + offs)
-    w = v if n > 0 else 0.0
+    w = v if offs > 0 else 0.0
     tl.store(out + offs, w)
