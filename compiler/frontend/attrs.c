@@ -161,6 +161,12 @@ FValue fe_value_attr(Fe *fe, FValue v, const char *name, MtSpan sp)
 {
     if (v.kind == FV_DTYPE)
         return dtype_attr(fe, v.u.dtype, name, sp);
+    if (v.kind == FV_BLOCKPTR) {
+        if (!strcmp(name, "advance"))
+            return method(fe, v, name, sp);
+        fe_error(fe, sp, "E0304", "a block pointer has no attribute '%s' in kernels (it has advance)", name);
+        return fv_undef();
+    }
     return tensor_attr(fe, v, name, sp);
 }
 

@@ -471,6 +471,7 @@ static FValue eval_attr(Fe *fe, const MtNode *n)
         return r;
     }
     case FV_EXPR:
+    case FV_BLOCKPTR:
     case FV_DTYPE:
         return fe_value_attr(fe, v, n->u.attr.name, n->u.attr.name_span);
     default:

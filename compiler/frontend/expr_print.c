@@ -127,7 +127,7 @@ static void op(Pr *p, const MtExpr *e)
         mt_buf_puts(b, ", keep_dims=True");
     if (e->attr.flags & MT_REVERSE)
         mt_buf_puts(b, ", reverse=True");
-    if (e->op == OP_PERMUTE || e->op == OP_RESHAPE || e->op == OP_BROADCAST) {
+    if (e->op == OP_PERMUTE || e->op == OP_RESHAPE || e->op == OP_BROADCAST || mt_op_class(e->op) == OC_HINT) {
         mt_buf_puts(b, ", ");
         mt_shape_print(b, e->attr.rank, e->attr.shape);
     }

@@ -38,12 +38,14 @@ typedef enum FvKind {
     FV_SLICE,                 /* the `:` of x[:, None] */
     FV_EXPR,                  /* u.e: a runtime value */
     FV_METHOD,                /* u.method: a bound method (x.to, dtype.is_fp16), called next */
+    FV_BLOCKPTR,              /* u.bp: tl.make_block_ptr's block pointer (its parts are values) */
 } FvKind;
 
 typedef enum RangeKind { RANGE_PY, RANGE_STATIC, RANGE_TL } RangeKind;
 
 typedef struct FValue FValue;
 typedef struct FeBuiltin FeBuiltin;
+typedef struct FeBlockPtr FeBlockPtr;
 struct FValue {
     uint8_t kind;             /* FvKind */
     bool is_list;
@@ -59,7 +61,20 @@ struct FValue {
         MtExpr *e;
         struct { FValue *bounds; uint8_t kind; MtSpan span; } range; /* bounds[3] = start, stop, step */
         struct { FValue *self; const char *name; MtSpan span; } method;
+        const FeBlockPtr *bp;
     } u;
+};
+
+/* A block pointer (tl.make_block_ptr): a compile-time structure of values.
+ * Loads and stores through it become ordinary pointer blocks and masks
+ * (frontend), so the IR never sees one; in runtime loops and branches its
+ * runtime parts are carried one by one. */
+struct FeBlockPtr {
+    int rank;
+    FValue base;              /* a scalar pointer */
+    FValue shape[MT_MAX_RANK], strides[MT_MAX_RANK], offsets[MT_MAX_RANK]; /* numbers or runtime scalars */
+    int32_t block[MT_MAX_RANK]; /* block_shape, compile-time */
+    int32_t order[MT_MAX_RANK]; /* compile-time; a layout hint */
 };
 
 /* A name binding in a scope. A name first assigned inside a runtime loop
@@ -254,6 +269,11 @@ const char *fe_builtin_display(Fe *fe, const FeBuiltin *bi); /* "tl.load", "rang
 bool fe_dtype_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, const MtType **out);
 /* A compile-time integer (or bool) argument; E0306 otherwise. */
 bool fe_static_int(Fe *fe, FValue v, MtSpan sp, const char *what, int64_t *out);
+/* tl_blockptr.c: accesses through block pointers (pointer block, mask,
+ * other), the cache / eviction hint checks. */
+bool fe_blockptr_load(Fe *fe, const FeArgs *a, MtSpan sp, MtExpr **ptr, MtExpr **mask, MtExpr **other);
+bool fe_blockptr_store(Fe *fe, const FeArgs *a, MtSpan sp, MtExpr **ptr, MtExpr **mask);
+bool fe_cache_hints(Fe *fe, const FeArgs *a, int cache, int evict, const char *fname);
 /* A block shape: a positive int or a non-empty tuple/list of them (E0409, E0415). */
 bool fe_shape_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, int *rank, int32_t *shape);
 

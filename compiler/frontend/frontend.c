@@ -155,6 +155,171 @@ static Binding *local_binding(Fe *fe, const char *name)
     return NULL;
 }
 
+/* ---- carried values: numbers, runtime values, and tuples and block
+ * pointers of them, one slot per part ------------------------------------------------------- */
+
+typedef MT_VEC(FValue) FvVec;
+
+/* The parts of v a loop or branch carries, in order; false when v has a
+ * part no slot can hold (a dtype, a function, ...). */
+static bool carried_parts(FValue v, FvVec *out, MtCtx *c)
+{
+    switch ((FvKind)v.kind) {
+    case FV_EXPR:
+    case FV_INT:
+    case FV_FLOAT:
+    case FV_BOOL:
+        mt_vec_push(&c->arena, out, v);
+        return true;
+    case FV_TUPLE:
+        for (uint32_t i = 0; i < v.u.tup.n; i++)
+            if (!carried_parts(v.u.tup.v[i], out, c))
+                return false;
+        return true;
+    case FV_BLOCKPTR: {
+        const FeBlockPtr *bp = v.u.bp;
+        mt_vec_push(&c->arena, out, bp->base);
+        for (int d = 0; d < bp->rank; d++) {
+            mt_vec_push(&c->arena, out, bp->shape[d]);
+            mt_vec_push(&c->arena, out, bp->strides[d]);
+            mt_vec_push(&c->arena, out, bp->offsets[d]);
+        }
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+/* Whether b has the same structure as a (tuple lengths, block pointers'
+ * ranks, block shapes and orders), so the same slots carry it. */
+static bool same_structure(FValue a, FValue b)
+{
+    bool la = a.kind == FV_EXPR || fv_is_number(a), lb = b.kind == FV_EXPR || fv_is_number(b);
+    if (la || lb)
+        return la && lb;
+    if (a.kind != b.kind)
+        return false;
+    if (a.kind == FV_TUPLE) {
+        if (a.u.tup.n != b.u.tup.n)
+            return false;
+        for (uint32_t i = 0; i < a.u.tup.n; i++)
+            if (!same_structure(a.u.tup.v[i], b.u.tup.v[i]))
+                return false;
+        return true;
+    }
+    if (a.kind == FV_BLOCKPTR) {
+        if (a.u.bp->rank != b.u.bp->rank)
+            return false;
+        for (int d = 0; d < a.u.bp->rank; d++)
+            if (a.u.bp->block[d] != b.u.bp->block[d] || a.u.bp->order[d] != b.u.bp->order[d])
+                return false;
+        return true;
+    }
+    return false;
+}
+
+/* A value of tmpl's structure whose parts are parts[*i], parts[*i + 1], ... */
+static FValue rebuild(Fe *fe, FValue tmpl, MtExpr *const *parts, uint32_t *i)
+{
+    if (tmpl.kind == FV_TUPLE) {
+        FValue t = tmpl;
+        t.u.tup.v = mt_arena_alloc(&fe->c->arena, (tmpl.u.tup.n + 1) * sizeof *t.u.tup.v);
+        for (uint32_t k = 0; k < tmpl.u.tup.n; k++)
+            t.u.tup.v[k] = rebuild(fe, tmpl.u.tup.v[k], parts, i);
+        return t;
+    }
+    if (tmpl.kind == FV_BLOCKPTR) {
+        FeBlockPtr *bp = mt_arena_alloc(&fe->c->arena, sizeof *bp);
+        *bp = *tmpl.u.bp;
+        bp->base = fv_expr(parts[(*i)++]);
+        for (int d = 0; d < bp->rank; d++) {
+            bp->shape[d] = fv_expr(parts[(*i)++]);
+            bp->strides[d] = fv_expr(parts[(*i)++]);
+            bp->offsets[d] = fv_expr(parts[(*i)++]);
+        }
+        return (FValue){.kind = FV_BLOCKPTR, .u.bp = bp};
+    }
+    return fv_expr(parts[(*i)++]);
+}
+
+/* A name a runtime loop carries: its value before, as the template of its
+ * slots first .. first + count - 1. */
+typedef struct Carried {
+    const char *name;
+    FValue tmpl;
+    uint32_t first, count;
+} Carried;
+typedef MT_VEC(Carried) CarriedVec;
+
+/* The names of `assigned` that exist before a runtime loop, each with its
+ * slots' initial values appended to inits; false after an error. */
+static bool carried_names(Fe *fe, const NameVec *assigned, const char *skip, MtSpan header, const char *what,
+                          CarriedVec *out, MtExprList *inits, NameVec *slot_names)
+{
+    MtCtx *c = fe->c;
+    for (uint32_t i = 0; i < assigned->n; i++) {
+        if (skip && !strcmp(assigned->v[i], skip))
+            continue;
+        Binding *b = local_binding(fe, assigned->v[i]);
+        if (!b || b->loop_local)
+            continue;
+        if (b->v.kind == FV_UNDEF)
+            return false;
+        FvVec parts = {0};
+        if (!carried_parts(b->v, &parts, c)) {
+            fe_error(fe, header, "E0412",
+                     "'%s' is assigned in this %s, so it must be a number, a runtime value, or a tuple or block "
+                     "pointer of them before the loop, not %s",
+                     assigned->v[i], what, fv_kind_name(b->v));
+            return false;
+        }
+        Carried k = {assigned->v[i], b->v, inits->n, parts.n};
+        for (uint32_t p = 0; p < parts.n; p++) {
+            MtExpr *e = fe_to_expr(fe, parts.v[p], header);
+            if (!e)
+                return false;
+            mt_expr_list_push(c, inits, e);
+            mt_vec_push(&c->arena, slot_names, assigned->v[i]);
+        }
+        mt_vec_push(&c->arena, out, k);
+    }
+    return true;
+}
+
+/* The slots' values at the end of a body from the names' bindings in
+ * scope s (each of its template's structure); false after an error. */
+static bool carried_yields(Fe *fe, Scope *s, const CarriedVec *cv, MtSpan header, MtExpr **yields)
+{
+    bool ok = true;
+    for (uint32_t i = 0; i < cv->n; i++) {
+        const Carried *k = &cv->v[i];
+        Binding *b = NULL;
+        for (uint32_t j = 0; j < s->names.n; j++)
+            if (!strcmp(s->names.v[j].name, k->name))
+                b = &s->names.v[j];
+        FValue v = b ? b->v : fv_undef();
+        if (v.kind == FV_UNDEF) {
+            ok = false;
+            continue;
+        }
+        if (!same_structure(k->tmpl, v)) {
+            fe_error(fe, header, "E0412",
+                     "'%s' is %s before the loop but %s at the end of the body; a loop-carried value keeps its "
+                     "structure (tuple length, block pointer shape)",
+                     k->name, fv_repr(fe->c, k->tmpl), fv_repr(fe->c, v));
+            ok = false;
+            continue;
+        }
+        FvVec parts = {0};
+        carried_parts(v, &parts, fe->c);
+        for (uint32_t p = 0; p < parts.n; p++)
+            if (!(yields[k->first + p] = fe_to_expr(fe, parts.v[p], header)))
+                ok = false;
+    }
+    return ok;
+}
+
 /* A runtime `for`: step is a positive constant, or step_val a runtime
  * value (assumed positive, as Triton's scf.for does). A negative constant
  * step runs the loop from stop to start and maps the induction variable
@@ -177,31 +342,15 @@ static void exec_runtime_for(Fe *fe, const MtNode *st, FValue start, FValue stop
         return;
     const char *iv_name = st->u.for_.target->u.name;
 
-    /* Carried values: names the body assigns that exist before the loop. */
+    /* Carried values: names the body assigns that exist before the loop
+     * (tuples and block pointers of them: one slot per part). */
     NameVec assigned = {0};
     collect_assigned(c, &st->u.for_.body, &assigned);
-    NameVec carried = {0};
-    MT_VEC(MtExpr *) inits = {0};
-    for (uint32_t i = 0; i < assigned.n; i++) {
-        if (!strcmp(assigned.v[i], iv_name))
-            continue;
-        Binding *b = local_binding(fe, assigned.v[i]);
-        if (!b || b->loop_local)
-            continue;
-        if (b->v.kind != FV_EXPR && !fv_is_number(b->v)) {
-            if (b->v.kind != FV_UNDEF)
-                fe_error(fe, header, "E0412",
-                         "'%s' is assigned in this runtime loop, so it must be a number or a runtime value before "
-                         "the loop, not %s",
-                         assigned.v[i], fv_kind_name(b->v));
-            return;
-        }
-        MtExpr *init = fe_to_expr(fe, b->v, header);
-        if (!init)
-            return;
-        mt_vec_push(&c->arena, &carried, assigned.v[i]);
-        mt_vec_push(&c->arena, &inits, init);
-    }
+    CarriedVec cv = {0};
+    MtExprList inits = {0};
+    NameVec carried = {0}; /* per slot: the name it belongs to */
+    if (!carried_names(fe, &assigned, iv_name, header, "runtime loop", &cv, &inits, &carried))
+        return;
 
     MtExprLoop *loop = mt_arena_alloc(&c->arena, sizeof *loop);
     MtExpr *node = fe_new(fe, EX_FOR, header, 2 + carried.n + (ep != NULL));
@@ -235,7 +384,10 @@ static void exec_runtime_for(Fe *fe, const MtNode *st, FValue start, FValue stop
         arg->u.slot.loop = loop;
         arg->u.slot.index = i;
         loop->arg[i] = arg;
-        fe_assign(fe, carried.v[i], fv_expr(arg));
+    }
+    for (uint32_t i = 0; i < cv.n; i++) {
+        uint32_t at = cv.v[i].first;
+        fe_assign(fe, cv.v[i].name, rebuild(fe, cv.v[i].tmpl, loop->arg, &at));
     }
     Region region = {.roots = &loop->body, .parent = fe->region};
     fe->region = &region;
@@ -244,16 +396,7 @@ static void exec_runtime_for(Fe *fe, const MtNode *st, FValue start, FValue stop
     fe->frame->runtime_loops--;
     fe->region = region.parent;
 
-    bool ok = true;
-    for (uint32_t i = 0; i < carried.n; i++) {
-        Binding *b = NULL;
-        for (uint32_t k = 0; k < body.names.n; k++)
-            if (!strcmp(body.names.v[k].name, carried.v[i]))
-                b = &body.names.v[k];
-        MtExpr *y = b ? fe_to_expr(fe, b->v, header) : NULL;
-        ok &= y != NULL;
-        loop->yield[i] = y;
-    }
+    bool ok = carried_yields(fe, &body, &cv, header, loop->yield);
     fe->frame->scope = body.parent;
 
     /* Names created in the body leave tombstones; carried names now hold
@@ -273,7 +416,10 @@ static void exec_runtime_for(Fe *fe, const MtNode *st, FValue start, FValue stop
         r->u.slot.loop = loop;
         r->u.slot.index = i;
         loop->result[i] = r;
-        fe_assign(fe, carried.v[i], ok ? fv_expr(r) : fv_undef());
+    }
+    for (uint32_t i = 0; i < cv.n; i++) {
+        uint32_t at = cv.v[i].first;
+        fe_assign(fe, cv.v[i].name, ok ? rebuild(fe, cv.v[i].tmpl, loop->result, &at) : fv_undef());
     }
     if (ok)
         fe_add_root(fe, node);
@@ -480,6 +626,7 @@ static void exec_runtime_if(Fe *fe, const MtNode *st, MtExpr *cond)
         for (uint32_t i = 0; i < br[k].scope.names.n; i++)
             collect_targets_name(c, br[k].scope.names.v[i].name, &assigned);
     NameVec names = {0};
+    CarriedVec merged = {0};
     MT_VEC(FValue) vals[2] = {{0}, {0}};
     for (uint32_t i = 0; i < assigned.n; i++) {
         const char *name = assigned.v[i];
@@ -500,26 +647,36 @@ static void exec_runtime_if(Fe *fe, const MtNode *st, MtExpr *cond)
             fe_assign(fe, name, fv_undef());
             continue;
         }
-        if (v[0].kind != FV_EXPR && v[1].kind != FV_EXPR && py_equal(v[0], v[1])) {
+        if (v[0].kind != FV_EXPR && v[0].kind != FV_TUPLE && v[0].kind != FV_BLOCKPTR && py_equal(v[0], v[1])) {
             fe_assign(fe, name, v[0]); /* the same compile-time value on both paths */
             continue;
         }
+        FvVec parts[2] = {{0}, {0}};
         bool ok = true;
         for (uint32_t k = 0; k < 2; k++)
-            if (v[k].kind != FV_EXPR && !fv_is_number(v[k])) {
+            if (!carried_parts(v[k], &parts[k], c)) {
                 fe_error(fe, header, "E0419",
-                         "'%s' is %s on one path of this runtime `if`; only numbers and runtime values can differ "
-                         "between its branches",
+                         "'%s' is %s on one path of this runtime `if`; only numbers, runtime values and tuples "
+                         "or block pointers of them can differ between its branches",
                          name, fv_kind_name(v[k]));
                 ok = false;
             }
+        if (ok && !same_structure(v[0], v[1])) {
+            fe_error(fe, header, "E0419", "'%s' is %s after the then branch but %s after the else branch", name,
+                     fv_repr(c, v[0]), fv_repr(c, v[1]));
+            ok = false;
+        }
         if (!ok) {
             fe_assign(fe, name, fv_undef());
             continue;
         }
-        mt_vec_push(&c->arena, &names, name);
-        mt_vec_push(&c->arena, &vals[0], v[0]);
-        mt_vec_push(&c->arena, &vals[1], v[1]);
+        Carried k = {name, v[0], names.n, parts[0].n};
+        mt_vec_push(&c->arena, &merged, k);
+        for (uint32_t p = 0; p < parts[0].n; p++) {
+            mt_vec_push(&c->arena, &names, name);
+            mt_vec_push(&c->arena, &vals[0], parts[0].v[p]);
+            mt_vec_push(&c->arena, &vals[1], parts[1].v[p]);
+        }
     }
     nest_results(fe, x, names.v, names.n, header);
     for (uint32_t k = 0; k < 2; k++) {
@@ -532,8 +689,10 @@ static void exec_runtime_if(Fe *fe, const MtNode *st, MtExpr *cond)
             x->body[k].yield[i] = merge_value(fe, vals[k].v[i], vals[1 - k].v[i], header);
             ok &= x->body[k].yield[i] != NULL;
         }
-    for (uint32_t i = 0; i < names.n; i++)
-        fe_assign(fe, names.v[i], ok ? fv_expr(x->result[i]) : fv_undef());
+    for (uint32_t i = 0; i < merged.n; i++) {
+        uint32_t at = merged.v[i].first;
+        fe_assign(fe, merged.v[i].name, ok ? rebuild(fe, merged.v[i].tmpl, x->result, &at) : fv_undef());
+    }
     if (ok)
         fe_add_root(fe, x->node);
 }
@@ -685,27 +844,14 @@ static void exec_while(Fe *fe, const MtNode *st)
     }
     NameVec assigned = {0};
     collect_assigned(c, &st->u.while_.body, &assigned);
+    CarriedVec cv = {0};
+    MtExprList inits = {0};
     NameVec carried = {0};
-    MT_VEC(MtExpr *) inits = {0};
-    for (uint32_t i = 0; i < assigned.n; i++) {
-        Binding *b = local_binding(fe, assigned.v[i]);
-        if (!b || b->loop_local)
-            continue;
-        if (b->v.kind != FV_EXPR && !fv_is_number(b->v)) {
-            if (b->v.kind != FV_UNDEF)
-                fe_error(fe, header, "E0412",
-                         "'%s' is assigned in this while loop, so it must be a number or a runtime value before the "
-                         "loop, not %s",
-                         assigned.v[i], fv_kind_name(b->v));
+    if (!carried_names(fe, &assigned, NULL, header, "while loop", &cv, &inits, &carried))
+        return;
+    for (uint32_t i = 0; i < inits.n; i++)
+        if (!fe_type(fe, inits.v[i]))
             return;
-        }
-        MtExpr *init = fe_to_expr(fe, b->v, header);
-        const MtType *t = init ? fe_type(fe, init) : NULL;
-        if (!t)
-            return;
-        mt_vec_push(&c->arena, &carried, assigned.v[i]);
-        mt_vec_push(&c->arena, &inits, init);
-    }
     uint32_t n = carried.n;
     MtExprNest *x = new_nest(fe, OP_WHILE, header, n, 2);
     nest_results(fe, x, carried.v, n, header);
@@ -727,8 +873,10 @@ static void exec_while(Fe *fe, const MtNode *st)
     /* the condition, on the carried values */
     Scope cs = {.parent = fe->frame->scope, .captures = &x->captures};
     fe->frame->scope = &cs;
-    for (uint32_t i = 0; i < n; i++)
-        fe_assign(fe, carried.v[i], fv_expr(x->body[0].arg[i]));
+    for (uint32_t i = 0; i < cv.n; i++) {
+        uint32_t at = cv.v[i].first;
+        fe_assign(fe, cv.v[i].name, rebuild(fe, cv.v[i].tmpl, x->body[0].arg, &at));
+    }
     Region cr = {.roots = &x->body[0].roots, .parent = fe->region};
     fe->region = &cr;
     FValue t = fe_eval(fe, st->u.while_.test);
@@ -749,23 +897,19 @@ static void exec_while(Fe *fe, const MtNode *st)
     /* the body, on the values the condition passed on */
     Scope bs = {.parent = fe->frame->scope, .captures = &x->captures};
     fe->frame->scope = &bs;
-    for (uint32_t i = 0; i < n; i++)
-        fe_assign(fe, carried.v[i], fv_expr(x->body[1].arg[i]));
+    for (uint32_t i = 0; i < cv.n; i++) {
+        uint32_t at = cv.v[i].first;
+        fe_assign(fe, cv.v[i].name, rebuild(fe, cv.v[i].tmpl, x->body[1].arg, &at));
+    }
     Region brg = {.roots = &x->body[1].roots, .parent = fe->region};
     fe->region = &brg;
     fe->frame->runtime_loops++;
     exec_block(fe, &st->u.while_.body);
     fe->frame->runtime_loops--;
     fe->region = brg.parent;
-    bool ok = cond != NULL;
     x->body[1].nyield = n;
     x->body[1].yield = mt_arena_alloc(&c->arena, (n + 1) * sizeof *x->body[1].yield);
-    for (uint32_t i = 0; i < n; i++) {
-        Binding *b = scope_binding(&bs, carried.v[i]);
-        MtExpr *y = b ? fe_to_expr(fe, b->v, header) : NULL;
-        ok &= y != NULL;
-        x->body[1].yield[i] = y;
-    }
+    bool ok = carried_yields(fe, &bs, &cv, header, x->body[1].yield) && cond != NULL;
     fe->frame->scope = bs.parent;
     fe->conts.n = bar;
     for (uint32_t k = 0; k < bs.names.n; k++) {
@@ -778,8 +922,10 @@ static void exec_while(Fe *fe, const MtNode *st)
         Binding tomb = {.name = name, .loop_local = true, .loop_span = header};
         mt_vec_push(&c->arena, &fe->frame->scope->names, tomb);
     }
-    for (uint32_t i = 0; i < n; i++)
-        fe_assign(fe, carried.v[i], ok ? fv_expr(x->result[i]) : fv_undef());
+    for (uint32_t i = 0; i < cv.n; i++) {
+        uint32_t at = cv.v[i].first;
+        fe_assign(fe, cv.v[i].name, ok ? rebuild(fe, cv.v[i].tmpl, x->result, &at) : fv_undef());
+    }
     if (ok)
         fe_add_root(fe, x->node);
 }

@@ -33,6 +33,7 @@ const char *fv_kind_name(FValue v)
     case FV_SLICE: return "slice";
     case FV_EXPR: return "runtime value";
     case FV_METHOD: return "method";
+    case FV_BLOCKPTR: return "block pointer";
     }
     return "value";
 }
@@ -80,6 +81,7 @@ static void repr(MtBuf *b, FValue v)
     case FV_SLICE: mt_buf_puts(b, ":"); return;
     case FV_EXPR: mt_buf_puts(b, "<runtime value>"); return;
     case FV_METHOD: mt_buf_printf(b, "<method %s>", v.u.method.name); return;
+    case FV_BLOCKPTR: mt_buf_printf(b, "<block pointer of rank %d>", v.u.bp->rank); return;
     case FV_UNDEF: mt_buf_puts(b, "<undefined>"); return;
     }
 }

@@ -163,16 +163,24 @@ FValue b_arange(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
 
 FValue b_load(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
 {
-    if (a->given[3] && !(a->v[3].kind == FV_TUPLE && a->v[3].u.tup.n == 0)) {
-        fe_error(fe, a->sp[3], "E0406", "tl.load(boundary_check=...) needs block pointers, which mytriton does not "
-                 "support; use a mask");
+    if (!fe_cache_hints(fe, a, 5, 6, "tl.load"))
         return fv_undef();
+    MtExpr *ptr, *mask, *other;
+    if (a->v[0].kind == FV_BLOCKPTR) {
+        if (!fe_blockptr_load(fe, a, sp, &ptr, &mask, &other))
+            return fv_undef();
+    } else {
+        if (a->given[3] && !(a->v[3].kind == FV_TUPLE && a->v[3].u.tup.n == 0)) {
+            fe_error(fe, a->sp[3], "E0406", "tl.load(boundary_check=...) needs a block pointer (tl.make_block_ptr); "
+                     "mask a pointer block instead");
+            return fv_undef();
+        }
+        ptr = fe_to_expr(fe, a->v[0], a->sp[0]);
+        mask = opt_expr(fe, a->v[1], a->sp[1]);
+        other = opt_expr(fe, a->v[2], a->sp[2]);
+        if (!ptr || (a->v[1].kind != FV_NONE && !mask) || (a->v[2].kind != FV_NONE && !other))
+            return fv_undef();
     }
-    MtExpr *ptr = fe_to_expr(fe, a->v[0], a->sp[0]);
-    MtExpr *mask = opt_expr(fe, a->v[1], a->sp[1]);
-    MtExpr *other = opt_expr(fe, a->v[2], a->sp[2]);
-    if (!ptr || (a->v[1].kind != FV_NONE && !mask) || (a->v[2].kind != FV_NONE && !other))
-        return fv_undef();
     mark_pointer(fe, ptr);
     MtExpr *e = fe_op(fe, OP_LOAD, sp, 3);
     e->args[0] = ptr;
@@ -183,15 +191,25 @@ FValue b_load(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
 
 FValue b_store(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
 {
-    if (a->given[3] && !(a->v[3].kind == FV_TUPLE && a->v[3].u.tup.n == 0)) {
-        fe_error(fe, a->sp[3], "E0406", "tl.store(boundary_check=...) needs block pointers, which mytriton does not "
-                 "support; use a mask");
+    if (!fe_cache_hints(fe, a, 4, 5, "tl.store"))
         return fv_undef();
+    MtExpr *ptr, *mask;
+    if (a->v[0].kind == FV_BLOCKPTR) {
+        if (!fe_blockptr_store(fe, a, sp, &ptr, &mask))
+            return fv_undef();
+    } else {
+        if (a->given[3] && !(a->v[3].kind == FV_TUPLE && a->v[3].u.tup.n == 0)) {
+            fe_error(fe, a->sp[3], "E0406", "tl.store(boundary_check=...) needs a block pointer "
+                     "(tl.make_block_ptr); mask a pointer block instead");
+            return fv_undef();
+        }
+        ptr = fe_to_expr(fe, a->v[0], a->sp[0]);
+        mask = opt_expr(fe, a->v[2], a->sp[2]);
+        if (!ptr || (a->v[2].kind != FV_NONE && !mask))
+            return fv_undef();
     }
-    MtExpr *ptr = fe_to_expr(fe, a->v[0], a->sp[0]);
     MtExpr *val = fe_to_expr(fe, a->v[1], a->sp[1]);
-    MtExpr *mask = opt_expr(fe, a->v[2], a->sp[2]);
-    if (!ptr || !val || (a->v[2].kind != FV_NONE && !mask))
+    if (!val)
         return fv_undef();
     mark_pointer(fe, ptr);
     MtExpr *e = fe_op(fe, OP_STORE, sp, 3);

@@ -285,6 +285,7 @@ static bool hoistable(int op)
     case OP_IF:
     case OP_WHILE:
     case OP_CONDITION:
+    case OP_ASSUME:
         return false;
     default:
         return true;
@@ -1037,6 +1038,10 @@ static void plan_inst(Builder *b, const MtInst *in)
     case OP_RESHAPE:
     case OP_PERMUTE:
     case OP_BROADCAST: plan_shape(b, in, inv); return;
+    case OP_MULTIPLE_OF:
+    case OP_MAX_CONTIGUOUS:
+    case OP_MAX_CONSTANCY: plan_alias(b, in); return; /* facts for the GPU: the value itself */
+    case OP_ASSUME: return;                           /* not checked, as in Triton */
     case OP_ZEROS:
     case OP_FULL:
     case OP_EMPTY: plan_factory(b, in, inv); return;

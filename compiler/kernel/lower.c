@@ -260,6 +260,7 @@ static MtDtype compute_type(Lw *L, const MtInst *in)
     case OC_COMBINE:
     case OC_SHAPE:
     case OC_DOT:
+    case OC_HINT:
     case OC_CONTROL:
         break;
     }
@@ -668,6 +669,7 @@ static void lower_inst(Lw *L, const MtInst *in)
         return;
     case OC_SCAN:
     case OC_COMBINE:
+    case OC_HINT:
         lw_fail(L, in, "%s is not supported by the fast CUDA lowering yet", mt_op_info[in->op].py);
         return;
     case OC_DOT:
@@ -759,7 +761,8 @@ static bool fast_supported(Lw *L, const MtRegion *r)
         const MtType *x = in->nargs && in->args[0] ? mt_val_ty(L->f, in->args[0]) : NULL;
         switch (mt_op_class(in->op)) {
         case OC_SCAN:
-        case OC_COMBINE: why = ""; break;
+        case OC_COMBINE:
+        case OC_HINT: why = ""; break;
         case OC_REDUCE:
             if (in->op == OP_XOR_SUM || !x || x->rank != 1 || (in->attr.flags & MT_KEEP_DIMS))
                 why = "";

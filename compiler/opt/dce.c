@@ -86,7 +86,7 @@ static void scan(MtCtx *c, Dce *d, MtRegion *r, MtInst *loop, MtInst *nest)
             d->def[in->dst] = in;
             d->encl[in->dst] = loop;
         }
-        if (in->op == OP_STORE) {
+        if (in->op == OP_STORE || in->op == OP_ASSUME) {
             for (uint32_t k = 0; k < in->nargs; k++)
                 mark(c, d, in->args[k]);
             mark_loop(c, d, loop);

@@ -148,8 +148,11 @@ static MtVal lower_op(Low *L, MtExpr *e)
     }
     for (uint32_t i = 0; i < e->nargs; i++)
         a[i] = e->args[i] ? lower(L, e->args[i]) : 0;
-    MtInst *in = mt_inst_new(L->c, L->f, L->region, (MtOpcode)e->op, e->ty, a, e->nargs, e->span, e->inl);
+    const MtType *ty = e->ty && e->ty->kind == TY_VOID ? NULL : e->ty; /* assume: no result */
+    MtInst *in = mt_inst_new(L->c, L->f, L->region, (MtOpcode)e->op, ty, a, e->nargs, e->span, e->inl);
     in->attr = e->attr;
+    if (!ty)
+        return LOWERED;
     if (in->attr.axis == MT_AXIS_NONE && (mt_op_class(e->op) == OC_REDUCE || mt_op_class(e->op) == OC_SCAN))
         in->attr.axis = 0; /* a rank-1 block without an axis */
     return in->dst;

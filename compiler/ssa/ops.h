@@ -43,6 +43,8 @@ typedef enum MtOpClass {
     OC_COMBINE,               /* reduce, scan with a combine region (nests) */
     OC_SHAPE,                 /* expand_dims, reshape, permute, broadcast */
     OC_DOT,                   /* matrix product */
+    OC_HINT,                  /* facts for the compiler: multiple_of, max_contiguous, max_constancy (the
+                               * operand itself, attr.shape[0..rank) the values per dimension), assume */
     OC_CONTROL,               /* for, yield */
 } MtOpClass;
 

@@ -249,6 +249,13 @@ void mt_ssa_print_inst(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
     case OP_CUMPROD:
         print_axis(b, in);
         break;
+    case OP_MULTIPLE_OF:
+    case OP_MAX_CONTIGUOUS:
+    case OP_MAX_CONSTANCY:
+        mt_buf_puts(b, " {values=");
+        mt_shape_print(b, in->attr.rank, in->attr.shape);
+        mt_buf_putc(b, '}');
+        break;
     case OP_PERMUTE:
         mt_buf_puts(b, " {order=");
         mt_shape_print(b, in->attr.rank, in->attr.shape);

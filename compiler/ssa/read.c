@@ -462,7 +462,8 @@ static void attrs(Reader *r, MtInst *in)
     int cls = mt_op_class(in->op);
     bool want = in->op == OP_PROGRAM_ID || in->op == OP_NUM_PROGRAMS || in->op == OP_EXPAND_DIMS ||
                 in->op == OP_ARANGE || in->op == OP_ZEROS || in->op == OP_FULL || in->op == OP_EMPTY ||
-                in->op == OP_PERMUTE || cls == OC_SCAN || cls == OC_COMBINE;
+                in->op == OP_PERMUTE || cls == OC_SCAN || cls == OC_COMBINE ||
+                (cls == OC_HINT && in->op != OP_ASSUME);
     bool optional = in->op == OP_CAST || cls == OC_REDUCE;
     ws(r);
     uint32_t at = r->pos;
@@ -483,6 +484,12 @@ static void attrs(Reader *r, MtInst *in)
     switch (in->op) {
     case OP_PERMUTE:
         key(r, "order");
+        shape(r, &in->attr);
+        break;
+    case OP_MULTIPLE_OF:
+    case OP_MAX_CONTIGUOUS:
+    case OP_MAX_CONSTANCY:
+        key(r, "values");
         shape(r, &in->attr);
         break;
     case OP_CAST:

@@ -692,6 +692,29 @@ static void check_types(Verifier *v, const MtInst *in)
     case OP_FULL:
     case OP_EMPTY: check_factory(v, in); return;
     case OP_DOT: check_dot(v, in); return;
+    case OP_MULTIPLE_OF:
+    case OP_MAX_CONTIGUOUS:
+    case OP_MAX_CONSTANCY: {
+        const MtType *t = arg_ty(v, in, 0);
+        int rank = mt_ty_rank(t);
+        if (!require(v, in, "E0503", is_int(mt_ty_elem(t)), "integer operands", 0))
+            return;
+        if (in->attr.rank != (rank ? rank : 1)) {
+            verr(v, in->span, "E0510", "%s takes one value per dimension of %s, got %d", opname(in), tystr(v, t),
+                 in->attr.rank);
+            return;
+        }
+        for (int d = 0; d < in->attr.rank; d++)
+            if (in->attr.shape[d] < 1) {
+                verr(v, in->span, "E0510", "%s values must be positive, got %d", opname(in), in->attr.shape[d]);
+                return;
+            }
+        check_exact(v, in, "E0502", t);
+        return;
+    }
+    case OP_ASSUME:
+        require(v, in, "E0503", arg_ty(v, in, 0) == &mt_ty_bool, "a scalar bool", 0);
+        return;
     default: return;
     }
 }
@@ -700,7 +723,8 @@ static void check_types(Verifier *v, const MtInst *in)
 
 static bool has_result(int op)
 {
-    return op != OP_STORE && op != OP_YIELD && op != OP_FOR && op != OP_CONDITION && !mt_op_is_nest(op);
+    return op != OP_STORE && op != OP_YIELD && op != OP_FOR && op != OP_CONDITION && op != OP_ASSUME &&
+           !mt_op_is_nest(op);
 }
 
 static void check_region(Verifier *v, const MtRegion *r, const MtInst *loop, MtSpan where);

@@ -725,6 +725,7 @@ static const MtType *infer_op(Inf *in, MtExpr *e, const MtType **ta)
     case OC_COMBINE:
     case OC_FACTORY: return infer_factory(in, e, ta);
     case OC_DOT: return infer_dot(in, e, ta);
+    case OC_HINT: return e->op == OP_ASSUME ? &mt_ty_void : ta[0];
     case OC_PTR:
     case OC_CONTROL: break;
     }
@@ -802,7 +803,7 @@ static const MtType *infer_loop(Inf *in, MtExpr *e, const MtType **tys)
     for (uint32_t i = 0; i < l->body.n; i++)
         ok &= infer_node(in, l->body.v[i]) != NULL;
     for (uint32_t i = 0; i < l->ncarried; i++) {
-        const MtType *yt = infer_node(in, l->yield[i]);
+        const MtType *yt = l->yield[i] ? infer_node(in, l->yield[i]) : NULL;
         if (!yt) {
             ok = false;
         } else if (yt != tys[2 + i]) {
@@ -969,7 +970,9 @@ static const MtType *infer_node(Inf *in, MtExpr *e)
             t = infer_loop(in, e, ta);
         break;
     case EX_LOOP_ARG:
-        t = e->u.slot.loop->arg[e->u.slot.index]->ty;
+        /* asked while the body is built (x.dtype, a block pointer's access):
+         * the type of its initial value, which the loop must keep (E0412) */
+        t = infer_node(in, e->u.slot.loop->node->args[2 + e->u.slot.index]);
         break;
     case EX_LOOP_RESULT:
         if (infer_node(in, e->u.slot.loop->node))
