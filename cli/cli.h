@@ -26,6 +26,7 @@ int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_lsp(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_worker(int argc, char **argv);
 
 /* The command being run, for the prefix of every message: "mytriton
  * compile: ..." (main sets it before calling the command). */

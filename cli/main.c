@@ -16,6 +16,7 @@ static const char usage[] =
     "  run SPEC.json     run a launch spec on the CPU interpreter or the GPU and summarise its arrays\n"
     "  lsp               the language server for editors (JSON-RPC on stdin/stdout)\n"
     "  serve [PATH...]   the dashboard: edit, inspect, run and profile kernels in the browser\n"
+    "  worker            run launches for a server: JSON lines on stdin/stdout, each in its own process\n"
     "\n"
     "Run 'mytriton <command> --help' for a command's options, 'mytriton --version' for the version.\n"
     "Exit status: 0 success, 1 errors in the inputs (source, spec, results), 2 the command could not\n"
@@ -30,6 +31,7 @@ static const struct {
     {"run", cmd_run},
     {"lsp", cmd_lsp},
     {"serve", cmd_serve},
+    {"worker", cmd_worker},
 };
 
 int main(int argc, char **argv)

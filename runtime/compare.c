@@ -76,9 +76,22 @@ bool mt_array_compare(const MtArray *got, const MtArray *want, double rtol, doub
     return r->ok;
 }
 
-MtChecksum mt_array_checksum(const MtArray *a) {
-    MtChecksum c = {.sum = 0, .fnv1a = 0xcbf29ce484222325ull};
-    for (int64_t k = 0; k < a->numel; k++) c.sum += element(a, k);
+MtArrayStats mt_array_stats(const MtArray *a) {
+    MtArrayStats c = {.sum = 0, .fnv1a = 0xcbf29ce484222325ull};
+    bool any = false;
+    for (int64_t k = 0; k < a->numel; k++) {
+        double v = element(a, k);
+        c.sum += v;
+        if (isnan(v)) {
+            c.nans++;
+            continue;
+        }
+        c.infs += isinf(v) != 0;
+        c.min = any && c.min < v ? c.min : v;
+        c.max = any && c.max > v ? c.max : v;
+        any = true;
+    }
+    c.mean = a->numel ? c.sum / (double)a->numel : NAN;
     const unsigned char *b = a->data;
     for (size_t i = 0; i < a->nbytes; i++) {
         c.fnv1a ^= b[i];

@@ -2,7 +2,7 @@
  *
  * `mytriton run --expect out=golden.npy` and `--compare` (interpreter
  * against GPU) both end in mt_array_compare(); the one-line summaries a run
- * prints for each output come from mt_array_checksum() and
+ * prints for each output come from mt_array_stats() and
  * mt_array_preview(). Nothing here allocates or prints.
  */
 #ifndef MT_RUNTIME_COMPARE_H
@@ -32,12 +32,15 @@ typedef struct MtCompareResult {
  * values, so atol = rtol = 0 asks for exact equality. Returns r->ok. */
 bool mt_array_compare(const MtArray *got, const MtArray *want, double rtol, double atol, MtCompareResult *r);
 
-typedef struct MtChecksum {
+typedef struct MtArrayStats {
     double sum;               /* sum of the elements in C order, in double (NaN if any is NaN) */
+    double min, max;          /* over the elements that are not NaN; 0 when there are none */
+    double mean;              /* sum / numel (NaN for an empty array) */
+    int64_t nans, infs;       /* elements that are NaN, +-inf */
     uint64_t fnv1a;           /* 64-bit FNV-1a of the data bytes: changes with any bit */
-} MtChecksum;
+} MtArrayStats;
 
-MtChecksum mt_array_checksum(const MtArray *a);
+MtArrayStats mt_array_stats(const MtArray *a);
 
 /* "[1.0, 2.0, 3.0, ..., 999.0]": every element when there are at most 6,
  * else the first and last 3; a 0-d array is its value alone. Floats print

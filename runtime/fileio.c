@@ -226,6 +226,36 @@ void mt_fileset_free(MtFileSet *s)
     memset(s, 0, sizeof *s);
 }
 
+MtStatus mt_make_dirs(const char *dir, int mode, char *err, size_t errlen)
+{
+    char *p = strdup(dir);
+    if (!p) {
+        mt_errf(err, errlen, "%s: out of memory", dir);
+        return MT_ERR_NOMEM;
+    }
+    MtStatus st = MT_OK;
+    for (char *s = p + 1;; s++) {
+        if (*s != '/' && *s)
+            continue;
+        char c = *s;
+        *s = 0;
+        struct stat sb;
+        if (mkdir(p, (mode_t)mode) != 0 && !(errno == EEXIST && stat(p, &sb) == 0 && S_ISDIR(sb.st_mode))) {
+            if (errno == EEXIST || errno == ENOTDIR)
+                mt_errf(err, errlen, "cannot create the folder %s: %s is not a folder", dir, p);
+            else
+                mt_errf(err, errlen, "cannot create the folder %s: %s", dir, strerror(errno));
+            st = MT_ERR_IO;
+            break;
+        }
+        *s = c;
+        if (!c)
+            break;
+    }
+    free(p);
+    return st;
+}
+
 bool mt_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;

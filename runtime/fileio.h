@@ -115,6 +115,11 @@ MtStatus mt_file_write(const char *path, const void *data, size_t n, const MtFil
  * many were removed; a folder that cannot be read is no error. */
 size_t mt_tmp_sweep(const char *dir);
 
+/* mkdir -p: create `dir` and the folders above it that are missing, with
+ * `mode` (the umask applies). MT_ERR_IO with a message naming the folder
+ * that could not be made. */
+MtStatus mt_make_dirs(const char *dir, int mode, char *err, size_t errlen);
+
 /* Whether `a` and `b` name the same existing folder (or file). */
 bool mt_same_file(const char *a, const char *b);
 

@@ -548,31 +548,6 @@ done:
     return res;
 }
 
-/* mkdir -p, creating missing folders private to the user: the cubins in
- * them are loaded into the GPU without further checks. */
-static int make_dirs(const char *dir)
-{
-    char *p = strdup(dir);
-    if (!p)
-        return ENOMEM;
-    int rc = 0;
-    for (char *s = p + 1; ; s++) {
-        if (*s == '/' || *s == '\0') {
-            char c = *s;
-            *s = '\0';
-            if (mkdir(p, 0700) != 0 && errno != EEXIST) {
-                rc = errno;
-                break;
-            }
-            *s = c;
-            if (c == '\0')
-                break;
-        }
-    }
-    free(p);
-    return rc;
-}
-
 /* Write the entry through fileio's MtOut: a temporary file beside its
  * final name, renamed into place, so readers see the old file or the new
  * one, and of concurrent writers of the same key the last rename wins
@@ -581,11 +556,10 @@ static int make_dirs(const char *dir)
 static MtStatus write_entry(MtKcache *k, const char *path, const uint8_t key[32], const MtNvrtcOutput *out,
                             char *err, size_t errlen)
 {
-    int rc = make_dirs(k->dir);
-    if (rc) {
-        mt_errf(err, errlen, "%s: cannot create the folder: %s", k->dir, strerror(rc));
-        return MT_ERR_IO;
-    }
+    /* Folders private to the user: their cubins are loaded into the GPU unchecked. */
+    MtStatus st = mt_make_dirs(k->dir, 0700, err, errlen);
+    if (st)
+        return st;
     if (!k->swept) {
         k->swept = true;
         mt_tmp_sweep(k->dir);
@@ -605,8 +579,7 @@ static MtStatus write_entry(MtKcache *k, const char *path, const uint8_t key[32]
     mt_sha256_update(&s, out->log ? out->log : "", out->log_len);
     mt_sha256_final(&s, h + 72);
     MtOut o;
-    MtStatus st = mt_out_open(&o, path, NULL, err, errlen);
-    if (st)
+    if ((st = mt_out_open(&o, path, NULL, err, errlen)))
         return st;
     mt_out_write(&o, h, HEADER_SIZE);
     mt_out_write(&o, out->ptx, out->ptx_len);

@@ -32,9 +32,34 @@
 
 #define MAX_PATH_TEXT 160     /* "args.<name>.shape[7]" and the like */
 
-static MtStatus nomem(char *err, size_t errlen) {
-    mt_errf(err, errlen, "out of memory");
-    return MT_ERR_NOMEM;
+/* Record what went wrong and where: field (a spec path, "" for none),
+ * message, and the one-line text "field: message". */
+__attribute__((format(printf, 4, 5)))
+static MtStatus spec_fail(MtSpecError *e, MtStatus st, const char *field, const char *fmt, ...) {
+    if (!e) return st;
+    memset(e, 0, sizeof *e);
+    e->status = st;
+    snprintf(e->field, sizeof e->field, "%s", field ? field : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+    snprintf(e->text, sizeof e->text, "%s%s%s", e->field, *e->field ? ": " : "", e->msg);
+    return st;
+}
+
+static MtStatus nomem(MtSpecError *e) { return spec_fail(e, MT_ERR_NOMEM, NULL, "out of memory"); }
+
+/* A problem with the argument `name`: field "args.<name>". */
+__attribute__((format(printf, 4, 5)))
+static MtStatus arg_fail(MtSpecError *e, MtStatus st, const char *name, const char *fmt, ...) {
+    char field[MAX_PATH_TEXT], msg[sizeof e->msg];
+    snprintf(field, sizeof field, "args.%.100s", name);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return spec_fail(e, st, field, "%s", msg);
 }
 
 static bool is_ident(const char *s) {
@@ -69,24 +94,19 @@ typedef struct NumLit {
 typedef struct Ctx {
     NumLit *nums;
     size_t nnums;
-    const char *file;         /* prefix for messages, or NULL */
     const char *base_dir;
-    char *err;
-    size_t errlen;
+    MtSpecError *e;
 } Ctx;
 
-/* "<file>: <path>: <message>", each prefix only when there is one. */
+/* A field of the spec is wrong. */
 __attribute__((format(printf, 3, 4)))
 static MtStatus fail(Ctx *c, const char *path, const char *fmt, ...) {
-    if (!c->err || !c->errlen) return MT_ERR_USAGE;
-    char msg[512];
+    char msg[sizeof c->e->msg];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    snprintf(c->err, c->errlen, "%s%s%s%s%s", c->file ? c->file : "", c->file ? ": " : "",
-             path ? path : "", path && *path ? ": " : "", msg);
-    return MT_ERR_USAGE;
+    return spec_fail(c->e, MT_ERR_USAGE, path, "%s", msg);
 }
 
 static size_t count_numbers(const cJSON *v) {
@@ -247,7 +267,7 @@ static MtStatus check_keys(Ctx *c, const char *path, const cJSON *obj, const cha
 
 static MtStatus dup_into(Ctx *c, char **dst, const char *s) {
     *dst = strdup(s);
-    return *dst ? MT_OK : nomem(c->err, c->errlen);
+    return *dst ? MT_OK : nomem(c->e);
 }
 
 static MtStatus string_field(Ctx *c, const char *path, const cJSON *v, const char *what, char **dst) {
@@ -325,7 +345,7 @@ static MtStatus constexprs_field(Ctx *c, const cJSON *v, MtLaunchSpec *s) {
     MtStatus st = check_keys(c, "constexprs", v, NULL, 0);
     if (st) return st;
     size_t n = (size_t)cJSON_GetArraySize(v);
-    if (n && !(s->constexprs = calloc(n, sizeof *s->constexprs))) return nomem(c->err, c->errlen);
+    if (n && !(s->constexprs = calloc(n, sizeof *s->constexprs))) return nomem(c->e);
     for (const cJSON *k = v->child; k; k = k->next) {
         char path[MAX_PATH_TEXT];
         snprintf(path, sizeof path, "constexprs.%.100s", k->string);
@@ -451,7 +471,7 @@ static MtStatus parse_arg(Ctx *c, const cJSON *v, MtSpecArg *a) {
         snprintf(sub, sizeof sub, "%s.npy", path);
         a->kind = MT_SPEC_ARG_NPY;
         if ((st = string_field(c, sub, npy, "a file name (a string)", &a->npy))) return st;
-        if (!(a->npy_path = join_path(c->base_dir, a->npy))) return nomem(c->err, c->errlen);
+        if (!(a->npy_path = join_path(c->base_dir, a->npy))) return nomem(c->e);
         return MT_OK;
     }
     a->kind = MT_SPEC_ARG_SCALAR;
@@ -470,7 +490,7 @@ static MtStatus args_field(Ctx *c, const cJSON *v, MtLaunchSpec *s) {
     MtStatus st = check_keys(c, "args", v, NULL, 0);
     if (st) return st;
     size_t n = (size_t)cJSON_GetArraySize(v);
-    if (n && !(s->args = calloc(n, sizeof *s->args))) return nomem(c->err, c->errlen);
+    if (n && !(s->args = calloc(n, sizeof *s->args))) return nomem(c->e);
     for (const cJSON *k = v->child; k; k = k->next)
         if ((st = parse_arg(c, k, &s->args[s->nargs++]))) return st;
     return MT_OK;
@@ -487,7 +507,7 @@ static MtStatus parse_root(Ctx *c, const cJSON *root, MtLaunchSpec *s) {
         const char *key = k->string;
         if (!strcmp(key, "source")) {
             st = string_field(c, key, k, "a file name (a string)", &s->source);
-            if (!st && !(s->source_path = join_path(c->base_dir, s->source))) st = nomem(c->err, c->errlen);
+            if (!st && !(s->source_path = join_path(c->base_dir, s->source))) st = nomem(c->e);
         } else if (!strcmp(key, "kernel")) {
             if (!cJSON_IsString(k) || !is_ident(k->valuestring))
                 return fail(c, key, "expected a kernel name (a string), got %s", GOT(c, k));
@@ -532,8 +552,7 @@ static void line_col(const char *text, const char *p, int *line, int *col) {
     *col = (int)(p - bol) + 1;
 }
 
-static MtStatus parse_text(const char *text, const char *base_dir, const char *file, MtLaunchSpec *s,
-                           char *err, size_t errlen) {
+static MtStatus parse_text(const char *text, const char *base_dir, MtLaunchSpec *s, MtSpecError *e) {
     memset(s, 0, sizeof *s);
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
@@ -548,20 +567,25 @@ static MtStatus parse_text(const char *text, const char *base_dir, const char *f
         if (!*end) snprintf(where, sizeof where, "at the end of the text");
         else if (!n) snprintf(where, sizeof where, "at the end of the line");
         else snprintf(where, sizeof where, "near '%.*s'", n, end);
-        mt_errf(err, errlen, "%s%s%d:%d: invalid JSON %s", file ? file : "", file ? ":" : "", line, col, where);
+        spec_fail(e, MT_ERR_USAGE, NULL, "invalid JSON %s", where);
+        if (e) {
+            e->line = line;
+            e->col = col;
+            snprintf(e->text, sizeof e->text, "%d:%d: %s", line, col, e->msg);
+        }
         return MT_ERR_USAGE;
     }
-    Ctx c = {.file = file, .base_dir = base_dir, .err = err, .errlen = errlen};
+    Ctx c = {.base_dir = base_dir, .e = e};
     MtStatus st = MT_OK;
     size_t n = count_numbers(root);
-    if (n && !(c.nums = calloc(n, sizeof *c.nums))) st = nomem(err, errlen);
+    if (n && !(c.nums = calloc(n, sizeof *c.nums))) st = nomem(e);
     if (!st) {
         size_t k = 0;
         list_numbers(root, c.nums, &k);
         c.nnums = n;
         if (scan_literals(text, c.nums, n) != n) st = fail(&c, NULL, "internal error: number literals out of step");
     }
-    if (!st && !(s->base_dir = strdup(base_dir ? base_dir : ""))) st = nomem(err, errlen);
+    if (!st && (!(s->base_dir = strdup(base_dir ? base_dir : "")) || !(s->text = strdup(text)))) st = nomem(e);
     if (!st) st = parse_root(&c, root, s);
     free(c.nums);
     cJSON_Delete(root);
@@ -569,36 +593,49 @@ static MtStatus parse_text(const char *text, const char *base_dir, const char *f
     return st;
 }
 
-MtStatus mt_launch_spec_parse(const char *json_text, const char *base_dir, MtLaunchSpec *spec,
-                              char *err, size_t errlen) {
-    return parse_text(json_text, base_dir, NULL, spec, err, errlen);
+MtStatus mt_launch_spec_parse(const char *json_text, const char *base_dir, MtLaunchSpec *spec, MtSpecError *e) {
+    return parse_text(json_text, base_dir, spec, e);
 }
 
-MtStatus mt_launch_spec_load(const char *path, MtLaunchSpec *spec, char *err, size_t errlen) {
+MtStatus mt_launch_spec_load(const char *path, MtLaunchSpec *spec, MtSpecError *e) {
     memset(spec, 0, sizeof *spec);
-    char *text;
+    char *text, msg[sizeof e->msg];
     size_t n;
-    MtStatus rst = mt_file_read(path, MT_FILE_SPEC, &text, &n, err, errlen);
-    if (rst) return rst;
+    MtStatus st = mt_file_read(path, MT_FILE_SPEC, &text, &n, msg, sizeof msg);
+    if (st) {
+        /* fileio's message starts with the path already. */
+        spec_fail(e, st, NULL, "%s", msg);
+        return st;
+    }
     if (strlen(text) != n) {
         free(text);
-        mt_errf(err, errlen, "%s: not a text file (it contains a NUL byte)", path);
-        return MT_ERR_USAGE;
-    }
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup("");
-    if (!dir) {
+        spec_fail(e, MT_ERR_USAGE, NULL, "not a text file (it contains a NUL byte)");
+    } else {
+        const char *slash = strrchr(path, '/');
+        char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup("");
+        st = dir ? parse_text(text, dir, spec, e) : nomem(e);
+        free(dir);
         free(text);
-        return nomem(err, errlen);
+        if (!st && !(spec->path = strdup(path))) {
+            mt_launch_spec_free(spec);
+            st = nomem(e);
+        }
+        if (!st) return MT_OK;
     }
-    MtStatus st = parse_text(text, dir, path, spec, err, errlen);
-    free(dir);
-    free(text);
-    return st;
+    /* The path first: "spec.json:4:1: invalid JSON ...", "spec.json: grid: ...". */
+    char *t = e ? malloc(strlen(path) + 3 + strlen(e->text)) : NULL;
+    if (t) {
+        sprintf(t, "%s%s%s", path, e->line ? ":" : ": ", e->text);
+        snprintf(e->text, sizeof e->text, "%s", t);
+        free(t);
+    }
+    return e ? e->status : MT_ERR_USAGE;
 }
 
 void mt_launch_spec_free(MtLaunchSpec *s) {
     if (!s) return;
+    free(s->path);
+    free(s->text);
     free(s->source);
     free(s->source_path);
     free(s->kernel);
@@ -652,31 +689,27 @@ static bool parse_value_text(const char *t, MtScalar *v) {
     return true;
 }
 
-MtStatus mt_launch_spec_set(MtLaunchSpec *s, const char *asg, char *err, size_t errlen) {
+MtStatus mt_launch_spec_set(MtLaunchSpec *s, const char *asg, MtSpecError *e) {
     const char *eq = strchr(asg, '=');
     char name[128];
     size_t nlen = eq ? (size_t)(eq - asg) : 0;
     if (!eq || nlen >= sizeof name) {
-        mt_errf(err, errlen, "'%s': expected NAME=VALUE", asg);
-        return MT_ERR_USAGE;
+        return spec_fail(e, MT_ERR_USAGE, NULL, "'%s': expected NAME=VALUE", asg);
     }
     memcpy(name, asg, nlen);
     name[nlen] = 0;
     if (!is_ident(name)) {
-        mt_errf(err, errlen, "'%s': '%s' is not a parameter name", asg, name);
-        return MT_ERR_USAGE;
+        return spec_fail(e, MT_ERR_USAGE, NULL, "'%s': '%s' is not a parameter name", asg, name);
     }
     MtScalar v;
     if (!parse_value_text(eq + 1, &v)) {
-        mt_errf(err, errlen, "%s: '%s' is not a number, a bool, nan or inf", asg, eq + 1);
-        return MT_ERR_USAGE;
+        return spec_fail(e, MT_ERR_USAGE, NULL, "%s: '%s' is not a number, a bool, nan or inf", asg, eq + 1);
     }
     for (size_t i = 0; i < s->nargs; i++)
         if (!strcmp(s->args[i].name, name)) {
             if (s->args[i].kind != MT_SPEC_ARG_SCALAR) {
-                mt_errf(err, errlen, "%s: argument '%s' is an array; only scalars and constexprs can be set",
-                        asg, name);
-                return MT_ERR_USAGE;
+                return spec_fail(e, MT_ERR_USAGE, NULL,
+                                 "%s: argument '%s' is an array; only scalars and constexprs can be set", asg, name);
             }
             s->args[i].value = v;
             return MT_OK;
@@ -687,9 +720,9 @@ MtStatus mt_launch_spec_set(MtLaunchSpec *s, const char *asg, char *err, size_t 
             return MT_OK;
         }
     MtSpecConst *grown = realloc(s->constexprs, (s->nconstexprs + 1) * sizeof *grown);
-    if (!grown) return nomem(err, errlen);
+    if (!grown) return nomem(e);
     s->constexprs = grown;
-    if (!(grown[s->nconstexprs].name = strdup(name))) return nomem(err, errlen);
+    if (!(grown[s->nconstexprs].name = strdup(name))) return nomem(e);
     grown[s->nconstexprs++].value = v;
     return MT_OK;
 }
@@ -733,24 +766,20 @@ static void dtype_pointer_type(MtDtype dt, char out[40]) { snprintf(out, 40, "*%
  * Triton's ":16" where the value is a multiple of 16: the arrays the
  * runtime allocates are (64 bytes on the host, 256 on the device), and
  * integers that are let the compiler vectorise row accesses. */
-static MtStatus entry_for_arg(const MtSpecArg *a, char out[40], char *err, size_t errlen) {
+static MtStatus entry_for_arg(const MtSpecArg *a, char out[40], MtSpecError *e) {
     char path[MAX_PATH_TEXT];
-    snprintf(path, sizeof path, "args.%s", a->name);
+    snprintf(path, sizeof path, "args.%.100s%s", a->name, a->kind == MT_SPEC_ARG_NPY ? ".npy" : "");
     if (a->kind == MT_SPEC_ARG_GENERATED) {
         dtype_pointer_type(a->gen.dtype, out);
     } else if (a->kind == MT_SPEC_ARG_NPY) {
         MtNpyInfo info;
         char msg[512];
         MtStatus st = mt_npy_read_header(a->npy_path, &info, msg, sizeof msg);
-        if (st) {
-            mt_errf(err, errlen, "%s: %s", path, msg);
-            return st;
-        }
+        if (st) return spec_fail(e, st, path, "%s", msg);
         dtype_pointer_type(info.dtype, out);
     } else if (a->value.kind == MT_SCALAR_INT) {
         if (a->value.i < INT32_MIN || a->value.i > INT32_MAX) {
-            mt_errf(err, errlen, "%s: %" PRId64 " does not fit in i32", path, a->value.i);
-            return MT_ERR_USAGE;
+            return spec_fail(e, MT_ERR_USAGE, path, "%" PRId64 " does not fit in i32", a->value.i);
         }
         snprintf(out, 40, a->value.i % 16 ? "i32" : "i32:16");
     } else {
@@ -759,11 +788,10 @@ static MtStatus entry_for_arg(const MtSpecArg *a, char out[40], char *err, size_
     return MT_OK;
 }
 
-MtStatus mt_launch_spec_signature(const MtLaunchSpec *s, const MtKernelInfo *k, char **out, char *err,
-                                  size_t errlen) {
+MtStatus mt_launch_spec_signature(const MtLaunchSpec *s, const MtKernelInfo *k, char **out, MtSpecError *e) {
     *out = NULL;
     if (s->signature) {
-        if (!(*out = strdup(s->signature))) return nomem(err, errlen);
+        if (!(*out = strdup(s->signature))) return nomem(e);
         return MT_OK;
     }
     const char *names[64];
@@ -779,15 +807,16 @@ MtStatus mt_launch_spec_signature(const MtLaunchSpec *s, const MtKernelInfo *k, 
             size_t j = 0;
             while (j < k->nparams && strcmp(k->params[j].name, nm)) j++;
             if (j == k->nparams) {
-                mt_errf(err, errlen, "%s.%s: kernel %s has no parameter '%s' (its parameters: %s)",
-                        pass ? "constexprs" : "args", nm, k->name, nm, plist);
-                return MT_ERR_USAGE;
+                char field[MAX_PATH_TEXT];
+                snprintf(field, sizeof field, "%s.%.100s", pass ? "constexprs" : "args", nm);
+                return spec_fail(e, MT_ERR_USAGE, field, "kernel %s has no parameter '%s' (its parameters: %s)",
+                                 k->name, nm, plist);
             }
         }
     }
     size_t cap = 41 * (k->nparams + 1), len = 0, keep = 0;
     char *sig = malloc(cap);
-    if (!sig) return nomem(err, errlen);
+    if (!sig) return nomem(e);
     sig[0] = 0;
     MtStatus st = MT_OK;
     for (uint32_t i = 0; i < k->nparams && !st; i++) {
@@ -798,20 +827,18 @@ MtStatus mt_launch_spec_signature(const MtLaunchSpec *s, const MtKernelInfo *k, 
         if (cv || (p->constexpr_ && a && a->kind == MT_SPEC_ARG_SCALAR)) {
             const MtScalar *v = cv ? &cv->value : &a->value;
             if (!value_literal(v, entry)) {
-                mt_errf(err, errlen, "%s.%s: %s has no literal form for a signature", cv ? "constexprs" : "args",
-                        p->name, v->f != v->f ? "nan" : "an infinity");
-                st = MT_ERR_USAGE;
+                char field[MAX_PATH_TEXT];
+                snprintf(field, sizeof field, "%s.%.100s", cv ? "constexprs" : "args", p->name);
+                st = spec_fail(e, MT_ERR_USAGE, field, "%s has no literal form for a signature",
+                               v->f != v->f ? "nan" : "an infinity");
             }
         } else if (p->constexpr_) {
-            if (a) {
-                mt_errf(err, errlen, "args.%s: constexpr %s takes a number or a bool, not an array", p->name, p->name);
-                st = MT_ERR_USAGE;
-            }
+            if (a)
+                st = arg_fail(e, MT_ERR_USAGE, p->name, "constexpr %s takes a number or a bool, not an array", p->name);
         } else if (!a) {
-            mt_errf(err, errlen, "args: missing argument '%s' of kernel %s", p->name, k->name);
-            st = MT_ERR_USAGE;
+            st = spec_fail(e, MT_ERR_USAGE, "args", "missing argument '%s' of kernel %s", p->name, k->name);
         } else {
-            st = entry_for_arg(a, entry, err, errlen);
+            st = entry_for_arg(a, entry, e);
         }
         len += (size_t)snprintf(sig + len, cap - len, "%s%s", i ? "," : "", entry);
         if (*entry) keep = len;
@@ -884,36 +911,31 @@ static const char *value_text(const MtScalar *v, char out[40]) {
 }
 
 /* Check a scalar argument against its parameter's type and store it. */
-static MtStatus bind_scalar(const MtSpecArg *a, const MtKernelParam *p, MtLaunchArg *la, char *err, size_t errlen) {
+static MtStatus bind_scalar(const MtSpecArg *a, const MtKernelParam *p, MtLaunchArg *la, MtSpecError *e) {
     const MtScalar *v = &a->value;
     char t[40];
     value_text(v, t);
     if (la->kind == MT_ARG_I32) {
         if (v->kind != MT_SCALAR_INT) {
-            mt_errf(err, errlen, "args.%s: parameter %s (%s) needs an integer, got %s", a->name, p->name, p->type, t);
-            return MT_ERR_USAGE;
+            return arg_fail(e, MT_ERR_USAGE, a->name, "parameter %s (%s) needs an integer, got %s", p->name, p->type, t);
         }
         int64_t lo, hi;
         int_range(la->dtype, &lo, &hi);
         if (v->i < lo || v->i > hi) {
-            mt_errf(err, errlen, "args.%s: %s is out of the %s range of parameter %s", a->name, t, p->type, p->name);
-            return MT_ERR_USAGE;
+            return arg_fail(e, MT_ERR_USAGE, a->name, "%s is out of the %s range of parameter %s", t, p->type, p->name);
         }
         la->ival = v->i;
     } else if (la->kind == MT_ARG_F32) {
         if (v->kind == MT_SCALAR_BOOL) {
-            mt_errf(err, errlen, "args.%s: parameter %s (%s) needs a number, got %s", a->name, p->name, p->type, t);
-            return MT_ERR_USAGE;
+            return arg_fail(e, MT_ERR_USAGE, a->name, "parameter %s (%s) needs a number, got %s", p->name, p->type, t);
         }
         if (isfinite(v->f) && fabs(v->f) > float_max(la->dtype)) {
-            mt_errf(err, errlen, "args.%s: %s is out of the %s range of parameter %s", a->name, t, p->type, p->name);
-            return MT_ERR_USAGE;
+            return arg_fail(e, MT_ERR_USAGE, a->name, "%s is out of the %s range of parameter %s", t, p->type, p->name);
         }
         la->fval = v->f;
     } else {
         if (v->kind == MT_SCALAR_FLOAT || (v->kind == MT_SCALAR_INT && v->i != 0 && v->i != 1)) {
-            mt_errf(err, errlen, "args.%s: parameter %s (i1) needs a bool (or 0 or 1), got %s", a->name, p->name, t);
-            return MT_ERR_USAGE;
+            return arg_fail(e, MT_ERR_USAGE, a->name, "parameter %s (i1) needs a bool (or 0 or 1), got %s", p->name, t);
         }
         la->ival = v->i;
     }
@@ -922,14 +944,13 @@ static MtStatus bind_scalar(const MtSpecArg *a, const MtKernelParam *p, MtLaunch
 
 /* Load or generate an array argument and check its dtype. */
 static MtStatus bind_array(const MtSpecArg *a, const MtKernelParam *p, MtDtype want, MtLaunchArg *la,
-                           char *err, size_t errlen) {
+                           MtSpecError *e) {
     char msg[512];
     MtStatus st;
     if (a->kind == MT_SPEC_ARG_GENERATED) {
         if (a->gen.dtype != want) {
-            mt_errf(err, errlen, "args.%s: %s array expected for parameter %s (%s), got %s", a->name,
-                    mt_dtype_name(want), p->name, p->type, mt_dtype_name(a->gen.dtype));
-            return MT_ERR_USAGE;
+            return arg_fail(e, MT_ERR_USAGE, a->name, "%s array expected for parameter %s (%s), got %s",
+                            mt_dtype_name(want), p->name, p->type, mt_dtype_name(a->gen.dtype));
         }
         st = mt_array_generate(&a->gen, &la->array, msg, sizeof msg);
     } else {
@@ -939,15 +960,17 @@ static MtStatus bind_array(const MtSpecArg *a, const MtKernelParam *p, MtDtype w
             st = mt_array_to_bf16(la->array, msg, sizeof msg);
         }
         if (!st && la->array->dtype != want) {
-            mt_errf(err, errlen, "args.%s: %s array expected for parameter %s (%s), got %s (%s)%s", a->name,
-                    mt_dtype_name(want), p->name, p->type, mt_dtype_name(la->array->dtype), a->npy,
-                    want == MT_DT_BF16 ? "; give bfloat16 data as a float32 .npy" : "");
-            return MT_ERR_USAGE;
+            return arg_fail(e, MT_ERR_USAGE, a->name, "%s array expected for parameter %s (%s), got %s (%s)%s",
+                            mt_dtype_name(want), p->name, p->type, mt_dtype_name(la->array->dtype), a->npy,
+                            want == MT_DT_BF16 ? "; give bfloat16 data as a float32 .npy" : "");
         }
-        if (!st && !(la->npy_path = strdup(a->npy_path))) return nomem(err, errlen);
+        if (!st && !(la->npy_path = strdup(a->npy_path))) return nomem(e);
     }
-    if (st) mt_errf(err, errlen, "args.%s: %s", a->name, msg);
-    return st;
+    if (!st) return MT_OK;
+    if (a->kind == MT_SPEC_ARG_GENERATED) return arg_fail(e, st, a->name, "%s", msg);
+    char field[MAX_PATH_TEXT];
+    snprintf(field, sizeof field, "args.%.100s.npy", a->name);
+    return spec_fail(e, st, field, "%s", msg);
 }
 
 typedef struct Names {
@@ -976,25 +999,20 @@ static int grid_lookup(void *ud, const char *name, int64_t *value) {
     return MT_GRID_UNKNOWN;
 }
 
-static MtStatus eval_count(const char *what, const char *expr, Names *nm, int64_t *out, char *err, size_t errlen) {
+static MtStatus eval_count(const char *what, const char *expr, Names *nm, int64_t *out, MtSpecError *e) {
     char msg[512];
     if (!expr) {
         *out = -1;
         return MT_OK;
     }
-    if (mt_grid_eval(expr, grid_lookup, nm, out, msg, sizeof msg)) {
-        mt_errf(err, errlen, "%s: %s", what, msg);
-        return MT_ERR_USAGE;
-    }
-    if (*out < 0) {
-        mt_errf(err, errlen, "%s: %s is %" PRId64 "; a count cannot be negative", what, expr, *out);
-        return MT_ERR_USAGE;
-    }
+    if (mt_grid_eval(expr, grid_lookup, nm, out, msg, sizeof msg))
+        return spec_fail(e, MT_ERR_USAGE, what, "%s", msg);
+    if (*out < 0)
+        return spec_fail(e, MT_ERR_USAGE, what, "%s is %" PRId64 "; a count cannot be negative", expr, *out);
     return MT_OK;
 }
 
-static MtStatus bind(const MtLaunchSpec *s, const MtKernelParam *params, size_t np, MtLaunch *l, char *err,
-                     size_t errlen) {
+static MtStatus bind(const MtLaunchSpec *s, const MtKernelParam *params, size_t np, MtLaunch *l, MtSpecError *e) {
     char kname[160];
     if (s->kernel) snprintf(kname, sizeof kname, "kernel %.140s", s->kernel);
     else snprintf(kname, sizeof kname, "the kernel");
@@ -1007,13 +1025,12 @@ static MtStatus bind(const MtLaunchSpec *s, const MtKernelParam *params, size_t 
         for (size_t q = 0; q < n; q++) names[q] = params[q].name;
         char plist[512];
         param_list(plist, sizeof plist, names, n);
-        mt_errf(err, errlen, "args.%s: %s has no parameter '%s' (its parameters: %s)", s->args[i].name,
-                kname, s->args[i].name, plist);
-        return MT_ERR_USAGE;
+        return arg_fail(e, MT_ERR_USAGE, s->args[i].name, "%s has no parameter '%s' (its parameters: %s)", kname,
+                        s->args[i].name, plist);
     }
     size_t nrt = 0;
     for (size_t i = 0; i < np; i++) nrt += params[i].type != NULL;
-    if (nrt && !(l->args = calloc(nrt, sizeof *l->args))) return nomem(err, errlen);
+    if (nrt && !(l->args = calloc(nrt, sizeof *l->args))) return nomem(e);
     for (size_t i = 0; i < np; i++) {
         const MtKernelParam *p = &params[i];
         const MtSpecArg *a = find_arg(s, p->name);
@@ -1024,38 +1041,32 @@ static MtStatus bind(const MtLaunchSpec *s, const MtKernelParam *params, size_t 
             if (a->kind != MT_SPEC_ARG_SCALAR || !literal_value(p->value, &pv) ||
                 !(pv.f == a->value.f || (pv.f != pv.f && a->value.f != a->value.f))) {
                 char t[40];
-                mt_errf(err, errlen, "args.%s: %s is specialised with %s=%s, but args gives %s", p->name,
-                        kname, p->name, p->value ? p->value : "?",
-                        a->kind == MT_SPEC_ARG_SCALAR ? value_text(&a->value, t) : "an array");
-                return MT_ERR_USAGE;
+                return arg_fail(e, MT_ERR_USAGE, p->name, "%s is specialised with %s=%s, but args gives %s", kname,
+                                p->name, p->value ? p->value : "?",
+                                a->kind == MT_SPEC_ARG_SCALAR ? value_text(&a->value, t) : "an array");
             }
             continue;
         }
         MtLaunchArg *la = &l->args[l->nargs++];
         MtDtype dt;
         if (!param_type(p->type, &la->kind, &dt)) {
-            mt_errf(err, errlen, "parameter %s of %s has type '%s', which launches do not support", p->name,
-                    kname, p->type);
-            return MT_ERR_USAGE;
+            return spec_fail(e, MT_ERR_USAGE, NULL, "parameter %s of %s has type '%s', which launches do not support",
+                             p->name, kname, p->type);
         }
         la->dtype = dt;
-        if (!(la->name = strdup(p->name)) || !(la->type = strdup(p->type))) return nomem(err, errlen);
-        if (!a) {
-            mt_errf(err, errlen, "args: missing argument '%s' (%s) of %s", p->name, p->type, kname);
-            return MT_ERR_USAGE;
-        }
+        if (!(la->name = strdup(p->name)) || !(la->type = strdup(p->type))) return nomem(e);
+        if (!a) return spec_fail(e, MT_ERR_USAGE, "args", "missing argument '%s' (%s) of %s", p->name, p->type, kname);
         bool want_array = la->kind == MT_ARG_ARRAY;
         if (want_array != (a->kind != MT_SPEC_ARG_SCALAR)) {
             char t[40];
             if (want_array)
-                mt_errf(err, errlen, "args.%s: parameter %s (%s) takes an array ({\"npy\": ...} or {\"dtype\": ..., \"shape\": ...}), got %s",
-                        a->name, p->name, p->type, value_text(&a->value, t));
-            else
-                mt_errf(err, errlen, "args.%s: parameter %s (%s) takes a scalar, got an array", a->name, p->name,
-                        p->type);
-            return MT_ERR_USAGE;
+                return arg_fail(e, MT_ERR_USAGE, a->name,
+                                "parameter %s (%s) takes an array ({\"npy\": ...} or {\"dtype\": ..., \"shape\": ...}), "
+                                "got %s", p->name, p->type, value_text(&a->value, t));
+            return arg_fail(e, MT_ERR_USAGE, a->name, "parameter %s (%s) takes a scalar, got an array", p->name,
+                            p->type);
         }
-        MtStatus st = want_array ? bind_array(a, p, dt, la, err, errlen) : bind_scalar(a, p, la, err, errlen);
+        MtStatus st = want_array ? bind_array(a, p, dt, la, e) : bind_scalar(a, p, la, e);
         if (st) return st;
     }
 
@@ -1067,18 +1078,14 @@ static MtStatus bind(const MtLaunchSpec *s, const MtKernelParam *params, size_t 
         if (d >= s->grid_dims) continue;
         char what[16], msg[512];
         snprintf(what, sizeof what, "grid[%d]", d);
-        if (mt_grid_eval(s->grid[d], grid_lookup, &nm, &l->grid[d], msg, sizeof msg)) {
-            mt_errf(err, errlen, "%s: %s", what, msg);
-            return MT_ERR_USAGE;
-        }
-        if (l->grid[d] < 1 || l->grid[d] > limits[d]) {
-            mt_errf(err, errlen, "%s: %s is %" PRId64 "; it must be between 1 and %" PRId64, what, s->grid[d],
-                    l->grid[d], limits[d]);
-            return MT_ERR_USAGE;
-        }
+        if (mt_grid_eval(s->grid[d], grid_lookup, &nm, &l->grid[d], msg, sizeof msg))
+            return spec_fail(e, MT_ERR_USAGE, what, "%s", msg);
+        if (l->grid[d] < 1 || l->grid[d] > limits[d])
+            return spec_fail(e, MT_ERR_USAGE, what, "%s is %" PRId64 "; it must be between 1 and %" PRId64, s->grid[d],
+                             l->grid[d], limits[d]);
     }
-    MtStatus st = eval_count("bytes", s->bytes, &nm, &l->bytes, err, errlen);
-    if (!st) st = eval_count("flops", s->flops, &nm, &l->flops, err, errlen);
+    MtStatus st = eval_count("bytes", s->bytes, &nm, &l->bytes, e);
+    if (!st) st = eval_count("flops", s->flops, &nm, &l->flops, e);
     return st;
 }
 
@@ -1097,9 +1104,9 @@ bool mt_launch_i32_overflow(const MtLaunch *l, int64_t per_program, char *msg, s
 }
 
 MtStatus mt_launch_bind(const MtLaunchSpec *spec, const MtKernelParam *params, size_t nparams, MtLaunch *out,
-                        char *err, size_t errlen) {
+                        MtSpecError *e) {
     memset(out, 0, sizeof *out);
-    MtStatus st = bind(spec, params, nparams, out, err, errlen);
+    MtStatus st = bind(spec, params, nparams, out, e);
     if (st) mt_launch_free(out);
     return st;
 }

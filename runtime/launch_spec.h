@@ -23,10 +23,13 @@
  * runtime both take.
  *
  * Errors come back as MT_ERR_USAGE (the spec is wrong), MT_ERR_IO (a file
- * cannot be read) or MT_ERR_NOMEM, with a message naming the field:
+ * cannot be read) or MT_ERR_NOMEM, and as an MtSpecError: the field it is
+ * about ("args.y.shape[0]"), what is wrong, and the one-line text
  *   args.y.shape[0]: expected a positive integer, got -3
  *   spec.json:3:12: invalid JSON near '}'
- * A failed call leaves its output empty (safe to free, holding nothing).
+ * The run library (run.h) turns it into a diagnostic that points into the
+ * spec's text. A failed call leaves its output empty (safe to free,
+ * holding nothing).
  */
 #ifndef MT_RUNTIME_LAUNCH_SPEC_H
 #define MT_RUNTIME_LAUNCH_SPEC_H
@@ -75,6 +78,8 @@ typedef struct MtSpecConst {
 } MtSpecConst;
 
 typedef struct MtLaunchSpec {
+    char *path;               /* the spec file (mt_launch_spec_load), or NULL */
+    char *text;               /* the spec's JSON text, as read */
     char *source;             /* as written, or NULL (the caller supplies the file) */
     char *source_path;        /* source joined to base_dir, or NULL */
     char *kernel;             /* NULL: the source's only kernel (the caller resolves it
@@ -93,14 +98,25 @@ typedef struct MtLaunchSpec {
     char *base_dir;           /* folder relative paths start from; "" = current folder */
 } MtLaunchSpec;
 
+/* What is wrong with a spec, and where. Every function below that takes
+ * one fills it on failure (it may be NULL). */
+typedef struct MtSpecError {
+    MtStatus status;          /* what the call returned */
+    char field[160];          /* the spec field: "args.y.shape[0]", "grid[1]", "kernel", "args"; "" when the
+                               * problem is the whole spec (or not in the spec: a --set assignment) */
+    int line, col;            /* a JSON syntax error's position in the text (1-based); 0 otherwise */
+    char msg[768];            /* what is wrong, without the location */
+    char text[1024];          /* the one-line form: "[path:][line:col: | field: ]msg" */
+} MtSpecError;
+
 /* Parse and check a spec. `base_dir` (NULL = current folder) is where
  * relative paths start. Nothing is opened: npy files are read by
  * mt_launch_bind(). JSON syntax errors say "LINE:COL: invalid JSON ...". */
-MtStatus mt_launch_spec_parse(const char *json_text, const char *base_dir, MtLaunchSpec *spec,
-                              char *err, size_t errlen);
-/* Read `path` and parse it with its folder as base_dir. Messages start with
- * the path: "spec.json:3:12: invalid JSON ...", "spec.json: grid: ...". */
-MtStatus mt_launch_spec_load(const char *path, MtLaunchSpec *spec, char *err, size_t errlen);
+MtStatus mt_launch_spec_parse(const char *json_text, const char *base_dir, MtLaunchSpec *spec, MtSpecError *e);
+/* Read `path` (fileio.h: a regular file of at most 4 MiB) and parse it
+ * with its folder as base_dir. The error's text starts with the path:
+ * "spec.json:3:12: invalid JSON ...", "spec.json: grid: ...". */
+MtStatus mt_launch_spec_load(const char *path, MtLaunchSpec *spec, MtSpecError *e);
 void mt_launch_spec_free(MtLaunchSpec *spec);
 
 /* Apply "NAME=VALUE": VALUE is an integer, a float, true/false (or
@@ -108,7 +124,7 @@ void mt_launch_spec_free(MtLaunchSpec *spec);
  * a constexpr's; a name the spec lacks is added as a constexpr (as -D does),
  * so a default can be overridden without editing the spec. An array
  * argument cannot be set. */
-MtStatus mt_launch_spec_set(MtLaunchSpec *spec, const char *assignment, char *err, size_t errlen);
+MtStatus mt_launch_spec_set(MtLaunchSpec *spec, const char *assignment, MtSpecError *e);
 
 /* The signature to compile with: spec->signature when given; otherwise one
  * entry per parameter of `kernel` -- a constexpr takes its value from the
@@ -119,8 +135,7 @@ MtStatus mt_launch_spec_set(MtLaunchSpec *spec, const char *assignment, char *er
  * it. Empty entries at the end are dropped. On MT_OK *out is a malloc'ed
  * string; MT_ERR_IO when an npy file cannot be read, MT_ERR_USAGE when the
  * spec does not fit the kernel (*out NULL, with a message). */
-MtStatus mt_launch_spec_signature(const MtLaunchSpec *spec, const MtKernelInfo *kernel, char **out, char *err,
-                                  size_t errlen);
+MtStatus mt_launch_spec_signature(const MtLaunchSpec *spec, const MtKernelInfo *kernel, char **out, MtSpecError *e);
 
 typedef enum MtArgKind {
     MT_ARG_ARRAY,             /* a pointer parameter: *fp32, *fp16, *i64, ... */
@@ -157,7 +172,7 @@ typedef struct MtLaunch {
  * scalar arguments and specialised values. Messages name the kernel from
  * spec->kernel ("the kernel" when NULL). On failure `out` holds nothing. */
 MtStatus mt_launch_bind(const MtLaunchSpec *spec, const MtKernelParam *params, size_t nparams,
-                        MtLaunch *out, char *err, size_t errlen);
+                        MtLaunch *out, MtSpecError *e);
 void mt_launch_free(MtLaunch *launch);
 
 /* Whether the launch reaches more elements than an i32 offset can: its

@@ -243,7 +243,9 @@ input.fifo)
     mt_quick run f.json; rc_is 2; err_is "mytriton run: f.json: is a FIFO (named pipe), not a regular file"
     printf '{"source": "f.py", "grid": [1], "args": {}}' > src-fifo.json
     mt_quick run src-fifo.json; rc_is 2
-    err_is "mytriton run: src-fifo.json: source: f.py: is a FIFO (named pipe), not a regular file"
+    err_is "src-fifo.json:1:12: error: source: f.py: is a FIFO (named pipe), not a regular file [R0705]
+ 1 | {\"source\": \"f.py\", \"grid\": [1], \"args\": {}}
+   |            ^~~~~~"
     ;;
 input.device)
     quick "$MT" compile /dev/zero > out 2> err; rc=$?
@@ -251,7 +253,9 @@ input.device)
     printf '{"source": "/dev/zero", "grid": [1], "args": {}}' > zero.json
     quick "$MT" run zero.json > out 2> err; rc=$?
     rc_is 2
-    err_is "mytriton run: zero.json: source: /dev/zero: is a character device, not a regular file"
+    err_is "zero.json:1:12: error: source: /dev/zero: is a character device, not a regular file [R0705]
+ 1 | {\"source\": \"/dev/zero\", \"grid\": [1], \"args\": {}}
+   |            ^~~~~~~~~~~"
     ;;
 input.too_big)
     truncate -s 23M big.py
@@ -316,12 +320,14 @@ run.fifo_npy)
           "out": {"dtype": "float32", "shape": [1000]}, "n": 1000}}
 EOF
     quick "$MT" run fifo.json > out 2> err; rc=$?
-    rc_is 2; err_is "mytriton run: fifo.json: args.x: x.npy: is a FIFO (named pipe), not a regular file"
+    rc_is 2; err_is "fifo.json:2:24: error: args.x.npy: x.npy: is a FIFO (named pipe), not a regular file [R0705]
+ 2 |  \"args\": {\"x\": {\"npy\": \"x.npy\"}, \"y\": {\"dtype\": \"float32\", \"shape\": [1000]},
+   |                        ^~~~~~~"
     ;;
 run.grid_lambda)
     sed 's/"grid": \["cdiv(n, BLOCK)"\]/"grid": ["lambda meta: (triton.cdiv(n, meta['"'"'BLOCK'"'"']),)"]/' spec.json > lambda.json
     mt run lambda.json; rc_is 1
-    err_is "mytriton run: lambda.json: grid[0]: a grid entry is the body of Triton's grid lambda, not the lambda: write [\"triton.cdiv(n, meta['BLOCK'])\"]"
+    err_has "lambda.json:1:29: error: grid[0]: a grid entry is the body of Triton's grid lambda, not the lambda: write [\"triton.cdiv(n, meta['BLOCK'])\"] [R0704]"
     ;;
 run.grid_overflow)
     # 8388608 programs of 256 elements: program 8388607 starts at 2^31 - 256,
@@ -335,7 +341,7 @@ EOF
     # explains such faults (running 8 million programs would take minutes).
     mt run huge.json --threads 1 --set n=2147483647; rc_is 1
     err_has "error: out-of-bounds load in add_kernel: program (0, 0, 0) reads x[16], but x has 16 elements"
-    err_has "mytriton run: warning: huge.json: the grid has 8388608 programs of 256 elements each, more than an i32 offset reaches (2147483647): offsets computed in i32, such as tl.program_id(0) * BLOCK, overflow and wrap to negative values; use fewer programs, or compute offsets in int64"
+    err_has "huge.json:1:20: warning: grid: the grid has 8388608 programs of 256 elements each, more than an i32 offset reaches (2147483647): offsets computed in i32, such as tl.program_id(0) * BLOCK, overflow and wrap to negative values; use fewer programs, or compute offsets in int64 [W0804]"
     mt run spec.json; rc_is 0
     [ -s err ] && fail "a warning for a small grid"
     :
@@ -365,7 +371,7 @@ run.nul_npy)
           "out": {"dtype": "float32", "shape": [1000]}, "n": 1000}}
 EOF
     mt run nul.json; rc_is 1
-    err_is "mytriton run: nul.json: args.x: nul.npy: the header holds a NUL byte (at byte 14 of its text); a .npy header is printable text (corrupt file?)"
+    err_has "nul.json:2:24: error: args.x.npy: nul.npy: the header holds a NUL byte (at byte 14 of its text); a .npy header is printable text (corrupt file?) [R0704]"
     ;;
 
 cache.unwritable)
@@ -374,7 +380,7 @@ cache.unwritable)
     if [ "$rc" != 0 ] && grep -q -i "nvrtc" err; then echo "SKIP: no NVRTC ($(head -1 err))"; exit 77; fi
     rc_is 0
     [ "$(grep -c 'warning' err)" = 1 ] || fail "want exactly one warning"
-    err_is "mytriton compile: warning: the kernel cache cannot be written (/dev/null/cache: cannot create the folder: Not a directory): compiled kernels are not kept, so every run compiles again; set MYTRITON_CACHE_DIR to a writable folder, or MYTRITON_CACHE=0"
+    err_is "mytriton compile: warning: the kernel cache cannot be written (cannot create the folder /dev/null/cache: /dev/null is not a folder): compiled kernels are not kept, so every run compiles again; set MYTRITON_CACHE_DIR to a writable folder, or MYTRITON_CACHE=0"
     MYTRITON_CACHE_DIR="$T/cache" "$MT" compile k.py --signature "$SIG" --emit ptx > out 2> err; rc=$?
     rc_is 0; [ -s err ] && fail "a warning for a writable cache"
     :

@@ -24,8 +24,8 @@ static int by_name(const void *a, const void *b) { return strcmp(*(char *const *
 static MtLaunch run_spec(const char *path, bool sim, char **signature_out)
 {
     MtLaunchSpec spec;
-    char err[512];
-    ck_assert_msg(mt_launch_spec_load(path, &spec, err, sizeof err) == MT_OK, "%s", err);
+    MtSpecError se;
+    ck_assert_msg(mt_launch_spec_load(path, &spec, &se) == MT_OK, "%s", se.text);
     const char *src = spec.source_path;
     size_t len;
     char *text = read_text(src, &len);
@@ -35,7 +35,7 @@ static MtLaunch run_spec(const char *path, bool sim, char **signature_out)
     const MtKernelInfo *ki = spec.kernel ? mt_module_find_kernel(m, spec.kernel) : mt_module_kernel(m, 0);
     ck_assert_msg(ki != NULL, "%s: kernel", path);
     char *sig = NULL;
-    ck_assert_msg(mt_launch_spec_signature(&spec, ki, &sig, err, sizeof err) == MT_OK, "%s: %s", path, err);
+    ck_assert_msg(mt_launch_spec_signature(&spec, ki, &sig, &se) == MT_OK, "%s: %s", path, se.text);
     MtSpec cs = {.kernel = ki->name, .signature = sig, .lowering = MT_LOWERING_FAST, .last_stage = MT_STAGE_CUDA};
     MtCompiled *k;
     MtStatus cst = mt_compile(c, m, &cs, &k);
@@ -54,7 +54,7 @@ static MtLaunch run_spec(const char *path, bool sim, char **signature_out)
     for (size_t i = 0; i < np; i++)
         params[i] = *mt_compiled_param(k, i);
     MtLaunch launch;
-    ck_assert_msg(mt_launch_bind(&spec, params, np, &launch, err, sizeof err) == MT_OK, "%s: %s", path, err);
+    ck_assert_msg(mt_launch_bind(&spec, params, np, &launch, &se) == MT_OK, "%s: %s", path, se.text);
     MtKernelArg *args = calloc(launch.nargs + 1, sizeof *args);
     for (size_t i = 0; i < launch.nargs; i++) {
         const MtLaunchArg *a = &launch.args[i];

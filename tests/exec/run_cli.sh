@@ -4,8 +4,8 @@
 #   example.NAME       examples/NAME.json runs on 1 thread, dumps its arrays,
 #                      then runs on 3 threads and matches the dump exactly
 #   spec.NAME          tests/exec/data/NAME.json is refused: exit 1 (2 for a
-#                      file that cannot be read) and the exact message,
-#                      naming the field
+#                      file that cannot be read) and the exact diagnostic,
+#                      pointing at the field in the spec
 #   fault.NAME         a runtime fault: exit 1, the rendered diagnostic, and
 #                      --dump wrote nothing
 #   compile.error      a kernel that does not compile: exit 1, the diagnostic
@@ -56,25 +56,39 @@ example.*)
 
 spec.unknown_kernel)
     run $D/unknown_kernel.json; rc_is 1
-    stderr_is "mytriton run: $D/unknown_kernel.json: kernel: no @triton.jit function named 'add_kernal' in $D/kernels.py (jit functions: add_kernel, off_by_one, ratio, float_floordiv)" ;;
+    stderr_is "$D/unknown_kernel.json:3:13: error: kernel: no @triton.jit function named 'add_kernal' in $D/kernels.py (jit functions: add_kernel, off_by_one, ratio, float_floordiv) [R0704]
+ 3 |   \"kernel\": \"add_kernal\",
+   |             ^~~~~~~~~~~~" ;;
 spec.missing_argument)
     run $D/missing_argument.json; rc_is 1
-    stderr_is "mytriton run: $D/missing_argument.json: args: missing argument 'y' of kernel add_kernel" ;;
+    stderr_is "$D/missing_argument.json:6:3: error: args: missing argument 'y' of kernel add_kernel [R0704]
+ 6 |   \"args\": {
+   |   ^~~~~~" ;;
 spec.wrong_dtype)
     run $D/wrong_dtype.json; rc_is 1
-    stderr_is "mytriton run: $D/wrong_dtype.json: args.x: float32 array expected for parameter x (*fp32), got int32" ;;
+    stderr_is "$D/wrong_dtype.json:8:5: error: args.x: float32 array expected for parameter x (*fp32), got int32 [R0704]
+ 8 |     \"x\":   {\"dtype\": \"int32\", \"shape\": [1000], \"init\": \"uniform\", \"low\": -5, \"high\": 5, \"seed\": 1},
+   |     ^~~" ;;
 spec.bad_grid)
     run $D/bad_grid.json; rc_is 1
-    stderr_is "mytriton run: $D/bad_grid.json: grid[0]: unknown name 'BLOK' at column 9 in \"cdiv(n, BLOK)\"" ;;
+    stderr_is "$D/bad_grid.json:4:12: error: grid[0]: unknown name 'BLOK' at column 9 in \"cdiv(n, BLOK)\" [R0704]
+ 4 |   \"grid\": [\"cdiv(n, BLOK)\"],
+   |            ^~~~~~~~~~~~~~~" ;;
 spec.missing_npy)
     run $D/missing_npy.json; rc_is 2
-    stderr_is "mytriton run: $D/missing_npy.json: args.x: $D/no_such.npy: cannot open: No such file or directory" ;;
+    stderr_is "$D/missing_npy.json:7:20: error: args.x.npy: $D/no_such.npy: cannot open: No such file or directory [R0705]
+ 7 |     \"x\":   {\"npy\": \"no_such.npy\"},
+   |                    ^~~~~~~~~~~~~" ;;
 spec.not_npy)
     run $D/not_npy.json; rc_is 1
-    stderr_is "mytriton run: $D/not_npy.json: args.x: $D/kernels.py: not a .npy file (bad magic)" ;;
+    stderr_is "$D/not_npy.json:7:20: error: args.x.npy: $D/kernels.py: not a .npy file (bad magic) [R0704]
+ 7 |     \"x\":   {\"npy\": \"kernels.py\"},
+   |                    ^~~~~~~~~~~~" ;;
 spec.invalid_json)
     run $D/invalid_json.json; rc_is 1
-    stderr_is "mytriton run: $D/invalid_json.json:4:1: invalid JSON near '}'" ;;
+    stderr_is "$D/invalid_json.json:4:1: error: invalid JSON near '}' [R0704]
+ 4 | }
+   | ^" ;;
 spec.missing_file)
     run $D/no_such_spec.json; rc_is 2
     stderr_is "mytriton run: $D/no_such_spec.json: cannot open: No such file or directory" ;;

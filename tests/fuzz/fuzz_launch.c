@@ -149,7 +149,7 @@ static void run_launch(MtCtx *c, MtCompiled *k, const MtLaunch *l)
 /* Signature, compile, bind and run a parsed spec against the fixed module. */
 static void launch(MtLaunchSpec *s)
 {
-    char err[1024];
+    MtSpecError e;
     MtCtx *c = mt_ctx_new(NULL);
     if (!c)
         return;
@@ -160,7 +160,7 @@ static void launch(MtLaunchSpec *s)
     const MtKernelInfo *ki = mt_module_find_kernel(m, s->kernel ? s->kernel : "add_kernel");
     char *sig = NULL;
     if (ki)
-        mt_launch_spec_signature(s, ki, &sig, err, sizeof err);
+        mt_launch_spec_signature(s, ki, &sig, &e);
     MtSpec spec = {.kernel = ki ? ki->name : NULL, .signature = sig && *sig ? sig : NULL};
     MtCompiled *k = NULL;
     if (sig && mt_compile(c, m, &spec, &k) == MT_OK && small_enough(s)) {
@@ -169,7 +169,7 @@ static void launch(MtLaunchSpec *s)
         for (size_t i = 0; params && i < np; i++)
             params[i] = *mt_compiled_param(k, i);
         MtLaunch l;
-        if (params && mt_launch_bind(s, params, np, &l, err, sizeof err) == MT_OK) {
+        if (params && mt_launch_bind(s, params, np, &l, &e) == MT_OK) {
             run_launch(c, k, &l);
             mt_launch_free(&l);
         }
@@ -183,8 +183,8 @@ static void launch(MtLaunchSpec *s)
 static void fuzz_spec(const char *text)
 {
     MtLaunchSpec s;
-    char err[1024];
-    if (mt_launch_spec_parse(text, sandbox, &s, err, sizeof err) == MT_OK)
+    MtSpecError e;
+    if (mt_launch_spec_parse(text, sandbox, &s, &e) == MT_OK)
         launch(&s);
     mt_launch_spec_free(&s);
 }
@@ -271,11 +271,11 @@ static void fuzz_signature(uint8_t which, const char *sig)
 static void fuzz_set(char *lines)
 {
     MtLaunchSpec s;
-    char err[1024];
-    if (mt_launch_spec_parse(fixed_spec, sandbox, &s, err, sizeof err) != MT_OK)
+    MtSpecError e;
+    if (mt_launch_spec_parse(fixed_spec, sandbox, &s, &e) != MT_OK)
         abort();
     for (char *line = strtok(lines, "\n"); line; line = strtok(NULL, "\n"))
-        mt_launch_spec_set(&s, line, err, sizeof err);
+        mt_launch_spec_set(&s, line, &e);
     launch(&s);
     mt_launch_spec_free(&s);
 }

@@ -102,16 +102,17 @@ START_TEST(dtype_and_shape_must_agree) {
 }
 END_TEST
 
-START_TEST(checksum_is_sum_and_fnv1a) {
+START_TEST(stats_are_sum_range_counts_and_fnv1a) {
     MtArray *e = mt_array_new(MT_DT_I1, 1, (int64_t[]){0});
-    MtChecksum c = mt_array_checksum(e);
+    MtArrayStats c = mt_array_stats(e);
     ck_assert_double_eq(c.sum, 0);
+    ck_assert(isnan(c.mean));
     ck_assert_uint_eq(c.fnv1a, 0xcbf29ce484222325ull); /* FNV-1a offset basis: no bytes */
     mt_array_free(e);
 
     MtArray *a = mt_array_new(MT_DT_I1, 1, (int64_t[]){1});
     ((unsigned char *)a->data)[0] = 1;
-    c = mt_array_checksum(a);
+    c = mt_array_stats(a);
     ck_assert_double_eq(c.sum, 1);
     ck_assert_uint_eq(c.fnv1a, 0xaf63bc4c8601b62cull); /* FNV-1a 64 of the byte 0x01 */
     mt_array_free(a);
@@ -119,10 +120,23 @@ START_TEST(checksum_is_sum_and_fnv1a) {
     int64_t shape[1] = {3};
     const float v[3] = {1.5f, -0.5f, 2};
     MtArray *f = f32(1, shape, v);
-    c = mt_array_checksum(f);
+    c = mt_array_stats(f);
     ck_assert_double_eq(c.sum, 3);
+    ck_assert_double_eq(c.min, -0.5);
+    ck_assert_double_eq(c.max, 2);
+    ck_assert_double_eq(c.mean, 1);
+    ck_assert_int_eq(c.nans + c.infs, 0);
     ((float *)f->data)[0] = 1.5000001f;
-    ck_assert_uint_ne(mt_array_checksum(f).fnv1a, c.fnv1a);
+    ck_assert_uint_ne(mt_array_stats(f).fnv1a, c.fnv1a);
+    /* NaN poisons the sum but not the range; infinities count */
+    ((float *)f->data)[0] = NAN;
+    ((float *)f->data)[2] = -INFINITY;
+    c = mt_array_stats(f);
+    ck_assert(isnan(c.sum));
+    ck_assert_double_eq(c.max, -0.5);
+    ck_assert(isinf(c.min) && c.min < 0);
+    ck_assert_int_eq(c.nans, 1);
+    ck_assert_int_eq(c.infs, 1);
     mt_array_free(f);
 }
 END_TEST
@@ -184,7 +198,7 @@ static Suite *compare_suite(void) {
     tcase_add_test(t, nan_and_infinity_rules);
     tcase_add_test(t, first_mismatch_has_its_multi_index);
     tcase_add_test(t, dtype_and_shape_must_agree);
-    tcase_add_test(t, checksum_is_sum_and_fnv1a);
+    tcase_add_test(t, stats_are_sum_range_counts_and_fnv1a);
     tcase_add_test(t, preview_shows_ends);
     tcase_add_test(t, format_float_is_python_repr);
     suite_add_tcase(s, t);

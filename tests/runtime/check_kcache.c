@@ -518,8 +518,8 @@ START_TEST(unwritable_folder_still_compiles)
     ck_assert_uint_eq(st.disk_writes, 0);
     char w[1024];
     ck_assert(mt_kcache_warning(k, w, sizeof w));
-    ck_assert_str_eq(w, "the kernel cache cannot be written (/dev/null/mytriton-cache: cannot create the folder: "
-                        "Not a directory): compiled kernels are not kept, so every run compiles again; set "
+    ck_assert_str_eq(w, "the kernel cache cannot be written (cannot create the folder /dev/null/mytriton-cache: "
+                        "/dev/null is not a folder): compiled kernels are not kept, so every run compiles again; set "
                         "MYTRITON_CACHE_DIR to a writable folder, or MYTRITON_CACHE=0");
     /* The memory level still works. */
     ck_assert_int_eq(compile_ok(k, src_a, &out), MT_KCACHE_MEMORY);

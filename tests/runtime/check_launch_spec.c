@@ -18,6 +18,7 @@
 #include "launch_spec.h"
 
 static char err[1024];
+static MtSpecError se;
 
 static void setup(void) {
     test_tmp_setup("mt_spec");
@@ -67,16 +68,16 @@ static const MtKernelInfo add_info = {.name = "add_kernel", .params = add_info_p
 
 static MtLaunchSpec parse_ok(const char *json) {
     MtLaunchSpec s;
-    MtStatus st = mt_launch_spec_parse(json, test_tmpdir, &s, err, sizeof err);
-    ck_assert_msg(st == MT_OK, "%s", err);
+    MtStatus st = mt_launch_spec_parse(json, test_tmpdir, &s, &se);
+    ck_assert_msg(st == MT_OK, "%s", se.text);
     return s;
 }
 
 static void expect_parse_error(const char *json, const char *msg) {
     MtLaunchSpec s;
     memset(&s, 0xab, sizeof s);
-    ck_assert_int_eq(mt_launch_spec_parse(json, "", &s, err, sizeof err), MT_ERR_USAGE);
-    ck_assert_str_eq(err, msg);
+    ck_assert_int_eq(mt_launch_spec_parse(json, "", &s, &se), MT_ERR_USAGE);
+    ck_assert_str_eq(se.text, msg);
     ck_assert_ptr_null(s.args); /* emptied, safe to free */
     ck_assert_ptr_null(s.grid[0]);
     mt_launch_spec_free(&s);
@@ -151,11 +152,11 @@ END_TEST
 START_TEST(paths_join_the_spec_folder) {
     MtLaunchSpec s;
     ck_assert_int_eq(mt_launch_spec_parse("{\"grid\": [1], \"args\": {\"a\": {\"npy\": \"/abs/a.npy\"}, \"b\": {\"npy\": \"sub/b.npy\"}}}",
-                                          "specs/", &s, err, sizeof err), MT_OK);
+                                          "specs/", &s, &se), MT_OK);
     ck_assert_str_eq(s.args[0].npy_path, "/abs/a.npy");
     ck_assert_str_eq(s.args[1].npy_path, "specs/sub/b.npy");
     mt_launch_spec_free(&s);
-    ck_assert_int_eq(mt_launch_spec_parse("{\"grid\": [1], \"source\": \"k.py\"}", NULL, &s, err, sizeof err), MT_OK);
+    ck_assert_int_eq(mt_launch_spec_parse("{\"grid\": [1], \"source\": \"k.py\"}", NULL, &s, &se), MT_OK);
     ck_assert_str_eq(s.source_path, "k.py");
     ck_assert_ptr_null(s.kernel);
     ck_assert_uint_eq(s.nargs, 0);
@@ -192,10 +193,15 @@ START_TEST(json_syntax_errors_have_line_and_column) {
 
     put_text(tmp("bad.json"), "{\n \"grid\": [1,]\n}\n");
     MtLaunchSpec s;
-    ck_assert_int_eq(mt_launch_spec_load(tmp("bad.json"), &s, err, sizeof err), MT_ERR_USAGE);
+    ck_assert_int_eq(mt_launch_spec_load(tmp("bad.json"), &s, &se), MT_ERR_USAGE);
     char want[600];
     snprintf(want, sizeof want, "%s:2:13: invalid JSON near ']'", tmp("bad.json"));
-    ck_assert_str_eq(err, want);
+    ck_assert_str_eq(se.text, want);
+    /* the same, as data */
+    ck_assert_int_eq(se.line, 2);
+    ck_assert_int_eq(se.col, 13);
+    ck_assert_str_eq(se.field, "");
+    ck_assert_str_eq(se.msg, "invalid JSON near ']'");
 }
 END_TEST
 
@@ -295,20 +301,25 @@ END_TEST
 START_TEST(load_reads_relative_to_the_spec) {
     put_text(tmp("spec.json"), add_spec);
     MtLaunchSpec s;
-    ck_assert_int_eq(mt_launch_spec_load(tmp("spec.json"), &s, err, sizeof err), MT_OK);
+    ck_assert_int_eq(mt_launch_spec_load(tmp("spec.json"), &s, &se), MT_OK);
     ck_assert_str_eq(s.base_dir, test_tmpdir);
     ck_assert_str_eq(s.args[0].npy_path, tmp("x.npy"));
     mt_launch_spec_free(&s);
 
     put_text(tmp("bad.json"), "{\"grid\": [1], \"args\": {\"y\": {\"dtype\": \"float32\", \"shape\": [-3]}}}");
-    ck_assert_int_eq(mt_launch_spec_load(tmp("bad.json"), &s, err, sizeof err), MT_ERR_USAGE);
+    ck_assert_int_eq(mt_launch_spec_load(tmp("bad.json"), &s, &se), MT_ERR_USAGE);
     char want[600];
     snprintf(want, sizeof want, "%s: args.y.shape[0]: expected a positive integer, got -3", tmp("bad.json"));
-    ck_assert_str_eq(err, want);
+    ck_assert_str_eq(se.text, want);
+    /* the field apart from the message, for diagnostics that point into the spec */
+    ck_assert_int_eq(se.status, MT_ERR_USAGE);
+    ck_assert_str_eq(se.field, "args.y.shape[0]");
+    ck_assert_str_eq(se.msg, "expected a positive integer, got -3");
+    ck_assert_int_eq(se.line, 0);
 
-    ck_assert_int_eq(mt_launch_spec_load(tmp("absent.json"), &s, err, sizeof err), MT_ERR_IO);
+    ck_assert_int_eq(mt_launch_spec_load(tmp("absent.json"), &s, &se), MT_ERR_IO);
     snprintf(want, sizeof want, "%s: cannot open: No such file or directory", tmp("absent.json"));
-    ck_assert_str_eq(err, want);
+    ck_assert_str_eq(se.text, want);
 }
 END_TEST
 
@@ -317,21 +328,21 @@ END_TEST
 START_TEST(load_refuses_folders_fifos_devices_and_huge_files) {
     MtLaunchSpec s;
     char want[600];
-    ck_assert_int_eq(mt_launch_spec_load(test_tmpdir, &s, err, sizeof err), MT_ERR_IO);
+    ck_assert_int_eq(mt_launch_spec_load(test_tmpdir, &s, &se), MT_ERR_IO);
     snprintf(want, sizeof want, "%s: is a directory", test_tmpdir);
-    ck_assert_str_eq(err, want);
+    ck_assert_str_eq(se.text, want);
     ck_assert_int_eq(mkfifo(tmp("fifo.json"), 0600), 0);
-    ck_assert_int_eq(mt_launch_spec_load(tmp("fifo.json"), &s, err, sizeof err), MT_ERR_IO);
+    ck_assert_int_eq(mt_launch_spec_load(tmp("fifo.json"), &s, &se), MT_ERR_IO);
     snprintf(want, sizeof want, "%s: is a FIFO (named pipe), not a regular file", tmp("fifo.json"));
-    ck_assert_str_eq(err, want);
-    ck_assert_int_eq(mt_launch_spec_load("/dev/zero", &s, err, sizeof err), MT_ERR_IO);
-    ck_assert_str_eq(err, "/dev/zero: is a character device, not a regular file");
+    ck_assert_str_eq(se.text, want);
+    ck_assert_int_eq(mt_launch_spec_load("/dev/zero", &s, &se), MT_ERR_IO);
+    ck_assert_str_eq(se.text, "/dev/zero: is a character device, not a regular file");
     FILE *f = fopen(tmp("big.json"), "wb");
     ck_assert_int_eq(ftruncate(fileno(f), 5 << 20), 0);
     fclose(f);
-    ck_assert_int_eq(mt_launch_spec_load(tmp("big.json"), &s, err, sizeof err), MT_ERR_IO);
+    ck_assert_int_eq(mt_launch_spec_load(tmp("big.json"), &s, &se), MT_ERR_IO);
     snprintf(want, sizeof want, "%s: is 5 MiB; a launch spec may be at most 4 MiB", tmp("big.json"));
-    ck_assert_str_eq(err, want);
+    ck_assert_str_eq(se.text, want);
 }
 END_TEST
 
@@ -356,15 +367,15 @@ END_TEST
 
 START_TEST(set_overrides_scalars_and_constexprs) {
     MtLaunchSpec s = parse_ok(add_spec);
-    ck_assert_int_eq(mt_launch_spec_set(&s, "n=2048", err, sizeof err), MT_OK);
+    ck_assert_int_eq(mt_launch_spec_set(&s, "n=2048", &se), MT_OK);
     ck_assert_int_eq(s.args[3].value.i, 2048);
-    ck_assert_int_eq(mt_launch_spec_set(&s, "BLOCK=128", err, sizeof err), MT_OK);
+    ck_assert_int_eq(mt_launch_spec_set(&s, "BLOCK=128", &se), MT_OK);
     ck_assert_int_eq(s.constexprs[0].value.i, 128);
-    ck_assert_int_eq(mt_launch_spec_set(&s, "n=1e3", err, sizeof err), MT_OK);
+    ck_assert_int_eq(mt_launch_spec_set(&s, "n=1e3", &se), MT_OK);
     ck_assert_int_eq(s.args[3].value.kind, MT_SCALAR_FLOAT);
-    ck_assert_int_eq(mt_launch_spec_set(&s, "EVEN=True", err, sizeof err), MT_OK);
-    ck_assert_int_eq(mt_launch_spec_set(&s, "eps=-inf", err, sizeof err), MT_OK);
-    ck_assert_int_eq(mt_launch_spec_set(&s, "scale=0.5", err, sizeof err), MT_OK);
+    ck_assert_int_eq(mt_launch_spec_set(&s, "EVEN=True", &se), MT_OK);
+    ck_assert_int_eq(mt_launch_spec_set(&s, "eps=-inf", &se), MT_OK);
+    ck_assert_int_eq(mt_launch_spec_set(&s, "scale=0.5", &se), MT_OK);
     ck_assert_uint_eq(s.nconstexprs, 4);
     ck_assert_str_eq(s.constexprs[1].name, "EVEN");
     ck_assert_int_eq(s.constexprs[1].value.kind, MT_SCALAR_BOOL);
@@ -372,18 +383,18 @@ START_TEST(set_overrides_scalars_and_constexprs) {
     ck_assert(isinf(s.constexprs[2].value.f));
     ck_assert_double_eq(s.constexprs[3].value.f, 0.5);
 
-    ck_assert_int_eq(mt_launch_spec_set(&s, "x=1", err, sizeof err), MT_ERR_USAGE);
-    ck_assert_str_eq(err, "x=1: argument 'x' is an array; only scalars and constexprs can be set");
-    ck_assert_int_eq(mt_launch_spec_set(&s, "n=abc", err, sizeof err), MT_ERR_USAGE);
-    ck_assert_str_eq(err, "n=abc: 'abc' is not a number, a bool, nan or inf");
-    ck_assert_int_eq(mt_launch_spec_set(&s, "n=0x10", err, sizeof err), MT_ERR_USAGE);
-    ck_assert_str_eq(err, "n=0x10: '0x10' is not a number, a bool, nan or inf");
-    ck_assert_int_eq(mt_launch_spec_set(&s, "n=", err, sizeof err), MT_ERR_USAGE);
-    ck_assert_str_eq(err, "n=: '' is not a number, a bool, nan or inf");
-    ck_assert_int_eq(mt_launch_spec_set(&s, "n", err, sizeof err), MT_ERR_USAGE);
-    ck_assert_str_eq(err, "'n': expected NAME=VALUE");
-    ck_assert_int_eq(mt_launch_spec_set(&s, "2n=1", err, sizeof err), MT_ERR_USAGE);
-    ck_assert_str_eq(err, "'2n=1': '2n' is not a parameter name");
+    ck_assert_int_eq(mt_launch_spec_set(&s, "x=1", &se), MT_ERR_USAGE);
+    ck_assert_str_eq(se.text, "x=1: argument 'x' is an array; only scalars and constexprs can be set");
+    ck_assert_int_eq(mt_launch_spec_set(&s, "n=abc", &se), MT_ERR_USAGE);
+    ck_assert_str_eq(se.text, "n=abc: 'abc' is not a number, a bool, nan or inf");
+    ck_assert_int_eq(mt_launch_spec_set(&s, "n=0x10", &se), MT_ERR_USAGE);
+    ck_assert_str_eq(se.text, "n=0x10: '0x10' is not a number, a bool, nan or inf");
+    ck_assert_int_eq(mt_launch_spec_set(&s, "n=", &se), MT_ERR_USAGE);
+    ck_assert_str_eq(se.text, "n=: '' is not a number, a bool, nan or inf");
+    ck_assert_int_eq(mt_launch_spec_set(&s, "n", &se), MT_ERR_USAGE);
+    ck_assert_str_eq(se.text, "'n': expected NAME=VALUE");
+    ck_assert_int_eq(mt_launch_spec_set(&s, "2n=1", &se), MT_ERR_USAGE);
+    ck_assert_str_eq(se.text, "'2n=1': '2n' is not a parameter name");
     mt_launch_spec_free(&s);
 }
 END_TEST
@@ -393,7 +404,7 @@ END_TEST
 static char *sig_of(const char *json, const MtKernelInfo *k) {
     MtLaunchSpec s = parse_ok(json);
     char *sig = NULL;
-    MtStatus st = mt_launch_spec_signature(&s, k, &sig, err, sizeof err);
+    MtStatus st = mt_launch_spec_signature(&s, k, &sig, &se);
     ck_assert_int_eq(st == MT_OK, sig != NULL);
     mt_launch_spec_free(&s);
     return sig;
@@ -434,24 +445,24 @@ END_TEST
 START_TEST(signature_errors) {
     put_npy("x.npy", MT_DT_F32, 4);
     ck_assert_ptr_null(sig_of("{\"grid\": [1], \"args\": {\"x\": {\"npy\": \"x.npy\"}}}", &add_info));
-    ck_assert_str_eq(err, "args: missing argument 'y' of kernel add_kernel");
+    ck_assert_str_eq(se.text, "args: missing argument 'y' of kernel add_kernel");
     ck_assert_ptr_null(sig_of("{\"grid\": [1], \"args\": {\"z\": 1}}", &add_info));
-    ck_assert_str_eq(err, "args.z: kernel add_kernel has no parameter 'z' (its parameters: x, y, out, n, BLOCK)");
+    ck_assert_str_eq(se.text, "args.z: kernel add_kernel has no parameter 'z' (its parameters: x, y, out, n, BLOCK)");
     ck_assert_ptr_null(sig_of("{\"grid\": [1], \"constexprs\": {\"BLOK\": 1}}", &add_info));
-    ck_assert_str_eq(err, "constexprs.BLOK: kernel add_kernel has no parameter 'BLOK' (its parameters: x, y, out, n, BLOCK)");
+    ck_assert_str_eq(se.text, "constexprs.BLOK: kernel add_kernel has no parameter 'BLOK' (its parameters: x, y, out, n, BLOCK)");
     ck_assert_ptr_null(sig_of("{\"grid\": [1], \"constexprs\": {\"BLOCK\": \"nan\"}, \"args\": {\"x\": {\"npy\": \"x.npy\"},"
                               " \"y\": {\"npy\": \"x.npy\"}, \"out\": {\"npy\": \"x.npy\"}, \"n\": 4}}", &add_info));
-    ck_assert_str_eq(err, "constexprs.BLOCK: nan has no literal form for a signature");
+    ck_assert_str_eq(se.text, "constexprs.BLOCK: nan has no literal form for a signature");
     ck_assert_ptr_null(sig_of("{\"grid\": [1], \"args\": {\"x\": {\"npy\": \"x.npy\"}, \"y\": {\"npy\": \"x.npy\"},"
                               " \"out\": {\"npy\": \"x.npy\"}, \"n\": 4, \"BLOCK\": {\"npy\": \"x.npy\"}}}", &add_info));
-    ck_assert_str_eq(err, "args.BLOCK: constexpr BLOCK takes a number or a bool, not an array");
+    ck_assert_str_eq(se.text, "args.BLOCK: constexpr BLOCK takes a number or a bool, not an array");
     ck_assert_ptr_null(sig_of("{\"grid\": [1], \"args\": {\"x\": {\"npy\": \"x.npy\"}, \"y\": {\"npy\": \"x.npy\"},"
                               " \"out\": {\"npy\": \"x.npy\"}, \"n\": 3000000000}}", &add_info));
-    ck_assert_str_eq(err, "args.n: 3000000000 does not fit in i32");
+    ck_assert_str_eq(se.text, "args.n: 3000000000 does not fit in i32");
     ck_assert_ptr_null(sig_of("{\"grid\": [1], \"args\": {\"x\": {\"npy\": \"nope.npy\"}}}", &add_info));
     char want[600];
-    snprintf(want, sizeof want, "args.x: %s: cannot open: No such file or directory", tmp("nope.npy"));
-    ck_assert_str_eq(err, want);
+    snprintf(want, sizeof want, "args.x.npy: %s: cannot open: No such file or directory", tmp("nope.npy"));
+    ck_assert_str_eq(se.text, want);
 }
 END_TEST
 
@@ -469,8 +480,8 @@ static MtLaunchSpec spec_with(const char *args_json, const char *grid) {
 static void expect_bind_error(const char *args_json, const char *grid, MtStatus want_st, const char *msg) {
     MtLaunchSpec s = spec_with(args_json, grid);
     MtLaunch l;
-    ck_assert_int_eq(mt_launch_bind(&s, add_params, 5, &l, err, sizeof err), want_st);
-    ck_assert_str_eq(err, msg);
+    ck_assert_int_eq(mt_launch_bind(&s, add_params, 5, &l, &se), want_st);
+    ck_assert_str_eq(se.text, msg);
     ck_assert_ptr_null(l.args); /* nothing half-done */
     ck_assert_uint_eq(l.nargs, 0);
     mt_launch_spec_free(&s);
@@ -480,7 +491,7 @@ START_TEST(bind_the_example) {
     put_npy("x.npy", MT_DT_F32, 1000);
     MtLaunchSpec s = parse_ok(add_spec);
     MtLaunch l;
-    ck_assert_int_eq(mt_launch_bind(&s, add_params, 5, &l, err, sizeof err), MT_OK);
+    ck_assert_int_eq(mt_launch_bind(&s, add_params, 5, &l, &se), MT_OK);
     ck_assert_int_eq(l.grid_dims, 1);
     ck_assert_int_eq(l.grid[0], 4);
     ck_assert_int_eq(l.grid[1], 1);
@@ -512,13 +523,13 @@ START_TEST(bind_scalars_of_each_type) {
     MtLaunchSpec s = parse_ok("{\"grid\": [\"a * M\", \"2\", \"max(a, c)\"], \"args\": {\"a\": -3, \"b\": 2, \"c\": true,"
                               " \"d\": \"nan\", \"e\": 0, \"K\": 0.5}, \"flops\": \"a * -1\"}");
     MtLaunch l;
-    ck_assert_int_eq(mt_launch_bind(&s, params, 7, &l, err, sizeof err), MT_ERR_USAGE);
-    ck_assert_str_eq(err, "grid[0]: a * M is -3; it must be between 1 and 2147483647");
+    ck_assert_int_eq(mt_launch_bind(&s, params, 7, &l, &se), MT_ERR_USAGE);
+    ck_assert_str_eq(se.text, "grid[0]: a * M is -3; it must be between 1 and 2147483647");
     mt_launch_spec_free(&s);
 
     s = parse_ok("{\"grid\": [\"-a * M\", \"2\", \"max(a, c)\"], \"args\": {\"a\": -3, \"b\": 2, \"c\": true,"
                  " \"d\": \"nan\", \"e\": 0, \"K\": 0.5}, \"flops\": \"a * -1\"}");
-    ck_assert_int_eq(mt_launch_bind(&s, params, 7, &l, err, sizeof err), MT_OK);
+    ck_assert_int_eq(mt_launch_bind(&s, params, 7, &l, &se), MT_OK);
     ck_assert_int_eq(l.grid_dims, 3);
     ck_assert_int_eq(l.grid[0], 3);
     ck_assert_int_eq(l.grid[1], 2);
@@ -557,7 +568,7 @@ START_TEST(bind_argument_errors) {
     expect_bind_error("{" GOOD_XY ", \"n\": 1, \"BLOCK\": 128}", "1", MT_ERR_USAGE,
                       "args.BLOCK: kernel add_kernel is specialised with BLOCK=256, but args gives 128");
     char want[600];
-    snprintf(want, sizeof want, "args.x: %s: cannot open: No such file or directory", tmp("gone.npy"));
+    snprintf(want, sizeof want, "args.x.npy: %s: cannot open: No such file or directory", tmp("gone.npy"));
     expect_bind_error("{\"x\": {\"npy\": \"gone.npy\"}, \"y\": {\"npy\": \"x.npy\"}, \"out\": {\"npy\": \"x.npy\"}, \"n\": 1}", "1",
                       MT_ERR_IO, want);
 
@@ -574,8 +585,8 @@ START_TEST(bind_argument_errors) {
         snprintf(json, sizeof json, "{\"grid\": [1], \"args\": %s}", cases[i].args);
         MtLaunchSpec s = parse_ok(json);
         MtLaunch l;
-        ck_assert_int_eq(mt_launch_bind(&s, fp, 3, &l, err, sizeof err), MT_ERR_USAGE);
-        ck_assert_str_eq(err, cases[i].msg);
+        ck_assert_int_eq(mt_launch_bind(&s, fp, 3, &l, &se), MT_ERR_USAGE);
+        ck_assert_str_eq(se.text, cases[i].msg);
         ck_assert_ptr_null(l.args);
         mt_launch_spec_free(&s);
     }
@@ -596,8 +607,8 @@ START_TEST(bind_grid_errors) {
 
     MtLaunchSpec s = parse_ok("{\"grid\": [1], \"bytes\": \"n - 2000\", \"args\": {" GOOD_XY ", \"n\": 1000}}");
     MtLaunch l;
-    ck_assert_int_eq(mt_launch_bind(&s, add_params, 5, &l, err, sizeof err), MT_ERR_USAGE);
-    ck_assert_str_eq(err, "bytes: n - 2000 is -1000; a count cannot be negative");
+    ck_assert_int_eq(mt_launch_bind(&s, add_params, 5, &l, &se), MT_ERR_USAGE);
+    ck_assert_str_eq(se.text, "bytes: n - 2000 is -1000; a count cannot be negative");
     ck_assert_ptr_null(l.args);
     mt_launch_spec_free(&s);
 }
@@ -607,7 +618,7 @@ START_TEST(bind_accepts_agreeing_specialised_values) {
     put_npy("x.npy", MT_DT_F32, 1000);
     MtLaunchSpec s = spec_with("{" GOOD_XY ", \"n\": 1000, \"BLOCK\": 256}", "\"cdiv(n, meta['BLOCK'])\"");
     MtLaunch l;
-    ck_assert_int_eq(mt_launch_bind(&s, add_params, 5, &l, err, sizeof err), MT_OK);
+    ck_assert_int_eq(mt_launch_bind(&s, add_params, 5, &l, &se), MT_OK);
     ck_assert_int_eq(l.grid[0], 4);
     ck_assert_uint_eq(l.nargs, 4);
     mt_launch_free(&l);
