@@ -261,14 +261,17 @@ static int64_t expr(Parser *ps) {
     return v;
 }
 
-/* Append `n` bytes of `s` to buf as the inside of a JSON string. */
-static size_t json_chars(char *buf, size_t at, size_t cap, const char *s, size_t n) {
-    for (size_t i = 0; i < n && at + 3 < cap; i++) {
-        if (s[i] == '"' || s[i] == '\\') buf[at++] = '\\';
-        buf[at++] = s[i];
+/* Append n bytes of s to buf (capacity cap, length *at), escaped for a
+ * JSON string when `json`; stops short rather than overflow, and keeps
+ * buf NUL-terminated. */
+static void append(char *buf, size_t cap, size_t *at, const char *s, size_t n, bool json) {
+    for (size_t i = 0; i < n; i++) {
+        bool esc = json && (s[i] == '"' || s[i] == '\\');
+        if (*at + 1 + esc >= cap) break;
+        if (esc) buf[(*at)++] = '\\';
+        buf[(*at)++] = s[i];
     }
-    buf[at] = 0;
-    return at;
+    buf[*at] = 0;
 }
 
 /* A pasted Triton grid, `lambda meta: (triton.cdiv(n, meta['BLOCK']),)`
@@ -311,14 +314,16 @@ static bool grid_hint(const char *text, char *err, size_t errlen) {
         items[0] = p, lens[0] = (size_t)(end - p), n = 1;
     }
     char axes[512];
-    size_t at = (size_t)snprintf(axes, sizeof axes, "[");
+    size_t at = 0;
+    append(axes, sizeof axes, &at, "[", 1, false);
     for (size_t i = 0; i < n && i < 3; i++) {
         while (lens[i] && *items[i] == ' ') items[i]++, lens[i]--;
-        at += (size_t)snprintf(axes + at, sizeof axes - at, "%s\"", i ? ", " : "");
-        at = json_chars(axes, at, sizeof axes - 2, items[i], lens[i]);
-        at += (size_t)snprintf(axes + at, sizeof axes - at, "\"");
+        if (i) append(axes, sizeof axes, &at, ", ", 2, false);
+        append(axes, sizeof axes, &at, "\"", 1, false);
+        append(axes, sizeof axes, &at, items[i], lens[i], true);
+        append(axes, sizeof axes, &at, "\"", 1, false);
     }
-    snprintf(axes + at, sizeof axes - at, "]");
+    append(axes, sizeof axes, &at, "]", 1, false);
     if (err && errlen)
         snprintf(err, errlen, "%s: write %s", lambda ? "a grid entry is the body of Triton's grid lambda, not the "
                  "lambda" : "a grid entry is one axis, not a tuple of them", axes);

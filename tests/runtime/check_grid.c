@@ -146,6 +146,15 @@ START_TEST(pasted_lambdas_and_tuples_get_a_hint) {
                  "a grid entry is the body of Triton's grid lambda, not the lambda: write [\"cdiv(n, 256)\"]");
     expect_error("(cdiv(n, 64), 4)", "a grid entry is one axis, not a tuple of them: write [\"cdiv(n, 64)\", \"4\"]");
     ck_assert_int_eq(mt_grid_check("lambda meta: (n,)", err, sizeof err), MT_ERR_USAGE);
+    /* A hint longer than the message holds is cut, never overflows (found
+     * by fuzz_launch: tests/fuzz/regressions/launch/grid-hint-overflow). */
+    char longer[1200];
+    memset(longer, '\\', sizeof longer);
+    memcpy(longer, "(a", 2);
+    memcpy(longer + sizeof longer - 6, ", 4)", 5);
+    int64_t v = 0;
+    ck_assert_int_eq(mt_grid_eval(longer, names, NULL, &v, err, sizeof err), MT_ERR_USAGE);
+    ck_assert_ptr_nonnull(strstr(err, "a grid entry is one axis, not a tuple of them: write [\"a\\\\"));
     /* Parentheses that are not a tuple still evaluate. */
     ck_assert_int_eq(eval("(n + 24) // (BLOCK)"), 4);
     ck_assert_int_eq(eval("(max(n, 2))"), 1000);
