@@ -293,7 +293,6 @@ static bool check_compiles(WebReq *r, const WebKernelReq *q, const MtLaunchSpec 
     MtCtx *c = mt_ctx_new(NULL);
     MtModule *m;
     bool clean, ok = false;
-    char err[1024];
     if (!c) {
         mt_web_reply_error(r, 500, "internal", NULL, "out of memory");
         return false;
@@ -310,8 +309,9 @@ static bool check_compiles(WebReq *r, const WebKernelReq *q, const MtLaunchSpec 
                            q->path);
         goto done;
     }
-    if (clean && !q->signature && mt_launch_spec_signature(ls, ki, &derived, err, sizeof err) != MT_OK) {
-        mt_web_reply_error(r, 400, "bad_spec", "spec", "%s", err);
+    MtSpecError se;
+    if (clean && !q->signature && mt_launch_spec_signature(ls, ki, &derived, &se) != MT_OK) {
+        mt_web_reply_error(r, 400, "bad_spec", "spec", "%s", se.text);
         goto done;
     }
     MtCompiled *k = NULL;
@@ -369,8 +369,9 @@ void mt_web_api_run_start(WebReq *r)
         goto done;
     spec_text = cJSON_PrintUnformatted(spec);
     snprintf(base, sizeof base, "%s/uploads", r->s->data_dir);
-    if (!spec_text || mt_launch_spec_parse(spec_text, base, &ls, err, sizeof err) != MT_OK) {
-        mt_web_reply_error(r, 400, "bad_spec", "spec", "spec: %s", spec_text ? err : "out of memory");
+    MtSpecError se;
+    if (!spec_text || mt_launch_spec_parse(spec_text, base, &ls, &se) != MT_OK) {
+        mt_web_reply_error(r, 400, "bad_spec", "spec", "spec: %s", spec_text ? se.text : "out of memory");
         goto done;
     }
     if (!check_compiles(r, &q, &ls, &o, &sig, &kernel))
