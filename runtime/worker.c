@@ -169,16 +169,18 @@ static const char *string_of(const cJSON *o, const char *key)
 static char *read_request(const cJSON *root, Request *q)
 {
     static const char *const keys[] = {"id", "method", "spec", "spec_json", "base_dir", "source", "source_path",
-                                       "set", "options", "timeout_ms", "memory_mb", "cpu_seconds"};
-    static const char *const option_keys[] = {"backend", "threads", "compare", "profile", "lowering",
+                                       "set", "timeout_ms", "memory_mb", "cpu_seconds"};
+    static const char *const option_keys[] = {"backend", "threads", "compare", "profile", "lowering", "num_warps",
                                               "expect", "dump", "rtol", "atol"};
     const cJSON *k;
     cJSON_ArrayForEach(k, root)
     {
-        size_t i = 0;
-        while (i < sizeof keys / sizeof keys[0] && strcmp(keys[i], k->string))
-            i++;
-        if (i == sizeof keys / sizeof keys[0])
+        bool known = false;
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            known |= !strcmp(keys[i], k->string);
+        for (size_t i = 0; i < sizeof option_keys / sizeof option_keys[0]; i++)
+            known |= !strcmp(option_keys[i], k->string);
+        if (!known)
             return error_answer(q->id, "bad-request", NULL, "unknown key '%s'", k->string);
     }
     const cJSON *spec = cJSON_GetObjectItemCaseSensitive(root, "spec");
@@ -228,43 +230,44 @@ static char *read_request(const cJSON *root, Request *q)
                                 limits[i]);
         *limit_of[i] = (long)v->valuedouble;
     }
-    const cJSON *opts = cJSON_GetObjectItemCaseSensitive(root, "options");
-    if (!opts)
-        return NULL;
-    if (!cJSON_IsObject(opts))
-        return error_answer(q->id, "bad-request", NULL, "options: expected an object");
-    cJSON_ArrayForEach(k, opts)
+    /* The run's options, as `mytriton run`'s. */
+    cJSON_ArrayForEach(k, root)
     {
         size_t i = 0;
         while (i < sizeof option_keys / sizeof option_keys[0] && strcmp(option_keys[i], k->string))
             i++;
         if (i == sizeof option_keys / sizeof option_keys[0])
-            return error_answer(q->id, "bad-request", NULL, "options: unknown key '%s'", k->string);
+            continue;
         const char *key = k->string;
         if (!strcmp(key, "backend")) {
             if (!cJSON_IsString(k) || (strcmp(k->valuestring, "interp") && strcmp(k->valuestring, "cuda")))
-                return error_answer(q->id, "bad-request", NULL, "options.backend: expected \"interp\" or \"cuda\"");
+                return error_answer(q->id, "bad-request", NULL, "backend: expected \"interp\" or \"cuda\"");
             q->opt.backend = strcmp(k->valuestring, "cuda") ? MT_RUN_INTERP : MT_RUN_CUDA;
         } else if (!strcmp(key, "compare")) {
             if (!cJSON_IsBool(k))
-                return error_answer(q->id, "bad-request", NULL, "options.compare: expected true or false");
+                return error_answer(q->id, "bad-request", NULL, "compare: expected true or false");
             q->opt.compare = cJSON_IsTrue(k);
         } else if (!strcmp(key, "threads") || !strcmp(key, "profile")) {
             int hi = key[0] == 't' ? 4096 : 100000;
             if (!cJSON_IsNumber(k) || k->valuedouble < 0 || k->valuedouble > hi || k->valuedouble != (int)k->valuedouble)
-                return error_answer(q->id, "bad-request", NULL, "options.%s: expected a whole number from 0 to %d", key,
+                return error_answer(q->id, "bad-request", NULL, "%s: expected a whole number from 0 to %d", key,
                                     hi);
             *(key[0] == 't' ? &q->opt.threads : &q->opt.profile) = (int)k->valuedouble;
+        } else if (!strcmp(key, "num_warps")) {
+            int w = cJSON_IsNumber(k) ? (int)k->valuedouble : 0;
+            if (w < 1 || w > 32 || (w & (w - 1)) || k->valuedouble != w)
+                return error_answer(q->id, "bad-request", NULL, "num_warps: expected a power of two from 1 to 32");
+            q->opt.num_warps = w;
         } else if (!strcmp(key, "lowering")) {
             if (!cJSON_IsString(k) || (q->opt.lowering = mt_lowering_from_name(k->valuestring)) < 0)
-                return error_answer(q->id, "bad-request", NULL, "options.lowering: expected \"seed\" or \"fast\"");
+                return error_answer(q->id, "bad-request", NULL, "lowering: expected \"seed\" or \"fast\"");
         } else if (!strcmp(key, "expect") || !strcmp(key, "dump")) {
             if (!cJSON_IsString(k))
-                return error_answer(q->id, "bad-request", NULL, "options.%s: expected a folder (a string)", key);
+                return error_answer(q->id, "bad-request", NULL, "%s: expected a folder (a string)", key);
             *(key[0] == 'e' ? &q->opt.expect_dir : &q->opt.dump_dir) = k->valuestring;
         } else {
             if (!cJSON_IsNumber(k) || k->valuedouble < 0)
-                return error_answer(q->id, "bad-request", NULL, "options.%s: expected a non-negative number", key);
+                return error_answer(q->id, "bad-request", NULL, "%s: expected a non-negative number", key);
             if (key[0] == 'r')
                 q->opt.rtol = k->valuedouble, q->opt.has_rtol = true;
             else
@@ -313,8 +316,10 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Fork, run, and collect the child's answer (or say why there is none). */
-static char *run_in_child(const Request *q)
+/* Fork, run, and collect the child's answer (or say why there is none).
+ * Once the child runs, a progress line says so ({"event": "started"},
+ * with its pid) on out_fd. */
+static char *run_in_child(const Request *q, int out_fd)
 {
     int p[2];
     if (pipe(p) != 0)
@@ -330,6 +335,11 @@ static char *run_in_child(const Request *q)
         child(q, p[1]);
     }
     close(p[1]);
+    char *ids = q->id ? cJSON_PrintUnformatted(q->id) : NULL, started[256];
+    snprintf(started, sizeof started, "{\"id\":%s,\"event\":\"started\",\"pid\":%ld}\n",
+             ids && strlen(ids) < 128 ? ids : "null", (long)pid);
+    free(ids);
+    write_all(out_fd, started, strlen(started));
     char *out = NULL;
     size_t len = 0, cap = 0;
     bool timed_out = false, nomem = false;
@@ -393,7 +403,7 @@ static char *run_in_child(const Request *q)
 /* ---- the loop ------------------------------------------------------------------------ */
 
 /* The answer to one line; *stop is set by "shutdown". */
-static char *answer_line(const char *line, size_t n, bool too_long, bool *stop)
+static char *answer_line(const char *line, size_t n, bool too_long, bool *stop, int out_fd)
 {
     if (too_long)
         return error_answer(NULL, "bad-request", NULL, "the request is longer than %zu bytes", MT_WORKER_MAX_LINE);
@@ -407,7 +417,7 @@ static char *answer_line(const char *line, size_t n, bool too_long, bool *stop)
     char *answer = NULL;
     if (!method || !strcmp(method, "run")) {
         if (!(answer = read_request(root, &q)))
-            answer = run_in_child(&q);
+            answer = run_in_child(&q, out_fd);
     } else if (!strcmp(method, "ping") || !strcmp(method, "shutdown")) {
         *stop = method[0] == 's';
         answer = ok_answer(q.id, "{}");
@@ -423,7 +433,8 @@ static char *answer_line(const char *line, size_t n, bool too_long, bool *stop)
 int mt_worker_serve(int in_fd, int out_fd)
 {
     char hello[128];
-    snprintf(hello, sizeof hello, "{\"worker\":\"mytriton\",\"protocol\":%d,\"pid\":%ld}\n", PROTOCOL, (long)getpid());
+    snprintf(hello, sizeof hello, "{\"event\":\"ready\",\"worker\":\"mytriton\",\"protocol\":%d,\"pid\":%ld}\n",
+             PROTOCOL, (long)getpid());
     if (!write_all(out_fd, hello, strlen(hello)))
         return 1;
     Lines l = {.fd = in_fd};
@@ -436,7 +447,7 @@ int mt_worker_serve(int in_fd, int out_fd)
             break;
         if (!n && !too_long)
             continue; /* blank lines are allowed between requests */
-        char *answer = answer_line(line, n, too_long, &stop);
+        char *answer = answer_line(line, n, too_long, &stop, out_fd);
         ok = answer && write_all(out_fd, answer, strlen(answer)) && write_all(out_fd, "\n", 1);
         free(answer);
     }

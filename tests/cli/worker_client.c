@@ -77,15 +77,40 @@ static void send_line(Worker *w, const char *fmt, ...)
     fflush(w->in);
 }
 
-/* The next answer line, parsed. */
-static cJSON *answer(Worker *w)
+/* The next line, parsed. */
+static cJSON *line_of(Worker *w)
 {
     static char line[1 << 22];
     CHECK(fgets(line, sizeof line, w->out) != NULL, "the worker closed its output");
-    CHECK(strchr(line, '\n') != NULL, "an answer without a newline: %s", line);
+    CHECK(strchr(line, '\n') != NULL, "a line without a newline: %s", line);
     cJSON *j = cJSON_Parse(line);
     CHECK(cJSON_IsObject(j), "not a JSON object: %s", line);
     return j;
+}
+
+/* The next answer (a line with "result" or "error"), after the progress
+ * lines before it. */
+static cJSON *answer(Worker *w)
+{
+    for (;;) {
+        cJSON *j = line_of(w);
+        if (cJSON_GetObjectItemCaseSensitive(j, "result") || cJSON_GetObjectItemCaseSensitive(j, "error"))
+            return j;
+        const cJSON *ev = cJSON_GetObjectItemCaseSensitive(j, "event");
+        CHECK(cJSON_IsString(ev) && !strcmp(ev->valuestring, "started"), "neither an answer nor a progress line");
+        cJSON_Delete(j);
+    }
+}
+
+/* The progress line of a run that has just been sent: its process. */
+static pid_t started(Worker *w)
+{
+    cJSON *j = line_of(w);
+    const cJSON *ev = cJSON_GetObjectItemCaseSensitive(j, "event");
+    CHECK(cJSON_IsString(ev) && !strcmp(ev->valuestring, "started"), "no started event");
+    pid_t pid = (pid_t)cJSON_GetObjectItemCaseSensitive(j, "pid")->valuedouble;
+    cJSON_Delete(j);
+    return pid;
 }
 
 static const char *str(const cJSON *o, const char *path)
@@ -131,26 +156,6 @@ static const char spin_source[] =
     "    for i in range(n):\\n        acc += i % 7\\n    tl.store(out, acc)\\n";
 #define SPIN_SPEC "{\"grid\": [1], \"args\": {\"out\": {\"dtype\": \"int32\", \"shape\": [1]}, \"n\": 2000000000}}"
 
-/* The pid of the worker's child running the launch (Linux: /proc). */
-static pid_t child_of(pid_t worker)
-{
-    for (int tries = 0; tries < 200; tries++) {
-        char path[64];
-        snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)worker, (int)worker);
-        FILE *f = fopen(path, "r");
-        int pid = 0;
-        if (f) {
-            if (fscanf(f, "%d", &pid) != 1)
-                pid = 0;
-            fclose(f);
-        }
-        if (pid > 0)
-            return pid;
-        usleep(20000);
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     CHECK(argc == 4, "usage: worker_client MYTRITON SOURCE_DIR CASE");
@@ -159,15 +164,18 @@ int main(int argc, char **argv)
     const char *c = argv[3];
     signal(SIGPIPE, SIG_IGN);
     Worker w = start();
-    cJSON *hello = answer(&w);
-    CHECK(!strcmp(str(hello, "worker"), "mytriton") && num(hello, "protocol") == 1 && num(hello, "pid") == w.pid,
+    cJSON *hello = line_of(&w);
+    CHECK(!strcmp(str(hello, "event"), "ready") && !strcmp(str(hello, "worker"), "mytriton") &&
+              num(hello, "protocol") == 1 && num(hello, "pid") == w.pid,
           "hello: %s", cJSON_PrintUnformatted(hello));
     cJSON_Delete(hello);
 
     if (!strcmp(c, "run")) {
-        send_line(&w, "{\"id\": 1, \"spec\": \"examples/add_kernel.json\", \"options\": {\"threads\": 1}}");
+        send_line(&w, "{\"id\": 1, \"spec\": \"examples/add_kernel.json\", \"threads\": 1}");
+        CHECK(started(&w) > 0, "started");
         cJSON *a = answer(&w);
         CHECK(ok(a) && num(a, "id") == 1, "%s", cJSON_PrintUnformatted(a));
+        CHECK(num(result(a), "threads") == 1, "threads passed");
         const cJSON *r = result(a);
         CHECK(!strcmp(str(r, "outcome"), "ok") && !strcmp(str(r, "kernel"), "add_kernel"), "result");
         const cJSON *arrays = cJSON_GetObjectItemCaseSensitive(r, "arrays");
@@ -211,8 +219,8 @@ int main(int argc, char **argv)
             {"{\"id\": 9}", "a run needs 'spec' (a file) or 'spec_json' (the spec)"},
             {"{\"id\": 9, \"spec\": 3}", "spec: expected the path of a launch spec (a string)"},
             {"{\"id\": 9, \"spec\": \"s.json\", \"colour\": 1}", "unknown key 'colour'"},
-            {"{\"id\": 9, \"spec\": \"s.json\", \"options\": {\"backend\": \"tpu\"}}",
-             "options.backend: expected \"interp\" or \"cuda\""},
+            {"{\"id\": 9, \"spec\": \"s.json\", \"backend\": \"tpu\"}", "backend: expected \"interp\" or \"cuda\""},
+            {"{\"id\": 9, \"spec\": \"s.json\", \"options\": {}}", "unknown key 'options'"},
             {"{\"id\": 9, \"spec\": \"s.json\", \"timeout_ms\": -5}", "timeout_ms: expected a whole number from 1 to 1000000000"},
             {"{\"id\": 9, \"method\": \"dance\"}", "unknown method 'dance' (methods: run, ping, shutdown)"},
         };
@@ -243,8 +251,8 @@ int main(int argc, char **argv)
     } else if (!strcmp(c, "crash")) {
         send_line(&w, "{\"id\": 1, \"source\": \"%s\", \"spec_json\": %s, \"timeout_ms\": 60000}", spin_source,
                   SPIN_SPEC);
-        pid_t victim = child_of(w.pid);
-        CHECK(victim > 0, "no child process for the launch");
+        pid_t victim = started(&w);
+        CHECK(victim > 0 && victim != w.pid, "no process for the launch");
         kill(victim, SIGSEGV);
         cJSON *a = answer(&w);
         CHECK(!ok(a) && !strcmp(str(a, "error.code"), "crashed") && !strcmp(str(a, "error.signal"), "SIGSEGV"), "%s",
@@ -266,7 +274,7 @@ int main(int argc, char **argv)
         cJSON_Delete(a);
         CHECK(finish(&w) == 0, "exit status after shutdown");
         Worker w2 = start();
-        cJSON_Delete(answer(&w2));
+        cJSON_Delete(line_of(&w2));
         CHECK(finish(&w2) == 0, "exit status at the end of input");
         printf("worker %s: ok\n", c);
         return 0;
