@@ -262,14 +262,17 @@ static bool compile(Run *run, Prepared *p)
     if (st == MT_ERR_SOURCE && !cuda) {
         MtCtx *fresh = mt_ctx_new(NULL);
         MtModule *m;
+        const MtKernelInfo *ki = NULL;
         cs.last_stage = MT_STAGE_SSA;
         if (!fresh || mt_parse(fresh, p->source_path, p->text, p->len, &m) != MT_OK ||
-            !(p->kinfo = mt_module_find_kernel(m, p->kinfo->name))) {
+            !(ki = mt_module_find_kernel(m, p->kinfo->name))) {
             mt_ctx_free(fresh);
         } else {
             mt_ctx_free(run->c);
             run->c = fresh;
             p->m = m;
+            p->kinfo = ki;
+            cs.kernel = ki->name; /* the old name went with the old context */
             st = mt_compile(run->c, p->m, &cs, &run->k);
         }
     }

@@ -59,7 +59,7 @@ static char *next_line(Lines *l, size_t *n, bool *too_long)
 {
     *too_long = false;
     for (;;) {
-        char *nl = memchr(l->buf + l->start, '\n', l->len - l->start);
+        char *nl = l->len > l->start ? memchr(l->buf + l->start, '\n', l->len - l->start) : NULL;
         if (nl || (l->eof && l->len > l->start)) {
             char *line = l->buf + l->start;
             size_t end = nl ? (size_t)(nl - l->buf) : l->len;
@@ -71,7 +71,8 @@ static char *next_line(Lines *l, size_t *n, bool *too_long)
         if (l->eof)
             return NULL;
         if (l->start) {
-            memmove(l->buf, l->buf + l->start, l->len - l->start);
+            if (l->len > l->start)
+                memmove(l->buf, l->buf + l->start, l->len - l->start);
             l->len -= l->start;
             l->start = 0;
         }
