@@ -25,6 +25,7 @@
  * checked. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check_report.h"
 #include "cli.h"
@@ -147,19 +148,20 @@ static char *spec_signature(const char *path, const MtKernelInfo *info, char **o
             return NULL;
         snprintf(spec_path, n + strlen(info->name) + 8, "%.*s%s%s.json", (int)(n - 3), path, named ? "." : "",
                  named ? info->name : "");
-        FILE *probe = fopen(spec_path, "r");
-        if (!probe) {
+        /* Only a probe: mt_launch_spec_load refuses a FIFO or a folder
+         * without opening it for reading. */
+        if (access(spec_path, F_OK) != 0) {
             free(spec_path);
             continue;
         }
-        fclose(probe);
         MtLaunchSpec spec = {0};
-        char err[512], *sig = NULL;
-        if (mt_launch_spec_load(spec_path, &spec, err, sizeof err) != MT_OK ||
-            (spec.kernel && strcmp(spec.kernel, info->name)) ||
-            mt_launch_spec_signature(&spec, info, &sig, err, sizeof err) != MT_OK) {
-            if (!spec.kernel || !strcmp(spec.kernel, info->name))
-                cli_warn("%s: not used for '%s': %s", spec_path, info->name, err);
+        MtSpecError e;
+        char *sig = NULL;
+        bool loaded = mt_launch_spec_load(spec_path, &spec, &e) == MT_OK;
+        if (!loaded || (spec.kernel && strcmp(spec.kernel, info->name)) ||
+            mt_launch_spec_signature(&spec, info, &sig, &e) != MT_OK) {
+            if (!loaded || !spec.kernel || !strcmp(spec.kernel, info->name))
+                cli_warn("%s: not used for '%s': %s", spec_path, info->name, e.text);
             sig = NULL;
         }
         mt_launch_spec_free(&spec);

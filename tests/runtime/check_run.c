@@ -91,7 +91,7 @@ START_TEST(runs_a_spec_file)
     ck_assert_str_eq(r->spec_path, tmp("add.json"));
     ck_assert_int_eq(r->grid[0], 2);
     ck_assert_int_eq(r->programs, 2);
-    ck_assert_int_eq(r->cuda_threads, 64);
+    ck_assert(r->cuda_threads > 0 && r->cuda_threads <= 64); /* the layout decides (the fast lowering: fewer) */
     ck_assert_int_eq(r->threads, 1);
     ck_assert_uint_eq(r->narrays, 3);
     ck_assert_uint_eq(r->ndiags, 0);
