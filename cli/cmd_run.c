@@ -304,9 +304,9 @@ static void print_text(const MtRunResult *r, bool color)
         if (d->file)
             fputs(color ? d->rendered_color : d->rendered, stderr);
         else if (d->severity == MT_SEV_WARNING)
-            cli_warn("%s", d->message);
+            cli_warn("%s%s%s%s", d->message, d->code ? " [" : "", d->code ? d->code : "", d->code ? "]" : "");
         else
-            cli_error("%s", d->message);
+            cli_error("%s%s%s%s", d->message, d->code ? " [" : "", d->code ? d->code : "", d->code ? "]" : "");
     }
     if (!r->ran)
         return; /* nothing to summarise */

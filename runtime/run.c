@@ -115,7 +115,7 @@ static bool load_spec(Run *run, const MtRunRequest *req, Prepared *p)
     }
     for (size_t i = 0; i < req->nsets; i++) {
         if (mt_launch_spec_set(&p->spec, req->sets[i], &e) != MT_OK) {
-            run_diag(run->r, MT_RUN_TROUBLE, MT_SEV_ERROR, RUN_BAD_SPEC, (RunWhere){0}, "--set %s", e.text);
+            run_diag(run->r, MT_RUN_TROUBLE, MT_SEV_ERROR, NULL, (RunWhere){0}, "--set %s", e.text);
             return false;
         }
     }

@@ -122,7 +122,7 @@ compile k.py --format xml|mytriton compile: --format must be text or json
 compile k.py --emit bogus|mytriton compile: unknown stage 'bogus' (stages: ast, expr, ssa-raw, ssa, layout, kernel, cuda, mlir, mlir-llvm, ptx, cubin)
 compile nothere.py|mytriton compile: nothere.py: cannot open: No such file or directory
 run|mytriton run: expected one SPEC.json
-run nothere.json|mytriton run: nothere.json: cannot open: No such file or directory
+run nothere.json|mytriton run: nothere.json: cannot open: No such file or directory [R0705]
 run spec.json --threads x|mytriton run: --threads expects a number from 0 to 4096, got 'x'
 check --format xml|mytriton check: --format must be text, json, sarif, junit or github
 check nothere.py|mytriton check: nothere.py: No such file or directory
@@ -233,14 +233,14 @@ stdout.full)
 input.folder)
     mkdir src
     mt compile src; rc_is 2; err_is "mytriton compile: src: is a directory"
-    mt run src; rc_is 2; err_is "mytriton run: src: is a directory"
+    mt run src; rc_is 2; err_is "mytriton run: src: is a directory [R0705]"
     ;;
 input.fifo)
     mkfifo f.py f.json
     mt_quick() { quick "$MT" "$@" > out 2> err; rc=$?; }
     mt_quick compile f.py; rc_is 2; err_is "mytriton compile: f.py: is a FIFO (named pipe), not a regular file"
     mt_quick check f.py; rc_is 2; err_is "mytriton check: f.py: is a FIFO (named pipe), not a regular file"
-    mt_quick run f.json; rc_is 2; err_is "mytriton run: f.json: is a FIFO (named pipe), not a regular file"
+    mt_quick run f.json; rc_is 2; err_is "mytriton run: f.json: is a FIFO (named pipe), not a regular file [R0705]"
     printf '{"source": "f.py", "grid": [1], "args": {}}' > src-fifo.json
     mt_quick run src-fifo.json; rc_is 2
     err_is "src-fifo.json:1:12: error: source: f.py: is a FIFO (named pipe), not a regular file [R0705]
@@ -261,7 +261,7 @@ input.too_big)
     truncate -s 23M big.py
     mt compile big.py; rc_is 2; err_is "mytriton compile: big.py: is 23 MiB; a kernel source may be at most 8 MiB"
     truncate -s 5M big.json
-    mt run big.json; rc_is 2; err_is "mytriton run: big.json: is 5 MiB; a launch spec may be at most 4 MiB"
+    mt run big.json; rc_is 2; err_is "mytriton run: big.json: is 5 MiB; a launch spec may be at most 4 MiB [R0705]"
     ;;
 input.stdin_too_big)
     head -c 9000000 /dev/zero | tr '\0' '#' | "$MT" compile - > out 2> err; rc=$?
@@ -278,7 +278,7 @@ json.empty_kernel)
     ;;
 
 run.folder)
-    mt run "$SRC/examples"; rc_is 2; err_is "mytriton run: $SRC/examples: is a directory"
+    mt run "$SRC/examples"; rc_is 2; err_is "mytriton run: $SRC/examples: is a directory [R0705]"
     ;;
 run.dump_is_expect)
     mt run spec.json --dump ref; rc_is 0
@@ -302,7 +302,7 @@ run.dump_over_npy_input)
 EOF
     cp d/x.npy keep.npy
     mt run from_npy.json --dump d; rc_is 2
-    err_is "mytriton run: --dump: d/x.npy: refusing to overwrite d/x.npy, an input of this command"
+    err_is "mytriton run: --dump: d/x.npy: refusing to overwrite d/x.npy, an input of this command [R0705]"
     cmp -s d/x.npy keep.npy || fail "an input array was replaced"
     ;;
 run.expect_then_dump)

@@ -91,7 +91,7 @@ spec.invalid_json)
    | ^" ;;
 spec.missing_file)
     run $D/no_such_spec.json; rc_is 2
-    stderr_is "mytriton run: $D/no_such_spec.json: cannot open: No such file or directory" ;;
+    stderr_is "mytriton run: $D/no_such_spec.json: cannot open: No such file or directory [R0705]" ;;
 
 fault.out_of_bounds)
     run $D/off_by_one.json --dump "$T/dump"; rc_is 1
