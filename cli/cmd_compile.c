@@ -200,10 +200,10 @@ int cmd_compile(int argc, char **argv)
     MtLaunchSpec ls = {0};
     char *spec_sig = NULL;
     if (from_spec) {
-        char err[1024];
-        MtStatus lst = mt_launch_spec_load(path, &ls, err, sizeof err);
+        MtSpecError se;
+        MtStatus lst = mt_launch_spec_load(path, &ls, &se);
         if (lst != MT_OK || !ls.source_path) {
-            cli_error("%s", lst != MT_OK ? err : "the spec names no source");
+            cli_error("%s", lst != MT_OK ? se.text : "the spec names no source");
             mt_launch_spec_free(&ls);
             return lst == MT_ERR_USAGE || lst == MT_OK ? EXIT_ERRORS : EXIT_TROUBLE;
         }
@@ -235,13 +235,13 @@ int cmd_compile(int argc, char **argv)
         for (size_t i = 0; !ls.kernel && i < mt_module_kernel_count(m); i++)
             if (!mt_query_is_helper(m, i))
                 ki = ki ? NULL : mt_module_kernel(m, i);
-        char err[1024];
+        MtSpecError se;
         if (!ki) {
             cli_error("%s: kernel: %s", path, ls.kernel ? "no such @triton.jit function in the source"
                                                         : "missing, and the source has several kernels: name one");
             st = MT_ERR_USAGE;
-        } else if (mt_launch_spec_signature(&ls, ki, &spec_sig, err, sizeof err) != MT_OK) {
-            cli_error("%s", err);
+        } else if (mt_launch_spec_signature(&ls, ki, &spec_sig, &se) != MT_OK) {
+            cli_error("%s: %s", path, se.text);
             st = MT_ERR_USAGE;
         } else {
             spec.kernel = ki->name;

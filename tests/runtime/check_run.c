@@ -203,7 +203,7 @@ START_TEST(each_failure_has_its_outcome)
     MtRunOptions compare = {.compare = true};
     r = run_file(tmp("add.json"), &compare);
     ck_assert_int_eq(r->outcome, MT_RUN_TROUBLE);
-    ck_assert_str_eq(r->diags[0].message, "--compare and --profile need --backend cuda");
+    ck_assert_str_eq(r->diags[0].message, "--compare, --profile, --codegen and --ptx need --backend cuda");
     mt_run_result_free(r);
     const char *sets[] = {"x=1"};
     MtRunRequest req = {.spec_path = tmp("add.json"), .sets = sets, .nsets = 1};
