@@ -22,6 +22,7 @@
 typedef struct Run {
     const MtRunOptions *o;
     char *ptx;                /* the text of o->ptx_path */
+    MtCuda *cu;               /* the GPU, opened before anything is compiled for it */
     MtRunResult *r;
     const MtLaunchSpec *spec; /* the spec, or NULL (mt_run_launch without one) */
     MtCtx *c;
@@ -437,11 +438,7 @@ static bool run_cuda(Run *run, MtArray **ref)
 {
     MtRunResult *r = run->r;
     char err[1024];
-    MtCuda *cu;
-    if (mt_cuda_open(&cu, err, sizeof err) != MT_OK) {
-        run_diag(r, MT_RUN_TROUBLE, MT_SEV_ERROR, RUN_NO_GPU, (RunWhere){0}, "%s", err);
-        return false;
-    }
+    MtCuda *cu = run->cu;
     bool ok = !run->o->compare || interpret_copy(run, ref);
     MtKcache *cache = run->o->cache ? run->o->cache : mt_kcache_open(NULL);
     if (ok) {
@@ -452,7 +449,6 @@ static bool run_cuda(Run *run, MtArray **ref)
         if (run->ptx &&
             mt_cuda_ptx_check(run->c, run->k, info->cc_major * 10 + info->cc_minor, run->ptx, run->o->ptx_path) != MT_OK) {
             run_diags_from_ctx(r, run->c, from);
-            mt_cuda_close(cu);
             if (!run->o->cache)
                 mt_kcache_close(cache);
             return false;
@@ -487,7 +483,6 @@ static bool run_cuda(Run *run, MtArray **ref)
         run_diag(r, MT_RUN_OK, MT_SEV_WARNING, RUN_CACHE, (RunWhere){0}, "%s", warning);
     if (!run->o->cache)
         mt_kcache_close(cache);
-    mt_cuda_close(cu);
     return ok;
 }
 
@@ -716,6 +711,17 @@ static MtRunResult *new_result(const MtRunOptions *o)
     return r;
 }
 
+/* The GPU, for --backend cuda: opened first, so that a machine without
+ * one says so (R0706) before the kernel is compiled for it. */
+static bool open_gpu(Run *run)
+{
+    char err[1024];
+    if (run->o->backend != MT_RUN_CUDA || mt_cuda_open(&run->cu, err, sizeof err) == MT_OK)
+        return true;
+    run_diag(run->r, MT_RUN_TROUBLE, MT_SEV_ERROR, RUN_NO_GPU, (RunWhere){0}, "%s", err);
+    return false;
+}
+
 /* Refused before anything runs: --dump over --expect's folder. */
 static bool check_options(Run *run)
 {
@@ -751,7 +757,7 @@ MtRunResult *mt_run(const MtRunRequest *req, const MtRunOptions *opt)
     Prepared p = {0};
     if (!req->spec_path && !req->spec_json)
         run_diag(r, MT_RUN_TROUBLE, MT_SEV_ERROR, NULL, (RunWhere){0}, "no launch spec (a file or its text)");
-    else if (check_options(&run) && load_spec(&run, req, &p) && load_source(&run, req, &p)) {
+    else if (check_options(&run) && load_spec(&run, req, &p) && open_gpu(&run) && load_source(&run, req, &p)) {
         if (!(run.c = mt_ctx_new(NULL)))
             nomem(&run);
         else if (parse_and_pick(&run, &p) && compile(&run, &p) && bind(&run, &p))
@@ -760,6 +766,7 @@ MtRunResult *mt_run(const MtRunRequest *req, const MtRunOptions *opt)
     r->total_ms = now_ms() - run.t0;
     free(run.args);
     free(run.ptx);
+    mt_cuda_close(run.cu);
     mt_fileset_free(&run.inputs);
     mt_launch_free(&p.launch);
     free(p.signature);
@@ -781,7 +788,7 @@ MtRunResult *mt_run_launch(MtCtx *c, MtCompiled *k, MtLaunch *launch, const MtLa
     const char *name = mt_compiled_kernel_name(k), *sig = mt_compiled_signature(c, k);
     if (!(r->kernel = strdup(name ? name : "")) || !(r->signature = strdup(sig ? sig : "")))
         nomem(&run);
-    else if (check_options(&run)) {
+    else if (check_options(&run) && open_gpu(&run)) {
         run.has_layout = mt_query_kernel(k, &run.layout) && run.layout.threads > 0;
         if (spec && !mt_fileset_add(&run.inputs, spec->path))
             nomem(&run);
@@ -793,6 +800,7 @@ MtRunResult *mt_run_launch(MtCtx *c, MtCompiled *k, MtLaunch *launch, const MtLa
     }
     r->total_ms = now_ms() - run.t0;
     free(run.args);
+    mt_cuda_close(run.cu);
     mt_fileset_free(&run.inputs);
     return r;
 }
