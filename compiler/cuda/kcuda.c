@@ -3,10 +3,9 @@
  * A direct transcription: every kernel-layer statement becomes one
  * statement (marked with its source range, so tools can link CUDA lines
  * to Python lines), every expression a fully parenthesised C++ expression.
- * The dtype table gives the C++ types; f16 and bf16 use cuda_fp16.h and
- * cuda_bf16.h, whose operators compute in half precision (as the
- * interpreter rounds after each operation) and whose math goes through
- * float. Integer arithmetic is C's on the dtype's type; float-to-integer
+ * The dtype table gives the C++ types; f16 and bf16 are defined in the
+ * source itself (khalf.c), with operators that round after each operation
+ * (as the interpreter does) and math that goes through float. Integer arithmetic is C's on the dtype's type; float-to-integer
  * casts are the hardware's (toward zero, saturating, NaN to 0). */
 #include <string.h>
 
@@ -29,6 +28,10 @@ static bool is_half(MtDtype dt) { return dt == MT_DT_F16 || dt == MT_DT_BF16; }
 
 static bool is_float(MtDtype dt) { return mt_dtype_info(dt)->cls == MT_DC_FLOAT; }
 
+/* The conversions of khalf.c for a 16-bit float type. */
+static const char *half_rn(MtDtype dt) { return dt == MT_DT_F16 ? "mt_f16_rn" : "mt_bf16_rn"; }
+static const char *half_to_float(MtDtype dt) { return dt == MT_DT_F16 ? "mt_f16_to_f32" : "mt_bf16_to_f32"; }
+
 static void expr(Pr *p, const KExpr *e);
 
 static void literal(Pr *p, const KExpr *e)
@@ -41,7 +44,7 @@ static void literal(Pr *p, const KExpr *e)
         return;
     case MT_DC_FLOAT:
         if (is_half(dt)) {
-            mt_buf_printf(p->b, "%s(", dt == MT_DT_F16 ? "__float2half_rn" : "__float2bfloat16_rn");
+            mt_buf_printf(p->b, "%s(", half_rn(dt));
             cu_literal(p->b, k, &mt_ty_f32);
             mt_buf_putc(p->b, ')');
         } else if (dt == MT_DT_F64) {
@@ -79,19 +82,19 @@ static void binary(Pr *p, const char *op, const KExpr *e)
     mt_buf_putc(p->b, ')');
 }
 
-/* f(args) computed in float for half types: __float2half_rn(f(__half2float(x), ...)). */
+/* f(args) computed in float for half types: mt_f16_rn(f(mt_f16_to_f32(x), ...)). */
 static void call_via_float(Pr *p, const char *fn, const KExpr *e, int nargs)
 {
     MtDtype dt = (MtDtype)e->dt;
     bool half = is_half(dt);
     if (half)
-        mt_buf_printf(p->b, "%s(", dt == MT_DT_F16 ? "__float2half_rn" : "__float2bfloat16_rn");
+        mt_buf_printf(p->b, "%s(", half_rn(dt));
     mt_buf_printf(p->b, "%s(", fn);
     for (int i = 0; i < nargs; i++) {
         if (i)
             mt_buf_puts(p->b, ", ");
         if (half)
-            mt_buf_printf(p->b, "%s(", dt == MT_DT_F16 ? "__half2float" : "__bfloat162float");
+            mt_buf_printf(p->b, "%s(", half_to_float(dt));
         expr(p, e->a[i]);
         if (half)
             mt_buf_putc(p->b, ')');
@@ -101,30 +104,100 @@ static void call_via_float(Pr *p, const char *fn, const KExpr *e, int nargs)
         mt_buf_putc(p->b, ')');
 }
 
+/* One conversion of tl.cast: floats round to nearest even (or toward zero
+ * when mode says so), float to integer truncates toward zero and saturates
+ * (NaN to 0) as a GPU's cvt.rzi.sat, integers wrap. */
 static void cast(Pr *p, const KExpr *e)
 {
+    MtBuf *b = p->b;
     MtDtype to = (MtDtype)e->dt, from = (MtDtype)e->a[0]->dt;
-    if (is_half(to)) {
-        mt_buf_printf(p->b, "%s((float)", to == MT_DT_F16 ? "__float2half_rn" : "__float2bfloat16_rn");
+    bool rtz = e->u.mode == MT_ROUND_RTZ;
+    const KExpr *x = e->a[0];
+    const MtDtypeInfo *ti = mt_dtype_info(to);
+    if (ti->cls == MT_DC_BOOL) {
+        mt_buf_puts(b, "(");
         if (is_half(from)) {
-            mt_buf_printf(p->b, "%s(", from == MT_DT_F16 ? "__half2float" : "__bfloat162float");
-            expr(p, e->a[0]);
-            mt_buf_putc(p->b, ')');
+            mt_buf_printf(b, "%s(", half_to_float(from));
+            expr(p, x);
+            mt_buf_puts(b, ") != 0.0f)");
         } else {
-            expr(p, e->a[0]);
+            expr(p, x);
+            mt_buf_puts(b, " != 0)");
         }
-        mt_buf_putc(p->b, ')');
         return;
     }
-    mt_buf_printf(p->b, "((%s)", ctype(to));
+    /* the source as float or double, when it is a float */
+    const char *src_open = "", *src_close = "";
     if (is_half(from)) {
-        mt_buf_printf(p->b, "%s(", from == MT_DT_F16 ? "__half2float" : "__bfloat162float");
-        expr(p, e->a[0]);
-        mt_buf_putc(p->b, ')');
-    } else {
-        expr(p, e->a[0]);
+        src_open = mt_sprintf(p->c, "%s(", half_to_float(from));
+        src_close = ")";
     }
-    mt_buf_putc(p->b, ')');
+    if (ti->cls == MT_DC_FLOAT) {
+        if (is_half(to)) {
+            mt_buf_printf(b, "%s_%s%s(%s%s", to == MT_DT_F16 ? "mt_f16" : "mt_bf16", rtz ? "rz" : "rn",
+                          from == MT_DT_F64 ? "_f64" : "", from == MT_DT_F64 ? "" : "(float)", src_open);
+            expr(p, x);
+            mt_buf_printf(b, "%s)", src_close);
+            return;
+        }
+        if (to == MT_DT_F32 && from == MT_DT_F64 && rtz)
+            mt_buf_puts(b, "(__double2float_rz(");
+        else
+            mt_buf_printf(b, "((%s)(", ctype(to));
+        mt_buf_puts(b, src_open);
+        expr(p, x);
+        mt_buf_printf(b, "%s))", src_close);
+        return;
+    }
+    if (mt_dtype_info(from)->cls == MT_DC_FLOAT) {
+        bool dbl = from == MT_DT_F64, sgn = ti->cls == MT_DC_SINT;
+        const char *fn = ti->bits == 64 ? (sgn ? (dbl ? "__double2ll_rz" : "__float2ll_rz") : (dbl ? "__double2ull_rz" : "__float2ull_rz"))
+                                         : (sgn ? (dbl ? "__double2int_rz" : "__float2int_rz") : (dbl ? "__double2uint_rz" : "__float2uint_rz"));
+        if (ti->bits < 32) {
+            /* saturate the 32-bit conversion to the narrow range */
+            long long hi = sgn ? (1LL << (ti->bits - 1)) - 1 : (1LL << ti->bits) - 1, lo = sgn ? -(1LL << (ti->bits - 1)) : 0;
+            mt_buf_printf(b, "((%s)%s(%s(%s", ctype(to), sgn ? "min(max" : "min", fn, src_open);
+            expr(p, x);
+            if (sgn)
+                mt_buf_printf(b, "%s), %lld), %lld))", src_close, lo, hi);
+            else
+                mt_buf_printf(b, "%s), %lldu))", src_close, hi);
+            return;
+        }
+        mt_buf_printf(b, "%s(%s", fn, src_open);
+        expr(p, x);
+        mt_buf_printf(b, "%s)", src_close);
+        return;
+    }
+    mt_buf_printf(b, "((%s)", ctype(to));
+    expr(p, x);
+    mt_buf_putc(b, ')');
+}
+
+/* Reinterpreting bits between two types of one width. */
+static void bitcast(Pr *p, const KExpr *e)
+{
+    MtDtype to = (MtDtype)e->dt, from = (MtDtype)e->a[0]->dt;
+    unsigned size = mt_dtype_info(to)->size;
+    const char *u = size == 8 ? "unsigned long long" : size == 4 ? "unsigned int" : size == 2 ? "unsigned short" : "unsigned char";
+    const char *bits, *open;
+    switch (from) {
+    case MT_DT_F32: bits = "__float_as_uint("; break;
+    case MT_DT_F64: bits = "(unsigned long long)__double_as_longlong("; break;
+    case MT_DT_F16:
+    case MT_DT_BF16: bits = "("; break;
+    default: bits = mt_sprintf(p->c, "(%s)(", u); break;
+    }
+    switch (to) {
+    case MT_DT_F32: open = "__uint_as_float("; break;
+    case MT_DT_F64: open = "__longlong_as_double((long long)"; break;
+    case MT_DT_F16:
+    case MT_DT_BF16: open = mt_sprintf(p->c, "%s{(unsigned short)", ctype(to)); break;
+    default: open = mt_sprintf(p->c, "((%s)", ctype(to)); break;
+    }
+    mt_buf_printf(p->b, "%s%s", open, bits);
+    expr(p, e->a[0]);
+    mt_buf_printf(p->b, "%s%s", is_half(from) ? ").bits" : ")", is_half(to) ? "}" : ")");
 }
 
 static const char *const math32[OPC_COUNT_] = {
@@ -167,7 +240,19 @@ static void expr(Pr *p, const KExpr *e)
         expr(p, e->a[0]);
         mt_buf_putc(b, ')');
         return;
-    case K_ABS: call_via_float(p, is_float(dt) ? (dt == MT_DT_F64 ? "fabs" : "fabsf") : "abs", e, 1); return;
+    case K_ABS:
+        if (is_float(dt)) {
+            call_via_float(p, dt == MT_DT_F64 ? "fabs" : "fabsf", e, 1);
+        } else {
+            mt_buf_puts(b, "(");
+            expr(p, e->a[0]);
+            mt_buf_puts(b, " < 0 ? -");
+            expr(p, e->a[0]);
+            mt_buf_puts(b, " : ");
+            expr(p, e->a[0]);
+            mt_buf_puts(b, ")");
+        }
+        return;
     case K_ADD: binary(p, "+", e); return;
     case K_SUB: binary(p, "-", e); return;
     case K_MUL: binary(p, "*", e); return;
@@ -228,6 +313,17 @@ static void expr(Pr *p, const KExpr *e)
         mt_buf_putc(b, ')');
         return;
     case K_CAST: cast(p, e); return;
+    case K_BITCAST: bitcast(p, e); return;
+    case K_UMULHI: {
+        bool wide = mt_dtype_info(dt)->size == 8;
+        const char *u = wide ? "unsigned long long" : "unsigned int";
+        mt_buf_printf(b, "((%s)%s((%s)", ctype(dt), wide ? "__umul64hi" : "__umulhi", u);
+        expr(p, e->a[0]);
+        mt_buf_printf(b, ", (%s)", u);
+        expr(p, e->a[1]);
+        mt_buf_puts(b, "))");
+        return;
+    }
     case K_MATH: call_via_float(p, dt == MT_DT_F64 ? math64[e->u.math] : math32[e->u.math], e, e->nargs); return;
     case K_LOAD:
         mt_buf_printf(b, "%s[", p->names[e->u.var]);
@@ -235,6 +331,13 @@ static void expr(Pr *p, const KExpr *e)
         mt_buf_putc(b, ']');
         return;
     case K_SHFL_XOR:
+        if (is_half(dt)) {
+            /* a 16-bit float moves as its bits */
+            mt_buf_printf(b, "%s{(unsigned short)__shfl_xor_sync(0xffffffffu, (unsigned)(", ctype(dt));
+            expr(p, e->a[0]);
+            mt_buf_printf(b, ").bits, %u)}", e->u.lane_mask);
+            return;
+        }
         mt_buf_puts(b, "__shfl_xor_sync(0xffffffffu, ");
         expr(p, e->a[0]);
         mt_buf_printf(b, ", %u)", e->u.lane_mask);
@@ -276,8 +379,8 @@ static const char *from_bits(MtCtx *c, MtDtype dt, unsigned bytes, unsigned i)
     if (bytes == 2)
         bits = "mt_v";
     switch (dt) {
-    case MT_DT_F16: return mt_sprintf(c, "__ushort_as_half((unsigned short)%s)", bits);
-    case MT_DT_BF16: return mt_sprintf(c, "__ushort_as_bfloat16((unsigned short)%s)", bits);
+    case MT_DT_F16:
+    case MT_DT_BF16: return mt_sprintf(c, "%s{(unsigned short)%s}", ctype(dt), bits);
     case MT_DT_I1: return mt_sprintf(c, "(%s != 0)", bits);
     default: return mt_sprintf(c, "(%s)%s", ctype(dt), bits);
     }
@@ -289,8 +392,8 @@ static const char *to_bits(MtCtx *c, MtDtype dt, const char *x)
     switch (dt) {
     case MT_DT_F32: return mt_sprintf(c, "__float_as_uint(%s)", x);
     case MT_DT_F64: return mt_sprintf(c, "(unsigned long long)__double_as_longlong(%s)", x);
-    case MT_DT_F16: return mt_sprintf(c, "(unsigned)__half_as_ushort(%s)", x);
-    case MT_DT_BF16: return mt_sprintf(c, "(unsigned)__bfloat16_as_ushort(%s)", x);
+    case MT_DT_F16:
+    case MT_DT_BF16: return mt_sprintf(c, "(unsigned)(%s).bits", x);
     default: break;
     }
     unsigned size = mt_dtype_info(dt)->size;
@@ -526,10 +629,7 @@ const char *mt_kir_cuda(MtCtx *c, const KFunc *f, MtLineMarks *marks)
         const KVar *x = &f->vars.v[v];
         p.names[v] = x->kind == KV_PARAM && strncmp(x->name, "mt_", 3) ? cu_param_name(c, x->name) : x->name;
     }
-    if (f->uses_f16)
-        mt_buf_puts(&b, "#include <cuda_fp16.h>\n");
-    if (f->uses_bf16)
-        mt_buf_puts(&b, "#include <cuda_bf16.h>\n");
+    kc_half_types(&b, f->uses_f16, f->uses_bf16);
     mt_buf_printf(&b, "extern \"C\" __global__ void __launch_bounds__(%u)\n%s(", f->threads, f->name);
     for (uint32_t i = 0; i < f->params.n; i++) {
         const KVar *x = k_var_at(f, f->params.v[i]);

@@ -9,4 +9,7 @@
  * with its source range in `marks` (may be NULL). Arena-owned. */
 const char *mt_kir_cuda(MtCtx *c, const KFunc *f, MtLineMarks *marks);
 
+/* The definitions of the 16-bit float types the source uses (khalf.c). */
+void kc_half_types(MtBuf *b, bool f16, bool bf16);
+
 #endif

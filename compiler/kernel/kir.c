@@ -106,6 +106,27 @@ const KExpr *k_cast(MtCtx *c, MtDtype dt, const KExpr *x)
     return e;
 }
 
+const KExpr *k_cast_rounding(MtCtx *c, MtDtype dt, const KExpr *x, int rounding)
+{
+    if (x->dt == dt || !rounding)
+        return k_cast(c, dt, x);
+    KExpr *e = node(c, K_CAST, dt);
+    e->nargs = 1;
+    e->a[0] = x;
+    e->u.mode = (uint8_t)rounding;
+    return e;
+}
+
+const KExpr *k_bitcast(MtCtx *c, MtDtype dt, const KExpr *x)
+{
+    if (x->dt == dt)
+        return x;
+    KExpr *e = node(c, K_BITCAST, dt);
+    e->nargs = 1;
+    e->a[0] = x;
+    return e;
+}
+
 const KExpr *k_math(MtCtx *c, int opcode, MtDtype dt, const KExpr *const *args, int n)
 {
     KExpr *e = node(c, K_MATH, dt);

@@ -65,8 +65,10 @@ typedef enum KOp {
     K_MAX, K_MIN,             /* NaN-propagating, ties give a1 (floats) */
     K_FMAX, K_FMIN,           /* IEEE maxNum/minNum: a NaN operand is ignored (fmaxf) */
     K_FMA,                    /* a0 * a1 + a2, one rounding */
+    K_UMULHI,                 /* the high half of the unsigned 2N-bit product of a0 and a1 */
     K_SELECT,                 /* a0 ? a1 : a2 */
-    K_CAST,                   /* a0 converted to dt (value conversion, saturating float->int) */
+    K_CAST,                   /* a0 converted to dt (value conversion, saturating float->int; u.mode: MtRounding) */
+    K_BITCAST,                /* a0's bits as dt (the same width) */
     K_MATH,                   /* math.def function u.math on its operands */
     K_LOAD,                   /* global load u.var[a0] of dt; u.vec > 1: a vector of that many, element a1 */
     K_SHFL_XOR,               /* __shfl_xor_sync(full mask, a0, u.lane_mask) */
@@ -93,6 +95,7 @@ struct KExpr {
         uint8_t cmp_dt;       /* comparisons: the operands' dtype */
         uint16_t math;        /* K_MATH: the MtOpcode of the math.def row */
         uint32_t lane_mask;   /* K_SHFL_XOR */
+        uint8_t mode;         /* K_CAST: MtRounding of a float narrowing */
     } u;
     uint8_t vec;              /* K_LOAD: vector width (1 = scalar) */
 };
@@ -169,6 +172,9 @@ const KExpr *k_special(MtCtx *c, KSpecial s);
 /* An operator node; comparisons get dt bool and remember the operand dtype. */
 const KExpr *k_op(MtCtx *c, KOp op, MtDtype dt, const KExpr *a0, const KExpr *a1, const KExpr *a2);
 const KExpr *k_cast(MtCtx *c, MtDtype dt, const KExpr *x);
+/* A cast with tl.cast's rounding of a float narrowing (MtRounding). */
+const KExpr *k_cast_rounding(MtCtx *c, MtDtype dt, const KExpr *x, int rounding);
+const KExpr *k_bitcast(MtCtx *c, MtDtype dt, const KExpr *x);
 const KExpr *k_math(MtCtx *c, int opcode, MtDtype dt, const KExpr *const *args, int n);
 const KExpr *k_load(MtCtx *c, const KFunc *f, KVarId ptr, const KExpr *index, int vec, int lane);
 const KExpr *k_shfl_xor(MtCtx *c, const KExpr *x, uint32_t lane_mask);

@@ -239,13 +239,16 @@ static MtDtype compute_type(Lw *L, const MtInst *in)
     const MtFunc *f = L->f;
     MtDtype rt = lw_dtype(in->ty);
     switch (mt_op_class(in->op)) {
-    case OC_COMPARE:
-    case OC_ARITH: {
-        const MtType *p = mt_ty_promote(mt_ty_elem(mt_val_ty(f, in->args[0])), mt_ty_elem(mt_val_ty(f, in->args[1])));
-        if (in->op == OP_DIV || mt_op_class(in->op) != OC_COMPARE)
-            return rt == MT_DT_I1 ? MT_DT_I32 : rt;
+    case OC_COMPARE: {
+        /* the operands' computation type (the SSA's rule, verify.c) */
+        const MtType *p = mt_ty_computation(mt_ty_elem(mt_val_ty(f, in->args[0])), false,
+                                            mt_ty_elem(mt_val_ty(f, in->args[1])), false, false);
         return p ? (MtDtype)p->dtype : rt;
     }
+    case OC_ARITH:
+        /* the result's type: the computation type, f32 for / of integers,
+         * i32 for arithmetic on bools */
+        return rt == MT_DT_I1 ? MT_DT_I32 : rt;
     case OC_UNARY:
     case OC_MATH:
     case OC_CAST:
@@ -287,6 +290,10 @@ static KOp kop_of(int op, bool is_bool)
     case OP_CMP_NE: return K_NE;
     case OP_MAXIMUM: return K_MAX;
     case OP_MINIMUM: return K_MIN;
+    case OP_SHL: return K_SHL;
+    case OP_SHR: return K_SHR;
+    case OP_UMULHI: return K_UMULHI;
+    case OP_ABS: return K_ABS;
     case OP_NEG: return K_NEG;
     case OP_NOT: return is_bool ? K_LNOT : K_BNOT;
     case OP_SELECT: return K_SELECT;
@@ -294,7 +301,20 @@ static KOp kop_of(int op, bool is_bool)
     }
 }
 
-/* One element of an elementwise operation from its operands' elements. */
+/* Whether elementwise() lowers op. */
+static bool elementwise_lowered(int op)
+{
+    switch (mt_op_class(op)) {
+    case OC_MATH:
+    case OC_CAST:
+        return true;
+    default:
+        return op == OP_ADDPTR || op == OP_SELECT || kop_of(op, false) != K_COUNT_;
+    }
+}
+
+/* One element of an elementwise operation (elementwise_lowered) from its
+ * operands' elements. */
 static const KExpr *elementwise(Lw *L, const MtInst *in, const KExpr *const *a)
 {
     MtCtx *c = L->c;
@@ -309,6 +329,10 @@ static const KExpr *elementwise(Lw *L, const MtInst *in, const KExpr *const *a)
     }
     if (in->op == OP_SELECT)
         return k_op(c, K_SELECT, rt, a[0], k_cast(c, rt, a[1]), k_cast(c, rt, a[2]));
+    if (in->op == OP_CAST)
+        return k_cast_rounding(c, rt, a[0], in->attr.mode);
+    if (in->op == OP_BITCAST)
+        return k_bitcast(c, rt, a[0]);
     MtDtype ct = compute_type(L, in);
     KOp op = kop_of(in->op, ct == MT_DT_I1);
     const KExpr *x = k_cast(c, ct, a[0]);
@@ -656,7 +680,9 @@ static void lower_inst(Lw *L, const MtInst *in)
         return;
     switch (mt_op_class(in->op)) {
     case OC_INDEX:
-        declare_scalar(L, in->dst, program_id(L, in->attr.axis), 0);
+        declare_scalar(L, in->dst,
+                       in->op == OP_NUM_PROGRAMS ? k_ref(L->c, L->kf, L->grid[in->attr.axis]) : program_id(L, in->attr.axis),
+                       0);
         return;
     case OC_MEMORY:
         if (in->op == OP_LOAD)
@@ -697,8 +723,7 @@ static void lower_inst(Lw *L, const MtInst *in)
     case OC_PTR:
         break;
     }
-    if (mt_op_class(in->op) != OC_MATH && in->op != OP_ADDPTR && in->op != OP_SELECT &&
-        kop_of(in->op, false) == K_COUNT_) {
+    if (!elementwise_lowered(in->op)) {
         lw_fail(L, in, "'%s' is not supported by the fast CUDA lowering yet; the interpreter runs it",
                 mt_op_info[in->op].text);
         return;

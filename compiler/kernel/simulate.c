@@ -103,6 +103,75 @@ static Slot convert(MtDtype to, MtDtype from, Slot v)
 }
 
 /* A fault: `what` ("load from x") at element index, in the current block. */
+/* A float value as dtype dt rounded toward zero (tl.cast's rtz). */
+static Slot round_toward_zero(MtDtype dt, double x)
+{
+    Slot r = {.f = x};
+    if (isnan(x) || isinf(x))
+        return fix(dt, r);
+    if (dt == MT_DT_F32) {
+        float f = (float)x;
+        if (fabs((double)f) > fabs(x))
+            f = nextafterf(f, 0.0f);
+        r.f = f;
+        return r;
+    }
+    if (dt == MT_DT_F16 || dt == MT_DT_BF16) {
+        float f = (float)x;
+        if (fabs((double)f) > fabs(x))
+            f = nextafterf(f, 0.0f);
+        uint16_t h = dt == MT_DT_F16 ? mt_f32_to_f16(f) : mt_f32_to_bf16(f);
+        float back = dt == MT_DT_F16 ? mt_f16_to_f32(h) : mt_bf16_to_f32(h);
+        if (fabsf(back) > fabsf(f) && (h & 0x7fff))
+            h--;
+        r.f = dt == MT_DT_F16 ? mt_f16_to_f32(h) : mt_bf16_to_f32(h);
+        return r;
+    }
+    return fix(dt, r);
+}
+
+/* The bits of a value of dtype dt, and a value from bits. */
+static uint64_t bits_of(MtDtype dt, Slot v)
+{
+    switch (dt) {
+    case MT_DT_F32: {
+        float f = (float)v.f;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        return u;
+    }
+    case MT_DT_F64: {
+        uint64_t u;
+        memcpy(&u, &v.f, 8);
+        return u;
+    }
+    case MT_DT_F16: return mt_f32_to_f16((float)v.f);
+    case MT_DT_BF16: return mt_f32_to_bf16((float)v.f);
+    default: {
+        unsigned bits = mt_dtype_info(dt)->bits;
+        return bits >= 64 ? (uint64_t)v.i : (uint64_t)v.i & ((1ull << bits) - 1);
+    }
+    }
+}
+
+static Slot from_bits(MtDtype dt, uint64_t u)
+{
+    Slot r = {0};
+    switch (dt) {
+    case MT_DT_F32: {
+        uint32_t w = (uint32_t)u;
+        float f;
+        memcpy(&f, &w, 4);
+        r.f = f;
+        return r;
+    }
+    case MT_DT_F64: memcpy(&r.f, &u, 8); return r;
+    case MT_DT_F16: r.f = mt_f16_to_f32((uint16_t)u); return r;
+    case MT_DT_BF16: r.f = mt_bf16_to_f32((uint16_t)u); return r;
+    default: r.i = (int64_t)u; return fix(dt, r);
+    }
+}
+
 static void fault(Sim *s, const char *what, int64_t index)
 {
     if (s->fault)
@@ -201,7 +270,11 @@ static Slot eval(Sim *s, uint32_t t, const KExpr *e)
         return r;
     case K_LOAD: return load(s, e->u.var, eval(s, t, e->a[0]).i);
     case K_SHFL_XOR: return eval(s, t ^ e->u.lane_mask, e->a[0]);
-    case K_CAST: return convert(dt, (MtDtype)e->a[0]->dt, eval(s, t, e->a[0]));
+    case K_CAST:
+        if (e->u.mode == MT_ROUND_RTZ && is_float(dt) && is_float((MtDtype)e->a[0]->dt))
+            return round_toward_zero(dt, eval(s, t, e->a[0]).f);
+        return convert(dt, (MtDtype)e->a[0]->dt, eval(s, t, e->a[0]));
+    case K_BITCAST: return from_bits(dt, bits_of((MtDtype)e->a[0]->dt, eval(s, t, e->a[0])));
     case K_SELECT: return eval(s, t, e->a[0]).i ? eval(s, t, e->a[1]) : eval(s, t, e->a[2]);
     case K_LAND: return (Slot){.i = eval(s, t, e->a[0]).i && eval(s, t, e->a[1]).i};
     case K_LOR: return (Slot){.i = eval(s, t, e->a[0]).i || eval(s, t, e->a[1]).i};
@@ -253,8 +326,29 @@ static Slot eval(Sim *s, uint32_t t, const KExpr *e)
     case K_BAND: r.i = a[0].i & a[1].i; break;
     case K_BOR: r.i = a[0].i | a[1].i; break;
     case K_BXOR: r.i = a[0].i ^ a[1].i; break;
-    case K_SHL: r.i = (int64_t)((uint64_t)a[0].i << (a[1].i & 63)); break;
-    case K_SHR: r.i = u ? (int64_t)((uint64_t)a[0].i >> (a[1].i & 63)) : a[0].i >> (a[1].i & 63); break;
+    case K_SHL:
+    case K_SHR: {
+        /* PTX clamps the amount to the width: all bits shifted out */
+        unsigned bits = mt_dtype_info(dt)->bits;
+        uint64_t n = (uint64_t)a[1].i >= bits ? bits : (uint64_t)a[1].i;
+        uint64_t x = bits_of(dt, a[0]);
+        if (e->op == K_SHL)
+            r.i = n >= 64 ? 0 : (int64_t)(x << n);
+        else if (u || !(x >> (bits - 1) & 1))
+            r.i = n >= 64 ? 0 : (int64_t)(x >> n);
+        else
+            r.i = n >= bits ? -1 : a[0].i >> n;
+        break;
+    }
+    case K_UMULHI: {
+        unsigned bits = mt_dtype_info(dt)->bits;
+        uint64_t x = bits_of(dt, a[0]), y = bits_of(dt, a[1]);
+        if (bits == 64)
+            r.i = (int64_t)(uint64_t)(((unsigned __int128)x * y) >> 64);
+        else
+            r.i = (int64_t)((x * y) >> 32);
+        break;
+    }
     case K_MAX:
         if (f)
             r = (isnan(a[0].f) || a[0].f > a[1].f) ? a[0] : a[1];

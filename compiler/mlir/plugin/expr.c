@@ -285,6 +285,42 @@ static MlirValue int_promoted(Em *e, const KExpr *x, MtDtype dt, const char *sop
     return conv(e, r, wt, dt);
 }
 
+/* tl.umulhi: the high half of the unsigned double-width product. */
+static MlirValue umulhi(Em *e, const KExpr *x, MtDtype dt)
+{
+    unsigned n = dt_bits(dt);
+    MlirType wide = ty_int(e, 2 * n);
+    MlirValue a = op1(e, "arith.extui", wide, ex_as(e, x->a[0], dt));
+    MlirValue b = op1(e, "arith.extui", wide, ex_as(e, x->a[1], dt));
+    MlirValue p = op2(e, "arith.shrui", wide, op2(e, "arith.muli", wide, a, b), c_intw(e, 2 * n, n));
+    return op1(e, "arith.trunci", ty_of(e, dt), p);
+}
+
+/* A float narrowing rounded toward zero (tl.cast's fp_downcast_rounding
+ * "rtz", the CUDA printer's __float2half_rz): round to nearest, then step
+ * one unit toward zero where that rounding went away from zero. Stepping
+ * the bits down by one does that in a sign-magnitude encoding, and takes
+ * an overflow to infinity back to the largest finite value. Wider sources
+ * narrow in stages (truncation composes exactly). */
+static MlirValue narrow_toward_zero(Em *e, MlirValue v, MtDtype from, MtDtype to)
+{
+    if (dt_is_half(from))
+        return conv(e, v, from, to);
+    if (dt_bits(to) >= dt_bits(from))
+        return conv(e, v, from, to);
+    if (from == MT_DT_F64 && to != MT_DT_F32) {
+        v = narrow_toward_zero(e, v, MT_DT_F64, MT_DT_F32);
+        from = MT_DT_F32;
+    }
+    MlirType ft = ty_of(e, from), tt = ty_of(e, to), it = ty_int(e, dt_bits(to));
+    MlirValue r = op1(e, "arith.truncf", tt, v);
+    MlirValue back = op1(e, "arith.extf", ft, r);
+    MlirValue away = cmp_f(e, "ogt", op1(e, "math.absf", ft, back), op1(e, "math.absf", ft, v));
+    MlirValue bits = op1(e, "arith.bitcast", it, r);
+    MlirValue down = op1(e, "arith.bitcast", tt, op2(e, "arith.subi", it, bits, c_intw(e, dt_bits(to), 1)));
+    return select_v(e, away, down, r);
+}
+
 static MlirValue binary(Em *e, const KExpr *x)
 {
     MtDtype dt = (MtDtype)x->dt;
@@ -382,7 +418,13 @@ MlirValue ex(Em *e, const KExpr *x)
             return lazy_select(e, c, x->a[1], x->a[2], dt);
         return select_v(e, c, ex_as(e, x->a[1], dt), ex_as(e, x->a[2], dt));
     }
-    case K_CAST: return conv(e, ex(e, x->a[0]), (MtDtype)x->a[0]->dt, dt);
+    case K_CAST:
+        if (x->u.mode == MT_ROUND_RTZ && dt_is_float(dt) && dt_is_float((MtDtype)x->a[0]->dt))
+            return narrow_toward_zero(e, ex(e, x->a[0]), (MtDtype)x->a[0]->dt, dt);
+        return conv(e, ex(e, x->a[0]), (MtDtype)x->a[0]->dt, dt);
+    case K_BITCAST:
+        return op1(e, "arith.bitcast", t, ex(e, x->a[0]));
+    case K_UMULHI: return umulhi(e, x, dt);
     case K_MATH: return math_fn(e, x);
     case K_LOAD:
         /* the CUDA printer's ptr[index]: the vector width is a hint */

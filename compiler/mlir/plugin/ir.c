@@ -264,8 +264,9 @@ MlirValue conv(Em *e, MlirValue v, MtDtype from, MtDtype to)
     if (ff && !tf)
         return float_to_int(e, v, from, to);
     if (dt_is_half(to)) {
-        /* __float2half_rn((float)x) */
-        v = conv(e, v, from, MT_DT_F32);
+        /* __float2half_rn((float)x), or __double2half(x): one rounding */
+        if (from != MT_DT_F64)
+            v = conv(e, v, from, MT_DT_F32);
         return op1(e, "arith.truncf", ty_of(e, to), v);
     }
     if (!ff)
