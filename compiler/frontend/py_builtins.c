@@ -22,10 +22,15 @@ static FValue py_minmax(Fe *fe, const CallArgs *a, MtSpan sp, bool is_max)
     }
     FValue best = items[0];
     for (uint32_t i = 0; i < n; i++) {
-        if (items[i].kind == FV_EXPR) {
-            fe_error(fe, sp, "E0304", "Python's %s() needs compile-time values; use %s for runtime values",
-                     is_max ? "max" : "min", is_max ? "tl.maximum(a, b)" : "tl.minimum(a, b)");
-            return fv_undef();
+        if (best.kind == FV_EXPR || items[i].kind == FV_EXPR) {
+            /* On runtime values Python's min and max are tl.minimum and
+             * tl.maximum, as in Triton's code generator (pairwise, left to
+             * right, for more than two arguments). */
+            if (i)
+                best = fe_binary(fe, is_max ? OP_MAXIMUM : OP_MINIMUM, best, items[i], sp);
+            if (best.kind == FV_UNDEF)
+                return best;
+            continue;
         }
         if (i) {
             FValue gt = py_compare(fe, OP_GT, false, items[i], best, sp);

@@ -309,6 +309,22 @@ FValue b_elementwise(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
     return op_node(fe, (MtOpcode)bi->op, a, (uint32_t)mt_op_info[bi->op].nargs, sp);
 }
 
+/* A hidden conversion of x to f32 (a tl.dot operand of a 16-bit float type). */
+static MtExpr *to_f32(Fe *fe, MtExpr *x, MtSpan sp)
+{
+    MtExpr *e = fe_op(fe, OP_CAST, sp, 1);
+    e->args[0] = x;
+    e->attr.dtype = &mt_ty_f32;
+    e->attr.mode = MT_ROUND_RTNE;
+    e->hidden = true;
+    return e;
+}
+
+/* tl.dot(input, other, acc, input_precision, allow_tf32, max_num_imprecise_acc, out_dtype).
+ * f16 and bf16 operands (both of one type, as Triton requires) are
+ * converted to f32, exactly, and multiplied there: Triton's fp32
+ * accumulation. out_dtype=tl.float16 on f16 operands rounds the f32 result
+ * to f16 (Triton accumulates in f16 there). */
 FValue b_dot(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
 {
     bool ok;
@@ -316,15 +332,48 @@ FValue b_dot(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
         (a->given[4] && py_truth(fe, a->v[4], a->sp[4], &ok) && ok))
         mt_diag(fe->c, MT_SEV_WARNING, a->given[3] ? a->sp[3] : a->sp[4], "W0802",
                 "mytriton computes tl.dot in full fp32 on CUDA cores; the TF32 precision option is ignored");
-    if (a->given[6] && !(a->v[6].kind == FV_DTYPE && a->v[6].u.dtype == &mt_ty_f32)) {
-        fe_error(fe, a->sp[6], "E0410", "tl.dot out_dtype must be tl.float32");
+    MtExpr *x = fe_to_expr(fe, a->v[0], a->sp[0]), *y = fe_to_expr(fe, a->v[1], a->sp[1]);
+    const MtType *tx = x ? fe_type(fe, x) : NULL, *ty = y ? fe_type(fe, y) : NULL;
+    if (!tx || !ty)
+        return fv_undef();
+    const MtType *ex = mt_ty_elem(tx), *ey = mt_ty_elem(ty);
+    bool half = (ex == mt_ty_scalar(MT_DT_F16) || ex == mt_ty_scalar(MT_DT_BF16)) && ex == ey;
+    /* Triton's result type: f16 for f16 operands with out_dtype=tl.float16,
+     * f32 otherwise (out_dtype is ignored for f32 and bf16 operands). */
+    const MtType *out = &mt_ty_f32;
+    if (a->given[6] && !(a->v[6].kind == FV_DTYPE && (a->v[6].u.dtype == &mt_ty_f32 ||
+                                                      a->v[6].u.dtype == mt_ty_scalar(MT_DT_F16)))) {
+        fe_error(fe, a->sp[6], "E0410", "tl.dot out_dtype must be tl.float32 or tl.float16, got %s%s",
+                 fv_repr(fe->c, a->v[6]),
+                 a->v[6].kind == FV_DTYPE && a->v[6].u.dtype == mt_ty_scalar(MT_DT_BF16)
+                     ? " (use out_dtype=tl.float32 and convert with .to(tl.bfloat16))"
+                     : "");
         return fv_undef();
     }
-    FValue d = op_node(fe, OP_DOT, a, 2, sp);
-    if (d.kind == FV_UNDEF || a->v[2].kind == FV_NONE)
-        return d;
+    if (a->given[6] && ex == mt_ty_scalar(MT_DT_F16) && ey == ex)
+        out = a->v[6].u.dtype;
+    if (half) {
+        x = to_f32(fe, x, a->sp[0]);
+        y = to_f32(fe, y, a->sp[1]);
+    } else if (ex != ey && mt_ty_is_float(ex) && mt_ty_is_float(ey)) {
+        fe_error(fe, sp, "E0410", "tl.dot operands must have one dtype, got %s and %s (convert one with .to())",
+                 mt_ty_str(fe->c, tx), mt_ty_str(fe->c, ty));
+        return fv_undef();
+    }
+    MtExpr *d = fe_op(fe, OP_DOT, sp, 2);
+    d->args[0] = x;
+    d->args[1] = y;
+    if (out != &mt_ty_f32) {
+        MtExpr *c = fe_op(fe, OP_CAST, sp, 1);
+        c->args[0] = d;
+        c->attr.dtype = out;
+        c->attr.mode = MT_ROUND_RTNE;
+        d = c;
+    }
+    if (a->v[2].kind == FV_NONE)
+        return fv_expr(d);
     /* tl.dot(a, b, acc) accumulates: acc + a @ b. */
-    return fe_binary(fe, OP_ADD, a->v[2], d, sp);
+    return fe_binary(fe, OP_ADD, a->v[2], fv_expr(d), sp);
 }
 
 /* range(stop), range(start, stop[, step]) in all three spellings. */

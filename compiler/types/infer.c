@@ -694,7 +694,7 @@ static const MtType *infer_dot(Inf *in, MtExpr *e, const MtType **ta)
 {
     if (!mt_ty_is_block(ta[0]) || !mt_ty_is_block(ta[1]) || ta[0]->rank != 2 || ta[1]->rank != 2 ||
         ta[0]->elem != &mt_ty_f32 || ta[1]->elem != &mt_ty_f32) {
-        err(in, e, "E0410", "tl.dot needs two rank-2 f32 blocks, got %s and %s", ts(in, ta[0]), ts(in, ta[1]));
+        err(in, e, "E0410", "tl.dot needs two rank-2 blocks of f32 (or both f16, or both bf16), got %s and %s", ts(in, ta[0]), ts(in, ta[1]));
         return NULL;
     }
     if (ta[0]->shape[1] != ta[1]->shape[0]) {
