@@ -267,6 +267,9 @@ const char *fe_builtin_display(Fe *fe, const FeBuiltin *bi); /* "tl.load", "rang
 
 /* A dtype argument (tl.float16, ...); E0409 naming fname otherwise. */
 bool fe_dtype_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, const MtType **out);
+/* x converted to element type `to` as tl.cast does (x itself when it has
+ * that type already); NULL after a type error in x. */
+MtExpr *fe_cast(Fe *fe, MtExpr *x, const MtType *to, uint8_t mode, bool bitcast, MtSpan sp);
 /* A compile-time integer (or bool) argument; E0306 otherwise. */
 bool fe_static_int(Fe *fe, FValue v, MtSpan sp, const char *what, int64_t *out);
 /* tl_blockptr.c: accesses through block pointers (pointer block, mask,

@@ -478,14 +478,20 @@ FValue b_cast(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
     if (!ok)
         return fv_undef();
     MtExpr *x = fe_to_expr(fe, a->v[0], a->sp[0]);
-    const MtType *from = x ? fe_type(fe, x) : NULL;
+    MtExpr *e = x ? fe_cast(fe, x, to, mode, bitcast, sp) : NULL;
+    return e ? fv_expr(e) : fv_undef();
+}
+
+MtExpr *fe_cast(Fe *fe, MtExpr *x, const MtType *to, uint8_t mode, bool bitcast, MtSpan sp)
+{
+    const MtType *from = fe_type(fe, x);
     if (!from)
-        return fv_undef();
+        return NULL;
     if (mt_ty_elem(from) == to)
-        return fv_expr(x); /* Triton returns the input itself */
+        return x; /* Triton returns the input itself */
     MtExpr *e = fe_op(fe, bitcast ? OP_BITCAST : OP_CAST, sp, 1);
     e->args[0] = x;
     e->attr.dtype = to;
     e->attr.mode = mode;
-    return fv_expr(e);
+    return e;
 }

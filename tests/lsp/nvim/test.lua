@@ -142,11 +142,10 @@ local function run()
     return #vim.tbl_filter(function(x) return diag_code(x) == "E0207" end, vim.diagnostic.get(0)) == 0
   end, 20), "E0207 still reported 15 s after the fix")
   out("after the fix: " .. #vim.diagnostic.get(0) .. " diagnostics, none E0207")
-  expect(vim.wait(10000, function()
-    local l = find_lens(bufnr, "does not compile")
-    return l and l.command.title ~= before
-  end, 20), "the code lens still says '" .. before .. "' after the fix")
-  out("lens after the fix: " .. find_lens(bufnr, "does not compile").command.title)
+  -- The fixed kernel compiles (its f16 tl.dot accumulates in f32).
+  expect(vim.wait(10000, function() return find_lens(bufnr, "does not compile") == nil end, 20),
+         "the code lens still says '" .. before .. "' after the fix")
+  out("lenses after the fix: " .. table.concat(lens_titles(bufnr), " || "))
 
   -- 4. The autotune lens: the plugin runs its command on the server.
   local tune = find_lens(bufnr, "autotune config 1/3")
