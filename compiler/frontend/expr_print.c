@@ -290,7 +290,7 @@ static void node(Pr *p, const MtExpr *e, int indent)
             node(p, e->args[i], indent);
     }
     mt_buf_indent(p->b, indent);
-    if (!store)
+    if (!store && !(e->ty && e->ty->kind == TY_VOID))
         mt_buf_printf(p->b, "e%u = ", e->id);
     if (e->kind == EX_OP)
         op(p, e);

@@ -270,6 +270,9 @@ bool fe_dtype_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, const MtType *
 /* x converted to element type `to` as tl.cast does (x itself when it has
  * that type already); NULL after a type error in x. */
 MtExpr *fe_cast(Fe *fe, MtExpr *x, const MtType *to, uint8_t mode, bool bitcast, MtSpan sp);
+/* A load, store or atomic address based on a parameter without a type
+ * (editor mode): the parameter is a pointer (*fp32 unless a signature says more). */
+void fe_mark_pointer(Fe *fe, MtExpr *ptr);
 /* A compile-time integer (or bool) argument; E0306 otherwise. */
 bool fe_static_int(Fe *fe, FValue v, MtSpan sp, const char *what, int64_t *out);
 /* tl_blockptr.c: accesses through block pointers (pointer block, mask,

@@ -97,7 +97,7 @@ bool fe_dtype_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, const MtType *
 
 /* A load or store address based on a parameter without a type (editor
  * mode): the parameter is a pointer, *fp32 unless a signature says more. */
-static void mark_pointer(Fe *fe, MtExpr *ptr)
+void fe_mark_pointer(Fe *fe, MtExpr *ptr)
 {
     MtExpr *bp = mt_expr_base_param(ptr);
     if (!bp || !fe->prog->inferred[bp->u.param.index])
@@ -181,7 +181,7 @@ FValue b_load(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
         if (!ptr || (a->v[1].kind != FV_NONE && !mask) || (a->v[2].kind != FV_NONE && !other))
             return fv_undef();
     }
-    mark_pointer(fe, ptr);
+    fe_mark_pointer(fe, ptr);
     MtExpr *e = fe_op(fe, OP_LOAD, sp, 3);
     e->args[0] = ptr;
     e->args[1] = mask;
@@ -211,7 +211,7 @@ FValue b_store(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
     MtExpr *val = fe_to_expr(fe, a->v[1], a->sp[1]);
     if (!val)
         return fv_undef();
-    mark_pointer(fe, ptr);
+    fe_mark_pointer(fe, ptr);
     MtExpr *e = fe_op(fe, OP_STORE, sp, 3);
     e->args[0] = ptr;
     e->args[1] = val;

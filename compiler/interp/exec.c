@@ -134,6 +134,33 @@ static bool step_memory(Exec *x, const Step *s)
     return true;
 }
 
+/* Atomics go row by row like stores; operands: pointer 0, value 1, mask 2
+ * (atomic_cas: cmp 1, value 2). */
+static bool step_atomic(Exec *x, const Step *s)
+{
+    char *m = x->mem;
+    uint32_t buf = (uint32_t)*buffer_slot(m, s->a[0]);
+    const ArgBuf *ab = &x->args[buf];
+    bool cas = s->u.atomic.op == OP_ATOMIC_CAS;
+    MemRow row = {.n = s->cols};
+    for (uint32_t r = 0; r < s->rows; r++) {
+        unsigned sc = 0;
+        row.off = (const int64_t *)(const void *)row_of(m, s, 0, r, &sc);
+        row.val = row_of(m, s, cas ? 2 : 1, r, &sc);
+        row.cmp = cas ? row_of(m, s, 1, r, &sc) : NULL;
+        row.mask = !cas && s->a[2] != NO_OFF ? (const uint8_t *)row_of(m, s, 2, r, &sc) : NULL;
+        row.off_sc = sc & 1u;
+        row.val_sc = sc & (cas ? 4u : 2u);
+        row.cmp_sc = cas && (sc & 2u);
+        row.mask_sc = !cas && (sc & 4u);
+        row.out = m + s->out + (size_t)r * s->cols * s->osz;
+        int64_t lane = mt_interp_atomic_row(&row, s->u.atomic.op, s->u.atomic.ek, ab->data, ab->numel);
+        if (lane >= 0)
+            return fail(x, FAULT_ATOMIC, s, buf, row.off[row.off_sc ? 0 : lane]);
+    }
+    return true;
+}
+
 static bool run_steps(Exec *x, const Step *steps, uint32_t begin, uint32_t end);
 
 static void copy_all(char *m, const Copy *c, uint32_t n)
@@ -239,6 +266,7 @@ static bool run_step(Exec *x, const Step *steps, const Step *s)
     case S_TERNARY: step_select(x, s); return true;
     case S_LOAD:
     case S_STORE: return step_memory(x, s);
+    case S_ATOMIC: return step_atomic(x, s);
     case S_REDUCE:
         s->u.red.fn(m + s->out, m + s->a[0], m + s->a[1], s->u.red.outer, s->u.red.n, s->u.red.inner);
         return true;
@@ -469,11 +497,12 @@ static void report(MtCtx *c, const Job *j, const Fault *ft)
     } else {
         const char *name = param_name(j->f, j->args, ft->arg);
         size_t numel = j->args[ft->arg].numel;
-        bool load = ft->kind == FAULT_LOAD;
+        bool load = ft->kind == FAULT_LOAD, atomic = ft->kind == FAULT_ATOMIC;
         d = mt_error(c, in->span, "R0701",
                      "out-of-bounds %s in %s: program (%d, %d, %d) %s %s[%" PRId64 "], but %s has %zu element%s",
-                     load ? "load" : "store", j->kernel, ft->pid[0], ft->pid[1], ft->pid[2],
-                     load ? "reads" : "writes", name, ft->index, name, numel, numel == 1 ? "" : "s");
+                     load ? "load" : atomic ? mt_op_info[in->op].text : "store", j->kernel, ft->pid[0], ft->pid[1],
+                     ft->pid[2], load ? "reads" : atomic ? "updates" : "writes", name, ft->index, name, numel,
+                     numel == 1 ? "" : "s");
     }
     mt_note_inline(c, d, in->inl);
     c->kernel = saved;

@@ -9,6 +9,7 @@
  *              conversions, reductions in the CUDA tree order, dot, fills;
  *   memory.c   bounds-checked masked loads and stores, one block row at a
  *              time;
+ *   atomic.c   tl.atomic_* rows: compare-and-swap loops on shared buffers;
  *   exec.c     step runners, loops, program instances on threads, faults
  *              and mt_interpret.
  *
@@ -69,9 +70,10 @@ typedef struct MemRow {
     const int64_t *off;
     const uint8_t *mask;
     const void *val;
-    void *out;                /* load result */
+    const void *cmp;          /* atomic_cas: the compared values (val: the new ones); else NULL */
+    void *out;                /* load and atomic result */
     size_t n;
-    bool off_sc, mask_sc, val_sc;
+    bool off_sc, mask_sc, val_sc, cmp_sc;
 } MemRow;
 
 /* A buffer argument as the kernels see it. */
@@ -97,6 +99,7 @@ typedef enum StepKind {
     S_TERNARY,                /* u.tern over a[0], a[1], a[2] with broadcasting (fma) */
     S_LOAD,                   /* u.load: pointer a[0], mask a[1], other a[2] */
     S_STORE,                  /* u.store: pointer a[0], value a[1], mask a[2] */
+    S_ATOMIC,                 /* u.atomic: pointer a[0], value a[1], mask a[2] (atomic_cas: cmp a[1], value a[2]) */
     S_REDUCE,                 /* u.red: a[0] along its middle axis, scratch at a[1] */
     S_SCAN,                   /* u.scan: a[0] along its middle axis */
     S_COPY,                   /* u.copy: a strided copy of a[0] into a dense result (broadcast, permute) */
@@ -159,6 +162,7 @@ struct Step {
         } copy;
         LoadRowFn load;
         StoreRowFn store;
+        struct { int op; uint8_t ek; } atomic;
         struct { uint32_t k; } dot;     /* inner dimension: a is rows x k, b is k x cols */
         int axis;                       /* program_id, num_programs */
         int32_t start;                  /* arange */
@@ -215,7 +219,7 @@ typedef struct Plan {
 } Plan;
 
 /* A fault of one program instance. */
-typedef enum FaultKind { FAULT_NONE, FAULT_LOAD, FAULT_STORE, FAULT_DIV, FAULT_CANCELLED } FaultKind;
+typedef enum FaultKind { FAULT_NONE, FAULT_LOAD, FAULT_STORE, FAULT_DIV, FAULT_CANCELLED, FAULT_ATOMIC } FaultKind;
 
 typedef struct Fault {
     FaultKind kind;
@@ -274,6 +278,12 @@ void mt_interp_fill(void *restrict o, const void *restrict value, size_t esize, 
 /* Rows of esize-byte elements; bool normalises loaded bytes to 0 or 1. */
 LoadRowFn mt_interp_load_fn(size_t esize, bool is_bool);
 StoreRowFn mt_interp_store_fn(size_t esize);
+
+/* ---- atomic.c */
+
+/* One row of atomic operation op (OP_ATOMIC_*) on elements of kind ek:
+ * the old values into r->out; the first faulting lane (as a store's) or -1. */
+int64_t mt_interp_atomic_row(const MemRow *r, int op, ElemKind ek, void *restrict data, int64_t numel);
 
 /* Element size of a kind in a frame. */
 static inline size_t mt_interp_esize(ElemKind ek)

@@ -274,6 +274,8 @@ static Step new_step(StepKind kind, const MtInst *in)
  * their operands do, and cannot fault. */
 static bool hoistable(int op)
 {
+    if (mt_op_class(op) == OC_ATOMIC || mt_op_class(op) == OC_DEBUG)
+        return false;
     switch (op) {
     case OP_PROGRAM_ID:
     case OP_FLOORDIV:
@@ -501,6 +503,30 @@ static void plan_store(Builder *b, const MtInst *in)
         operand(b, &s, 2, m->off, m, MT_DT_I1);
     s.osz = (uint8_t)mt_interp_esize(ek);
     s.u.store = mt_interp_store_fn(s.osz);
+    emit(b, false, s);
+}
+
+/* atomic_*: operands converted to the pointee type (atomic_cas: cmp and
+ * value), the mask as bool; the old values as the result. */
+static void plan_atomic(Builder *b, const MtInst *in)
+{
+    ElemKind ek = pointee_kind(b, in->args[0]);
+    bool cas = in->op == OP_ATOMIC_CAS;
+    Val *p = value(b, in->args[0]), *v = value(b, in->args[1]);
+    Val *m = in->args[2] ? value(b, in->args[2]) : NULL;
+    uint32_t va = as_kind(b, in->args[1], ek);
+    uint32_t ma = m ? (cas ? as_kind(b, in->args[2], ek) : m->off) : NO_OFF;
+    Step s = new_step(S_ATOMIC, in);
+    Val *r = define(b, in->dst, false);
+    set_shape(b, &s, r->rank, r->shape);
+    operand(b, &s, 0, p->off, p, EK_PTR);
+    operand(b, &s, 1, va, v, ek);
+    if (m)
+        operand(b, &s, 2, ma, m, cas ? ek : MT_DT_I1);
+    s.out = r->off;
+    s.osz = (uint8_t)mt_interp_esize(ek);
+    s.u.atomic.op = in->op;
+    s.u.atomic.ek = ek;
     emit(b, false, s);
 }
 
@@ -1026,6 +1052,15 @@ static void plan_inst(Builder *b, const MtInst *in)
     case OP_SELECT: plan_select(b, in, inv); return;
     case OP_LOAD: plan_load(b, in); return;
     case OP_STORE: plan_store(b, in); return;
+    case OP_ATOMIC_ADD:
+    case OP_ATOMIC_MAX:
+    case OP_ATOMIC_MIN:
+    case OP_ATOMIC_AND:
+    case OP_ATOMIC_OR:
+    case OP_ATOMIC_XOR:
+    case OP_ATOMIC_XCHG:
+    case OP_ATOMIC_CAS: plan_atomic(b, in); return;
+    case OP_DEBUG_BARRIER: return; /* a program runs on one thread: nothing to wait for */
     case OP_SUM:
     case OP_MAX:
     case OP_MIN:

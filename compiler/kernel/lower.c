@@ -265,6 +265,8 @@ static MtDtype compute_type(Lw *L, const MtInst *in)
     case OC_DOT:
     case OC_HINT:
     case OC_CONTROL:
+    case OC_ATOMIC:
+    case OC_DEBUG:
         break;
     }
     return rt;
@@ -696,6 +698,8 @@ static void lower_inst(Lw *L, const MtInst *in)
     case OC_SCAN:
     case OC_COMBINE:
     case OC_HINT:
+    case OC_ATOMIC:
+    case OC_DEBUG:
         lw_fail(L, in, "%s is not supported by the fast CUDA lowering yet", mt_op_info[in->op].py);
         return;
     case OC_DOT:
@@ -787,7 +791,9 @@ static bool fast_supported(Lw *L, const MtRegion *r)
         switch (mt_op_class(in->op)) {
         case OC_SCAN:
         case OC_COMBINE:
-        case OC_HINT: why = ""; break;
+        case OC_HINT:
+        case OC_ATOMIC:
+        case OC_DEBUG: why = ""; break;
         case OC_REDUCE:
             if (in->op == OP_XOR_SUM || !x || x->rank != 1 || (in->attr.flags & MT_KEEP_DIMS))
                 why = "";

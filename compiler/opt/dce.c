@@ -1,6 +1,7 @@
 /* dce.c: dead-code elimination by mark and sweep over values.
  *
- * Stores are the only side effects, so they are the roots. Liveness flows
+ * Stores, atomics, debug operations and assume are the side effects, so
+ * they are the roots (an atomic stays even when its old values are unused). Liveness flows
  * from a live value to what computes it: an instruction result to the
  * operands; a loop result or region argument of slot i to yield operand i
  * and init i (the two values that can reach it); and any live value
@@ -76,8 +77,8 @@ static void mark_nest(MtCtx *c, Dce *d, const MtInst *in)
     mark_nest(c, d, ni->parent);
 }
 
-/* Record definitions, enclosing loops and nests; stores are the roots
- * (a store inside a nest makes the nest live). */
+/* Record definitions, enclosing loops and nests; side effects are the
+ * roots (one inside a nest makes the nest live). */
 static void scan(MtCtx *c, Dce *d, MtRegion *r, MtInst *loop, MtInst *nest)
 {
     for (uint32_t i = 0; i < r->n; i++) {
@@ -86,7 +87,8 @@ static void scan(MtCtx *c, Dce *d, MtRegion *r, MtInst *loop, MtInst *nest)
             d->def[in->dst] = in;
             d->encl[in->dst] = loop;
         }
-        if (in->op == OP_STORE || in->op == OP_ASSUME) {
+        if (in->op == OP_STORE || in->op == OP_ASSUME || mt_op_class(in->op) == OC_ATOMIC ||
+            mt_op_class(in->op) == OC_DEBUG) {
             for (uint32_t k = 0; k < in->nargs; k++)
                 mark(c, d, in->args[k]);
             mark_loop(c, d, loop);

@@ -46,6 +46,11 @@ typedef enum MtOpClass {
     OC_HINT,                  /* facts for the compiler: multiple_of, max_contiguous, max_constancy (the
                                * operand itself, attr.shape[0..rank) the values per dimension), assume */
     OC_CONTROL,               /* for, yield */
+    OC_ATOMIC,                /* atomic read-modify-write of memory: operands pointer, value, mask (absent:
+                               * every lane) -- atomic_cas: pointer, cmp, value; the result is the old
+                               * values (the pointee type, the operands' broadcast shape); attr.sem,
+                               * attr.scope */
+    OC_DEBUG,                 /* debug_barrier: every thread of the program waits (no operands, no result) */
 } MtOpClass;
 
 typedef struct MtOpInfo {
@@ -76,6 +81,18 @@ enum { MT_AXIS_NONE = -100 };   /* a reduction without an axis argument */
  * fp_downcast_rounding): to nearest even (the default) or toward zero. */
 typedef enum MtRounding { MT_ROUND_RTNE, MT_ROUND_RTZ } MtRounding;
 
+/* Memory semantics and scope of atomics (tl.atomic_*'s sem= and scope=),
+ * in Triton's spellings; the first of each is the default. */
+typedef enum MtMemSem { MT_SEM_ACQ_REL, MT_SEM_ACQUIRE, MT_SEM_RELEASE, MT_SEM_RELAXED, MT_SEM_COUNT_ } MtMemSem;
+typedef enum MtMemScope { MT_SCOPE_GPU, MT_SCOPE_CTA, MT_SCOPE_SYS, MT_SCOPE_COUNT_ } MtMemScope;
+extern const char *const mt_mem_sem_names[MT_SEM_COUNT_];     /* "acq_rel", "acquire", ... */
+extern const char *const mt_mem_scope_names[MT_SCOPE_COUNT_]; /* "gpu", "cta", "sys" */
+
+/* Why atomic operation op cannot work on memory of element type pointee
+ * (Triton's atom_red_typechecking_impl and its per-operation rules), or
+ * NULL when it can. */
+const char *mt_atomic_refusal(int op, const struct MtType *pointee);
+
 /* MtAttrs.flags */
 enum {
     MT_KEEP_DIMS = 1,         /* REDUCE class, REDUCE: the reduced axis stays, of size 1 */
@@ -93,6 +110,7 @@ typedef struct MtAttrs {
     const MtType *dtype;      /* ZEROS, FULL, EMPTY: element dtype; CAST, BITCAST: the target element type */
     uint8_t mode;             /* CAST: MtRounding */
     uint8_t flags;            /* MT_KEEP_DIMS, MT_REVERSE */
+    uint8_t sem, scope;       /* ATOMIC class: MtMemSem, MtMemScope */
 } MtAttrs;
 
 /* Whether two operations' attributes are the same (CSE). */

@@ -274,6 +274,8 @@ void mt_ssa_print_inst(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
         mt_buf_putc(b, '}');
         break;
     default:
+        if (mt_op_class(in->op) == OC_ATOMIC)
+            mt_buf_printf(b, " {sem=%s, scope=%s}", mt_mem_sem_names[in->attr.sem], mt_mem_scope_names[in->attr.scope]);
         break;
     }
     if (in->ty) {

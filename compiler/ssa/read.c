@@ -452,8 +452,30 @@ static void axis_attrs(Reader *r, MtInst *in)
     }
 }
 
+/* One of n names; its index. */
+static uint8_t one_of(Reader *r, const char *const *names, uint8_t n, const char *what)
+{
+    for (uint8_t i = 0; i < n && !r->err; i++)
+        if (word(r, names[i]))
+            return i;
+    if (!r->err)
+        rerr(r, r->pos, tok_end(r), "expected %s", what);
+    return 0;
+}
+
+/* "{sem=" SEM ", scope=" SCOPE "}", the opening brace read */
+static void atomic_attrs(Reader *r, MtInst *in)
+{
+    key(r, "sem");
+    in->attr.sem = one_of(r, mt_mem_sem_names, MT_SEM_COUNT_, "acq_rel, acquire, release or relaxed");
+    expect(r, ',', "','");
+    key(r, "scope");
+    in->attr.scope = one_of(r, mt_mem_scope_names, MT_SCOPE_COUNT_, "gpu, cta or sys");
+}
+
 /* attrs = "{axis=" N "}" | "{start=" N ", end=" N "}" | "{shape=" shape ", dtype=" type "}"
  *       | "{rounding=rtz}" (a cast toward zero) | "{order=" shape "}"
+ *       | "{sem=" SEM ", scope=" SCOPE "}" (atomics)
  *       | "{axis=" N (", keep_dims")? (", reverse")? "}" (reductions and scans; optional on a
  *         reduction of a rank-1 block, whose axis is 0) */
 static void attrs(Reader *r, MtInst *in)
@@ -463,7 +485,7 @@ static void attrs(Reader *r, MtInst *in)
     bool want = in->op == OP_PROGRAM_ID || in->op == OP_NUM_PROGRAMS || in->op == OP_EXPAND_DIMS ||
                 in->op == OP_ARANGE || in->op == OP_ZEROS || in->op == OP_FULL || in->op == OP_EMPTY ||
                 in->op == OP_PERMUTE || cls == OC_SCAN || cls == OC_COMBINE ||
-                (cls == OC_HINT && in->op != OP_ASSUME);
+                (cls == OC_HINT && in->op != OP_ASSUME) || cls == OC_ATOMIC;
     bool optional = in->op == OP_CAST || cls == OC_REDUCE;
     ws(r);
     uint32_t at = r->pos;
@@ -478,6 +500,11 @@ static void attrs(Reader *r, MtInst *in)
     }
     if (cls == OC_REDUCE || cls == OC_SCAN || cls == OC_COMBINE) {
         axis_attrs(r, in);
+        expect(r, '}', "'}' closing the attributes");
+        return;
+    }
+    if (cls == OC_ATOMIC) {
+        atomic_attrs(r, in);
         expect(r, '}', "'}' closing the attributes");
         return;
     }

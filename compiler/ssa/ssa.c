@@ -9,6 +9,24 @@ const MtOpInfo mt_op_info[OPC_COUNT_] = {
 #undef OP
 };
 
+const char *const mt_mem_sem_names[MT_SEM_COUNT_] = {"acq_rel", "acquire", "release", "relaxed"};
+const char *const mt_mem_scope_names[MT_SCOPE_COUNT_] = {"gpu", "cta", "sys"};
+
+const char *mt_atomic_refusal(int op, const MtType *pointee)
+{
+    int bits = mt_ty_bits(pointee);
+    bool is_float = mt_ty_is_float(pointee);
+    if (op == OP_ATOMIC_CAS)
+        return !mt_ty_is_bool(pointee) && bits >= 16 ? NULL : "elements of 16, 32 or 64 bits";
+    if (mt_ty_is_bool(pointee) || bits < 16 || (bits == 16 && !is_float))
+        return "elements of 32 or 64 bits, or f16 and bf16 in tl.atomic_add";
+    if (bits == 16 && op != OP_ATOMIC_ADD)
+        return "f16 and bf16 only in tl.atomic_add and tl.atomic_cas";
+    if ((op == OP_ATOMIC_AND || op == OP_ATOMIC_OR || op == OP_ATOMIC_XOR) && is_float)
+        return "integers";
+    return NULL;
+}
+
 static MtVal push_value(MtCtx *c, MtFunc *f, MtValue v)
 {
     if (f->nvals == f->capvals) {

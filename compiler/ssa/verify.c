@@ -476,6 +476,31 @@ static void check_store(Verifier *v, const MtInst *in)
         broadcast(v, in, "E0505", &rank, shape);
 }
 
+/* atomic_*: pointer, value (cas: cmp, value), mask; the old values as the result. */
+static void check_atomic(Verifier *v, const MtInst *in)
+{
+    bool cas = in->op == OP_ATOMIC_CAS;
+    int rank;
+    int32_t shape[MT_MAX_RANK];
+    if (!require(v, in, "E0505", is_ptr(arg_elem(v, in, 0)), "a pointer", 0) ||
+        !require(v, in, "E0505", is_num(arg_elem(v, in, 1)), "a numeric value", 1) ||
+        (in->args[2] && !require(v, in, "E0505", cas ? is_num(arg_elem(v, in, 2)) : arg_elem(v, in, 2) == &mt_ty_bool,
+                                 cas ? "a numeric value" : "a bool mask", 2)) ||
+        !broadcast(v, in, "E0505", &rank, shape))
+        return;
+    const MtType *pt = arg_elem(v, in, 0)->elem;
+    const char *why = mt_atomic_refusal(in->op, pt);
+    if (why) {
+        verr(v, in->span, "E0505", "%s on %s memory: it takes %s", opname(in), mt_ty_str(v->c, pt), why);
+        return;
+    }
+    if (in->attr.sem >= MT_SEM_COUNT_ || in->attr.scope >= MT_SCOPE_COUNT_) {
+        verr(v, in->span, "E0510", "%s has an invalid memory semantics or scope", opname(in));
+        return;
+    }
+    check_result(v, in, "E0502", "E0504", pt, rank, shape);
+}
+
 /* The operand of a reduction or scan along attr.axis: a block whose axis
  * exists (and, for reductions, has a power-of-two length). */
 static bool axis_operand(Verifier *v, const MtInst *in, const MtType *t, bool pow2)
@@ -678,6 +703,14 @@ static void check_types(Verifier *v, const MtInst *in)
     case OP_ARANGE: check_arange(v, in); return;
     case OP_LOAD: check_load(v, in); return;
     case OP_STORE: check_store(v, in); return;
+    case OP_ATOMIC_ADD:
+    case OP_ATOMIC_MAX:
+    case OP_ATOMIC_MIN:
+    case OP_ATOMIC_AND:
+    case OP_ATOMIC_OR:
+    case OP_ATOMIC_XOR:
+    case OP_ATOMIC_XCHG:
+    case OP_ATOMIC_CAS: check_atomic(v, in); return;
     case OP_SUM:
     case OP_MAX:
     case OP_MIN:
@@ -724,7 +757,7 @@ static void check_types(Verifier *v, const MtInst *in)
 static bool has_result(int op)
 {
     return op != OP_STORE && op != OP_YIELD && op != OP_FOR && op != OP_CONDITION && op != OP_ASSUME &&
-           !mt_op_is_nest(op);
+           op != OP_DEBUG_BARRIER && !mt_op_is_nest(op);
 }
 
 static void check_region(Verifier *v, const MtRegion *r, const MtInst *loop, MtSpan where);
@@ -1040,7 +1073,8 @@ static void check_inst(Verifier *v, const MtInst *in, const MtInst *loop, bool l
         ok = false;
     } else {
         for (uint32_t i = 0; i < in->nargs; i++) {
-            bool optional = (in->op == OP_LOAD && i > 0) || (in->op == OP_STORE && i == 2);
+            bool optional = (in->op == OP_LOAD && i > 0) || (in->op == OP_STORE && i == 2) ||
+                            (mt_op_class(in->op) == OC_ATOMIC && in->op != OP_ATOMIC_CAS && i == 2);
             ok &= check_use(v, in, i, optional);
         }
     }

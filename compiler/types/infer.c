@@ -519,6 +519,35 @@ static const MtType *infer_store(Inf *in, MtExpr *e, const MtType **ta)
     return broadcast3(in, e, &mt_ty_i32, ta[0], ta[1], ta[2], "tl.store") ? &mt_ty_void : NULL;
 }
 
+/* tl.atomic_*: a pointer (block) into memory of a type the operation
+ * takes, as Triton's atom_red_typechecking_impl; the value is converted to
+ * the pointee type (as a store's). The result is the old values. */
+static const MtType *infer_atomic(Inf *in, MtExpr *e, const MtType **ta)
+{
+    const char *name = mt_op_info[e->op].py;
+    if (!mt_ty_is_ptr(ta[0])) {
+        note_guessed(in, err(in, e, "E0406", "%s needs a pointer, got %s", name, ts(in, ta[0])), e->args[0]);
+        return NULL;
+    }
+    const MtType *pt = mt_ty_elem(ta[0])->elem;
+    bool cas = e->op == OP_ATOMIC_CAS;
+    const char *why = mt_atomic_refusal(e->op, pt);
+    if (why) {
+        err(in, e, "E0406", "%s does not support %s memory; it takes %s", name, mt_ty_str(in->c, pt), why);
+        return NULL;
+    }
+    for (uint32_t i = 1; i < 3; i++) {
+        bool mask = !cas && i == 2;
+        if (!ta[i] || (mask ? mt_ty_is_bool(mt_ty_elem(ta[i])) : numeric(ta[i])))
+            continue;
+        err(in, e, mask ? "E0404" : "E0406", "%s %s must be %s, got %s", name,
+            mask ? "mask" : cas && i == 1 ? "cmp" : "value", mask ? "bool" : "a number or a block of numbers",
+            ts(in, ta[i]));
+        return NULL;
+    }
+    return broadcast3(in, e, pt, ta[0], ta[1], ta[2], name);
+}
+
 /* Normalise e's axis (negative counts from the end) for a rank-`rank`
  * operand; E0408 (what) when it is out of range. */
 static bool norm_axis(Inf *in, MtExpr *e, int rank, const char *code, const char *name, const MtType *t)
@@ -726,6 +755,8 @@ static const MtType *infer_op(Inf *in, MtExpr *e, const MtType **ta)
     case OC_FACTORY: return infer_factory(in, e, ta);
     case OC_DOT: return infer_dot(in, e, ta);
     case OC_HINT: return e->op == OP_ASSUME ? &mt_ty_void : ta[0];
+    case OC_ATOMIC: return infer_atomic(in, e, ta);
+    case OC_DEBUG: return &mt_ty_void;
     case OC_PTR:
     case OC_CONTROL: break;
     }

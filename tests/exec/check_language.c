@@ -6,7 +6,10 @@
  * published Philox4x32-10 and 4x64-10 known answers, tl.randint4x /
  * randint / rand / randn / rand4x / randn4x against a Philox written here
  * (bit for bit: the interpreter's f32 math is the C library's), and
- * Triton's low-memory dropout tutorial kernel. */
+ * Triton's low-memory dropout tutorial kernel; atomics (every operation,
+ * dtype and mask, on several threads at once, Triton's float max/min
+ * order, the old values they return) and the layer-norm backward tutorial
+ * kernel with its spin lock. */
 #include "exec_test.h"
 
 static const char *const SRC =
@@ -106,7 +109,112 @@ static const char *const SRC =
     "    x_keep = random > p\n"
     "    # write-back\n"
     "    output = tl.where(x_keep, x / (1 - p), 0.0)\n"
-    "    tl.store(output_ptr + offsets, output, mask=mask)\n";
+    "    tl.store(output_ptr + offsets, output, mask=mask)\n"
+    "\n"
+    "@triton.jit\n"
+    "def counters(out, olds, BLOCK: tl.constexpr):\n"
+    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+    "    tl.store(olds + offs, tl.atomic_add(out + offs % 4, 1))\n"
+    "    (out + 4).atomic_add(0.5 * (offs % 8), mask=offs % 2 == 0)\n"
+    "\n"
+    "@triton.jit\n"
+    "def rmw(mem, val, olds, cmp, N: tl.constexpr, OP: tl.constexpr):\n"
+    "    i = tl.arange(0, N)\n"
+    "    v = tl.load(val + i)\n"
+    "    m = i != 3\n"
+    "    if OP == 'add':\n"
+    "        o = tl.atomic_add(mem + i % 2, v, mask=m)\n"
+    "    elif OP == 'max':\n"
+    "        o = tl.atomic_max(mem + i % 2, v, mask=m, sem='relaxed')\n"
+    "    elif OP == 'min':\n"
+    "        o = tl.atomic_min(mem + i % 2, v, mask=m, scope='cta')\n"
+    "    elif OP == 'and':\n"
+    "        o = tl.atomic_and(mem + i % 2, v, mask=m)\n"
+    "    elif OP == 'or':\n"
+    "        o = tl.atomic_or(mem + i % 2, v, mask=m)\n"
+    "    elif OP == 'xor':\n"
+    "        o = tl.atomic_xor(mem + i % 2, v, mask=m)\n"
+    "    elif OP == 'xchg':\n"
+    "        o = tl.atomic_xchg(mem + i % 2, v, mask=m, sem='acquire', scope='sys')\n"
+    "    else:\n"
+    "        o = tl.atomic_cas(mem + i % 2, tl.load(cmp + i), v, sem='release')\n"
+    "    tl.store(olds + i, o)\n"
+    "\n"
+    "@triton.jit\n"
+    "def bad_atomic(p, q):\n"
+    "    tl.atomic_add(p, 1, sem='seq_cst')\n"
+    "\n"
+    "@triton.jit\n"
+    "def bad_atomic_dtype(p, OP: tl.constexpr):\n"
+    "    if OP == 'max':\n"
+    "        tl.atomic_max(p, 1.0)\n"
+    "    else:\n"
+    "        tl.atomic_and(p, 1)\n"
+    "\n"
+    "# Triton's tutorial 05 (layer norm), its backward kernel as written there\n"
+    "@triton.jit\n"
+    "def _layer_norm_bwd_dx_fused(DX,  # pointer to the input gradient\n"
+    "                             DY,  # pointer to the output gradient\n"
+    "                             DW,  # pointer to the partial sum of weights gradient\n"
+    "                             DB,  # pointer to the partial sum of biases gradient\n"
+    "                             X,  # pointer to the input\n"
+    "                             W,  # pointer to the weights\n"
+    "                             Mean,  # pointer to the mean\n"
+    "                             Rstd,  # pointer to the 1/std\n"
+    "                             Lock,  # pointer to the lock\n"
+    "                             stride,  # how much to increase the pointer when moving by 1 row\n"
+    "                             N,  # number of columns in X\n"
+    "                             GROUP_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr):\n"
+    "    # Map the program id to the elements of X, DX, and DY it should compute.\n"
+    "    row = tl.program_id(0)\n"
+    "    cols = tl.arange(0, BLOCK_SIZE_N)\n"
+    "    mask = cols < N\n"
+    "    X += row * stride\n"
+    "    DY += row * stride\n"
+    "    DX += row * stride\n"
+    "    # Offset locks and weights/biases gradient pointer for parallel reduction\n"
+    "    lock_id = row % GROUP_SIZE_M\n"
+    "    Lock += lock_id\n"
+    "    Count = Lock + GROUP_SIZE_M\n"
+    "    DW = DW + lock_id * N + cols\n"
+    "    DB = DB + lock_id * N + cols\n"
+    "    # Load data to SRAM\n"
+    "    x = tl.load(X + cols, mask=mask, other=0).to(tl.float32)\n"
+    "    dy = tl.load(DY + cols, mask=mask, other=0).to(tl.float32)\n"
+    "    w = tl.load(W + cols, mask=mask).to(tl.float32)\n"
+    "    mean = tl.load(Mean + row)\n"
+    "    rstd = tl.load(Rstd + row)\n"
+    "    # Compute dx\n"
+    "    xhat = (x - mean) * rstd\n"
+    "    wdy = w * dy\n"
+    "    xhat = tl.where(mask, xhat, 0.)\n"
+    "    wdy = tl.where(mask, wdy, 0.)\n"
+    "    c1 = tl.sum(xhat * wdy, axis=0) / N\n"
+    "    c2 = tl.sum(wdy, axis=0) / N\n"
+    "    dx = (wdy - (xhat * c1 + c2)) * rstd\n"
+    "    # Write dx\n"
+    "    tl.store(DX + cols, dx, mask=mask)\n"
+    "    # Accumulate partial sums for dw/db\n"
+    "    partial_dw = (dy * xhat).to(w.dtype)\n"
+    "    partial_db = (dy).to(w.dtype)\n"
+    "    while tl.atomic_cas(Lock, 0, 1) == 1:\n"
+    "        pass\n"
+    "    count = tl.load(Count)\n"
+    "    # First store doesn't accumulate\n"
+    "    if count == 0:\n"
+    "        tl.atomic_xchg(Count, 1)\n"
+    "    else:\n"
+    "        partial_dw += tl.load(DW, mask=mask)\n"
+    "        partial_db += tl.load(DB, mask=mask)\n"
+    "    tl.store(DW, partial_dw, mask=mask)\n"
+    "    tl.store(DB, partial_db, mask=mask)\n"
+    "\n"
+    "    # need a barrier to ensure all threads finished before\n"
+    "    # releasing the lock\n"
+    "    tl.debug_barrier()\n"
+    "\n"
+    "    # Release the lock\n"
+    "    tl.atomic_xchg(Lock, 0)\n";
 
 static MtCompiled *compile_src(MtCtx *c, const char *kernel, const char *sig)
 {
@@ -358,6 +466,220 @@ START_TEST(tutorial_seeded_dropout)
 }
 END_TEST
 
+/* ---- atomics ---------------------------------------------------------------------- */
+
+/* 256 programs on 4 threads add 1 to four counters: each counter ends at
+ * 256 * 16 / 4 and the old values it handed out are 0 .. that - 1, each
+ * once; a masked add of f32 values converted to the i32 pointee. */
+START_TEST(atomic_add_on_threads)
+{
+    enum { P = 256, B = 16, T = P * B, PER = T / 4 };
+    MtCtx *c = mt_ctx_new(NULL);
+    MtCompiled *k = compile_src(c, "counters", "*i32,*i32,16");
+    int32_t out[5] = {0}, *olds = malloc(T * sizeof *olds);
+    uint8_t *seen = calloc(4 * PER, 1);
+    MtKernelArg args[] = {arr(out, 5), arr(olds, T)};
+    RUN_OK(c, k, P, 1, args, 4);
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(out[i], PER);
+    for (int o = 0; o < T; o++) {
+        int ctr = o % 4;
+        ck_assert_msg(olds[o] >= 0 && olds[o] < PER && !seen[ctr * PER + olds[o]], "old value %d of lane %d", olds[o],
+                      o);
+        seen[ctr * PER + olds[o]] = 1;
+    }
+    /* even lanes add 0.5 * (offs % 8) = 0, 1, 2, 3 (converted to i32): 6 per 8 lanes */
+    ck_assert_int_eq(out[4], T / 8 * 6);
+    free(olds);
+    free(seen);
+    mt_ctx_free(c);
+}
+END_TEST
+
+enum { RN = 8 };
+
+/* One launch of rmw (one program: lanes in order) on two memory words. */
+static void run_rmw(const char *op, const char *ty, void *mem, const void *val, void *olds, const void *cmp,
+                    size_t esize)
+{
+    MtCtx *c = mt_ctx_new(NULL);
+    char sig[128];
+    snprintf(sig, sizeof sig, "*%s,*%s,*%s,*%s,8,'%s'", ty, ty, ty, ty, op);
+    MtCompiled *k = compile_src(c, "rmw", sig);
+    char zero[RN * 8] = {0};
+    MtKernelArg args[] = {arr(mem, 2), arr((void *)val, RN), arr(olds, RN), arr(cmp ? (void *)cmp : zero, RN)};
+    (void)esize;
+    RUN_OK(c, k, 1, 1, args, 1);
+    mt_ctx_free(c);
+}
+
+/* Integer operations against plain C, lane by lane (lane 3 masked off: no
+ * effect, old value 0). */
+START_TEST(atomic_integer_operations)
+{
+    static const char *const ops[] = {"add", "max", "min", "and", "or", "xor", "xchg", "cas"};
+    const int32_t val[RN] = {5, -7, 100, 9, -2, 0x7fffffff, 3, 1};
+    const int32_t cmp[RN] = {10, -3, 15, 0, 0, -7, 7, 0};
+    for (int o = 0; o < 8; o++) {
+        int32_t mem[2] = {10, -3}, olds[RN], want[2] = {10, -3}, wold[RN];
+        run_rmw(ops[o], "i32", mem, val, olds, cmp, 4);
+        for (int i = 0; i < RN; i++) {
+            int32_t *w = &want[i % 2], v = val[i];
+            if (i == 3 && o != 7) {
+                wold[i] = 0;
+                continue;
+            }
+            wold[i] = *w;
+            switch (o) {
+            case 0: *w = (int32_t)((uint32_t)*w + (uint32_t)v); break;
+            case 1: *w = v > *w ? v : *w; break;
+            case 2: *w = v < *w ? v : *w; break;
+            case 3: *w &= v; break;
+            case 4: *w |= v; break;
+            case 5: *w ^= v; break;
+            case 6: *w = v; break;
+            default: *w = *w == cmp[i] ? v : *w; break;
+            }
+        }
+        for (int i = 0; i < RN; i++)
+            ck_assert_msg(olds[i] == wold[i], "atomic_%s lane %d: old %d, want %d", ops[o], i, olds[i], wold[i]);
+        ck_assert_msg(mem[0] == want[0] && mem[1] == want[1], "atomic_%s: memory %d %d, want %d %d", ops[o], mem[0],
+                      mem[1], want[0], want[1]);
+    }
+    /* unsigned max and min compare as unsigned; i64 adds wrap in 64 bits */
+    uint32_t umem[2] = {5, 5}, uval[RN] = {0xfffffff0u, 1, 7, 0, 3, 9, 2, 4}, uold[RN];
+    run_rmw("max", "u32", umem, uval, uold, NULL, 4);
+    ck_assert_uint_eq(umem[0], 0xfffffff0u);
+    ck_assert_uint_eq(umem[1], 9);
+    run_rmw("min", "u32", umem, uval, uold, NULL, 4);
+    ck_assert_uint_eq(umem[0], 2);
+    ck_assert_uint_eq(umem[1], 1);
+    int64_t lmem[2] = {INT64_MAX, 0}, lval[RN] = {1, 2, 3, 4, 5, 6, 7, 8}, lold[RN];
+    run_rmw("add", "i64", lmem, lval, lold, NULL, 8);
+    ck_assert(lmem[0] == INT64_MIN + 15 && lmem[1] == 2 + 6 + 8);
+    ck_assert(lold[2] == INT64_MIN && lold[3] == 0);
+}
+END_TEST
+
+/* Floats: add rounds once per lane in the element type; max and min order
+ * as Triton's lowering does (by the bits: -0.0 < 0.0); f16 and bf16 add;
+ * cas compares bits. */
+START_TEST(atomic_float_operations)
+{
+    float mem[2] = {0.0f, -0.0f}, olds[RN];
+    const float val[RN] = {-0.0f, 0.0f, 1.5f, 99.0f, -2.0f, -1.0f, 0.25f, -3.0f};
+    run_rmw("max", "fp32", mem, val, olds, NULL, 4);
+    /* word 0: 0.0 then -0.0 (stays 0.0), 1.5, -2, 0.25 -> 1.5; word 1: -0.0, 0.0 -> 0.0, -1, -3 -> 0.0 */
+    ck_assert(bits_of(mem[0]) == bits_of(1.5f) && bits_of(mem[1]) == bits_of(0.0f));
+    ck_assert(bits_of(olds[0]) == bits_of(0.0f) && bits_of(olds[1]) == bits_of(-0.0f) && olds[3] == 0.0f);
+    float mn[2] = {0.0f, -0.0f};
+    run_rmw("min", "fp32", mn, val, olds, NULL, 4);
+    /* word 0: 0.0, -0.0 -> -0.0, 1.5, -2 -> -2, 0.25; word 1: -0.0, 0.0 (stays -0.0), -1, -3 -> -3 */
+    ck_assert(bits_of(mn[0]) == bits_of(-2.0f) && bits_of(mn[1]) == bits_of(-3.0f));
+    ck_assert(bits_of(olds[2]) == bits_of(-0.0f) && bits_of(olds[5]) == bits_of(-0.0f));
+    float add[2] = {1.0f, 0.0f};
+    const float tiny[RN] = {0x1p-24f, 1.0f, 0x1p-24f, 5.0f, 0x1p-24f, 2.0f, 0x1p-24f, 3.0f};
+    run_rmw("add", "fp32", add, tiny, olds, NULL, 4);
+    ck_assert(add[0] == 1.0f && add[1] == 6.0f); /* 1 + 2^-24 rounds to 1 each time, in f32 */
+    _Float16 h[2] = {2048, 0}, hv[RN] = {1, 1, 1, 1, 1, 1, 1, 1}, hold[RN];
+    run_rmw("add", "fp16", h, hv, hold, NULL, 2);
+    ck_assert(h[0] == 2048 && h[1] == 3); /* 2048 + 1 rounds to even (2048) in f16 */
+    uint16_t b[2] = {0x3f80 /* 1.0 */, 0}, bv[RN], bold[RN];
+    for (int i = 0; i < RN; i++)
+        bv[i] = 0x3f80;
+    run_rmw("add", "bf16", b, bv, bold, NULL, 2);
+    ck_assert_uint_eq(b[0], 0x40a0); /* 1 + 4 = 5.0 */
+    ck_assert_uint_eq(bold[6], 0x4080); /* 4.0 before the last add (lanes 0, 2, 4, 6 add to word 0) */
+    double d[2] = {0.5, 1e300}, dv[RN] = {1, 2, 3, 4, 5, 6, 7, 8}, dold[RN];
+    run_rmw("max", "fp64", d, dv, dold, NULL, 8);
+    ck_assert(d[0] == 7.0 && d[1] == 1e300);
+    float cm[2] = {-0.0f, 2.0f}, cv[RN] = {5, 6, 7, 8, 9, 10, 11, 12}, cc[RN] = {0.0f, 2.0f, -0.0f, 0, 0, 6.0f, 0, 0};
+    run_rmw("cas", "fp32", cm, cv, olds, cc, 4);
+    /* lane 0: 0.0 is not -0.0 bit for bit: no swap; lane 2: swaps in 7; lane 1: 2 -> 6; lane 5: 6 -> 10 */
+    ck_assert(cm[0] == 7.0f && cm[1] == 10.0f);
+}
+END_TEST
+
+START_TEST(atomic_errors)
+{
+    MtCtx *c = mt_ctx_new(NULL);
+    MtModule *m = NULL;
+    MtCompiled *k = NULL;
+    ck_assert_int_eq(mt_parse(c, "language.py", SRC, strlen(SRC), &m), MT_OK);
+    static const struct {
+        const char *kernel, *sig, *want;
+    } cases[] = {
+        {"bad_atomic", "*i32,*i32", "memory semantic 'seq_cst' is not supported; use one of 'acq_rel', 'acquire'"},
+        {"bad_atomic_dtype", "*fp16,'max'", "tl.atomic_max does not support f16 memory; it takes f16 and bf16 only in"},
+        {"bad_atomic_dtype", "*fp32,'and'", "tl.atomic_and does not support f32 memory; it takes integers"},
+        {"bad_atomic_dtype", "*i8,'and'", "tl.atomic_and does not support i8 memory"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        MtSpec spec = {.kernel = cases[i].kernel, .signature = cases[i].sig};
+        ck_assert_int_ne(mt_compile(c, m, &spec, &k), MT_OK);
+        ck_assert_msg(strstr(all_diags(c), cases[i].want), "%s: %s", cases[i].sig, all_diags(c));
+    }
+    mt_ctx_free(c);
+}
+END_TEST
+
+/* Triton's layer-norm backward kernel: 96 rows share 4 buffers under spin
+ * locks (tl.atomic_cas / tl.atomic_xchg), on 4 threads: dx as the
+ * reference computes it, DW and DB the sums of their rows' partial
+ * products (in whatever order the locks gave), every lock released and
+ * every count 1. */
+START_TEST(tutorial_layer_norm_backward)
+{
+    enum { M = 96, N = 50, G = 4, BN = 64 };
+    MtCtx *c = mt_ctx_new(NULL);
+    MtCompiled *k = compile_src(c, "_layer_norm_bwd_dx_fused",
+                                "*fp32,*fp32,*fp32,*fp32,*fp32,*fp32,*fp32,*fp32,*i32,i32,i32,4,64");
+    float *x = random_floats(M * N, 1, -2, 2), *dy = random_floats(M * N, 2, -1, 1), *w = random_floats(N, 3, 0, 1);
+    float mean[M], rstd[M], *dx = calloc(M * N, sizeof *dx), dw[G * N] = {0}, db[G * N] = {0};
+    int32_t locks[2 * G] = {0};
+    for (int r = 0; r < M; r++) {
+        double s = 0, q = 0;
+        for (int j = 0; j < N; j++)
+            s += x[r * N + j];
+        mean[r] = (float)(s / N);
+        for (int j = 0; j < N; j++)
+            q += (x[r * N + j] - mean[r]) * (x[r * N + j] - mean[r]);
+        rstd[r] = (float)(1 / sqrt(q / N + 1e-5));
+    }
+    MtKernelArg args[] = {arr(dx, M * N), arr(dy, M * N), arr(dw, G * N), arr(db, G * N), arr(x, M * N), arr(w, N),
+                          arr(mean, M),   arr(rstd, M),   arr(locks, 2 * G), i32(N), i32(N)};
+    RUN_OK(c, k, M, 1, args, 4);
+    double rdw[G * N] = {0}, rdb[G * N] = {0};
+    for (int r = 0; r < M; r++) {
+        double c1 = 0, c2 = 0, xh[N], wd[N];
+        for (int j = 0; j < N; j++) {
+            xh[j] = (x[r * N + j] - mean[r]) * rstd[r];
+            wd[j] = (double)w[j] * dy[r * N + j];
+            c1 += xh[j] * wd[j];
+            c2 += wd[j];
+        }
+        c1 /= N;
+        c2 /= N;
+        for (int j = 0; j < N; j++) {
+            double want = (wd[j] - (xh[j] * c1 + c2)) * rstd[r];
+            ck_assert_msg(fabs(dx[r * N + j] - want) <= 1e-4 + 1e-4 * fabs(want), "dx[%d][%d]: %g, want %g", r, j,
+                          (double)dx[r * N + j], want);
+            rdw[(r % G) * N + j] += dy[r * N + j] * xh[j];
+            rdb[(r % G) * N + j] += dy[r * N + j];
+        }
+    }
+    assert_close(dw, rdw, G * N, 1e-4, 1e-4, "dw");
+    assert_close(db, rdb, G * N, 1e-4, 1e-4, "db");
+    for (int i = 0; i < G; i++)
+        ck_assert_msg(locks[i] == 0 && locks[G + i] == 1, "lock %d: %d, count %d", i, locks[i], locks[G + i]);
+    free(x);
+    free(dy);
+    free(w);
+    free(dx);
+    mt_ctx_free(c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("language");
@@ -371,6 +693,11 @@ int main(void)
     tcase_add_test(t, random_streams_are_tritons);
     tcase_add_test(t, random_streams_of_a_negative_seed);
     tcase_add_test(t, tutorial_seeded_dropout);
+    tcase_add_test(t, atomic_add_on_threads);
+    tcase_add_test(t, atomic_integer_operations);
+    tcase_add_test(t, atomic_float_operations);
+    tcase_add_test(t, atomic_errors);
+    tcase_add_test(t, tutorial_layer_norm_backward);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

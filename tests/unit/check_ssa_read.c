@@ -127,6 +127,23 @@ START_TEST(if_while_and_runtime_steps_round_trip)
 }
 END_TEST
 
+START_TEST(atomics_and_barrier_round_trip)
+{
+    round_trip("kernel at(p: ptr<i32>, f: ptr<f32>, m: bool)\n"
+               "%0 = atomic_add p, 1, m {sem=acq_rel, scope=gpu} : i32\n"
+               "%1 = atomic_max f, 2.5, none {sem=relaxed, scope=cta} : f32\n"
+               "%2 = atomic_cas p, 0, 1 {sem=acquire, scope=sys} : i32\n"
+               "%3 = atomic_xchg p, %0, none {sem=release, scope=gpu} : i32\n"
+               "debug_barrier\n"
+               "store p, %2, none\n");
+    MtCtx *c = mt_ctx_new(NULL);
+    ck_assert_ptr_null(mt_ssa_read(c, "kernel at(p: ptr<i32>)\n%0 = atomic_or p, 1, none {sem=seq_cst, scope=gpu} : i32\n",
+                                   "bad.ssa"));
+    ck_assert_msg(strstr(first_msg(c), "expected acq_rel, acquire, release or relaxed"), "%s", first_msg(c));
+    mt_ctx_free(c);
+}
+END_TEST
+
 START_TEST(numbers_are_kept_with_gaps)
 {
     MtCtx *c = mt_ctx_new(NULL);
@@ -341,6 +358,7 @@ int main(void)
     tcase_add_test(rt, literals_attributes_and_nesting_round_trip);
     tcase_add_test(rt, reductions_scans_shapes_round_trip);
     tcase_add_test(rt, if_while_and_runtime_steps_round_trip);
+    tcase_add_test(rt, atomics_and_barrier_round_trip);
     tcase_add_test(rt, numbers_are_kept_with_gaps);
     tcase_add_test(rt, constant_kinds);
     tcase_add_test(rt, whitespace_is_free_and_printing_normalises);

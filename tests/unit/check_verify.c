@@ -317,6 +317,12 @@ static const Rule rules[] = {
     {"while_body_yield", H "%4 = while (%0 = 0) : i32 {\n  %1 = cmp_lt %0, n : bool\n  condition %1, %0\n"
                          "} do (%2) {\n  %3 = add %2, 1.0 : f32\n  yield %3\n}\n",
      "E0506", "yield operand 1 (%3) has type f32, expected i32"},
+    {"atomic_result_type", H "%0 = atomic_add x, 1.0, none {sem=acq_rel, scope=gpu} : i32\n", "E0502",
+     "atomic_add result type is i32, expected f32"},
+    {"atomic_pointer", H "%0 = atomic_xchg n, 1, none {sem=acq_rel, scope=gpu} : i32\n", "E0505",
+     "atomic_xchg requires a pointer, got i32 as operand 1"},
+    {"atomic_float_and", H "%0 = atomic_and x, 1.0, none {sem=acq_rel, scope=gpu} : f32\n", "E0505",
+     "atomic_and on f32 memory: it takes integers"},
     {"condition_outside_while", H "%0 = cmp_lt n, 1 : bool\ncondition %0\n", "E0506",
      "condition outside the first region of a while"},
     {"for_step_type", H "for %0 in range(0, K, s) {\n  yield\n}\n", "E0506",
