@@ -1,7 +1,8 @@
 #!/bin/sh
 # install-deps.sh: install the Debian packages mytriton needs, if missing.
 # Used by the Makefile's targets and by .ci/run; safe to run repeatedly.
-#   install-deps.sh          building (make demo, make build, make install)
+#   install-deps.sh          building (make demo, make build, make install; python3-dev for
+#                            the Python package)
 #   install-deps.sh test     and testing (make test): Check, Neovim, Emacs with eglot and
 #                            lsp-mode, Vim with ALE for the editor tests, Chromium, node and
 #                            npm and libcurl for the dashboard's tests, python3-numpy for the
@@ -12,7 +13,7 @@ set -eu
 # MLIR 22 for the MLIR backend: the C API and libMLIR (libmlir-22-dev),
 # MLIRConfig.cmake's LLVMConfig.cmake (llvm-22-dev), mlir-opt for its tests
 # (mlir-22-tools). A build without them has the backend off.
-need="cmake make gcc pkg-config libcjson-dev libmicrohttpd-dev libsqlite3-dev check libsubunit-dev libmlir-22-dev mlir-22-tools llvm-22-dev"
+need="cmake make gcc pkg-config python3-dev libcjson-dev libmicrohttpd-dev libsqlite3-dev check libsubunit-dev libmlir-22-dev mlir-22-tools llvm-22-dev"
 case "${1:-}" in
   "") ;;
   test)

@@ -605,6 +605,13 @@ MtStatus mt_cuda_launch(MtCuda *cu, MtCudaFunc *fn, const char *kernel_name,
                         const unsigned grid[3], const unsigned block[3], unsigned shared_bytes,
                         void **params, char *err, size_t errlen)
 {
+    return mt_cuda_launch_stream(cu, fn, kernel_name, grid, block, shared_bytes, NULL, params, err, errlen);
+}
+
+MtStatus mt_cuda_launch_stream(MtCuda *cu, MtCudaFunc *fn, const char *kernel_name, const unsigned grid[3],
+                               const unsigned block[3], unsigned shared_bytes, void *stream, void **params,
+                               char *err, size_t errlen)
+{
     if (refuse(cu, "cuLaunchKernel", err, errlen))
         return MT_ERR_CUDA;
     if (!fn || !grid || !block) {
@@ -631,7 +638,7 @@ MtStatus mt_cuda_launch(MtCuda *cu, MtCudaFunc *fn, const char *kernel_name,
     memcpy(cu->last_kernel, kname, n);
     cu->last_kernel[n] = '\0';
     CUresult r = cu->d.LaunchKernel(fn->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                                    shared_bytes, NULL, params, NULL);
+                                    shared_bytes, (CUstream)stream, params, NULL);
     if (r == CUDA_SUCCESS)
         return MT_OK;
     return check(cu, r, "cuLaunchKernel", kname, err, errlen);

@@ -124,6 +124,12 @@ const MtCudaFuncInfo *mt_cuda_func_info(const MtCudaFunc *fn);
 MtStatus mt_cuda_launch(MtCuda *cu, MtCudaFunc *fn, const char *kernel_name,
                         const unsigned grid[3], const unsigned block[3], unsigned shared_bytes,
                         void **params, char *err, size_t errlen);
+/* The same on `stream` (a CUstream; NULL: the default stream), for
+ * callers that order kernels on their own streams (the Python package
+ * launches on torch's current stream). */
+MtStatus mt_cuda_launch_stream(MtCuda *cu, MtCudaFunc *fn, const char *kernel_name, const unsigned grid[3],
+                               const unsigned block[3], unsigned shared_bytes, void *stream, void **params,
+                               char *err, size_t errlen);
 /* Wait for all work; an asynchronous kernel fault surfaces here and names
  * the last kernel launched. */
 MtStatus mt_cuda_synchronize(MtCuda *cu, char *err, size_t errlen);

@@ -1,0 +1,262 @@
+"""Launch arguments: what each Python value is to the compiler and the runtime.
+
+``classify`` turns the bound parameter values of one launch into
+  - the signature entries (the specialisation key): ``*fp16:16`` for an
+    array of float16 at an address that is a multiple of 16, ``i32`` /
+    ``i64`` / ``u64`` / ``fp32`` / ``i1`` for Python scalars (``:16`` on
+    an int divisible by 16, unless the parameter is in do_not_specialize),
+    the literal of a constexpr;
+  - the backend: "cuda" for torch CUDA tensors and objects with
+    ``__cuda_array_interface__`` (CuPy), "interp" for numpy arrays and CPU
+    torch tensors, everything "interp" under MYTRITON_INTERPRET=1;
+  - the runtime arguments as the C launch takes them: device addresses
+    for the GPU; for the interpreter, numpy arrays themselves (buffer
+    protocol) or (address, element span) pairs, torch CUDA tensors copied
+    to the CPU first (``Staged``) and back after the run.
+torch, numpy and CuPy are never imported here: a value is recognised by
+its type's module, so a program that uses only one of them pays for that one.
+"""
+import os
+import sys
+
+from . import _C
+from .language import constexpr, dtype as _tl_dtype
+
+_SIG_OF_NUMPY = {}      # numpy dtype name -> signature name ("float32" -> "fp32")
+_SIG_OF_TYPESTR = {}    # __cuda_array_interface__ typestr -> signature name ("<f4" -> "fp32")
+for _tl, _sig, _np, _bits, _kind in _C.dtypes():
+    if _np:
+        _SIG_OF_NUMPY[_np] = _sig
+        _code = {"bool": "b", "int": "i", "uint": "u", "float": "f"}[_kind]
+        _SIG_OF_TYPESTR[("|" if _bits <= 8 else "<") + _code + str(max(_bits // 8, 1))] = _sig
+_SIG_OF_TORCH = {}      # torch.dtype -> signature name, filled on first use
+
+
+def _torch_sig(dt):
+    s = _SIG_OF_TORCH.get(dt)
+    if s is None:
+        name = str(dt).replace("torch.", "")
+        s = "bf16" if name == "bfloat16" else _SIG_OF_NUMPY.get(name)
+        if s is None:
+            raise _C.LaunchError(f"torch tensors of {dt} are not supported by mytriton "
+                                 f"(supported: {', '.join(sorted(_SIG_OF_NUMPY))}, bfloat16)")
+        _SIG_OF_TORCH[dt] = s
+    return s
+
+
+def _span(shape, strides):
+    """Elements from the first to one past the last one a strided view reaches."""
+    if any(n == 0 for n in shape):
+        return 0
+    if any(s < 0 for s in strides):
+        raise _C.LaunchError("arrays with negative strides cannot be passed to a kernel; pass a copy")
+    return 1 + sum((n - 1) * s for n, s in zip(shape, strides))
+
+
+def literal(v):
+    """A constexpr value as the signature literal the compiler reads."""
+    if isinstance(v, constexpr):
+        v = v.value
+    if v is None or isinstance(v, (bool, str)):
+        return repr(v)
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, _tl_dtype):
+        return f"tl.{v.name}"
+    if hasattr(v, "item") and getattr(v, "ndim", 1) == 0:      # a numpy scalar
+        return literal(v.item())
+    raise _C.LaunchError(f"a tl.constexpr must be an int, float, bool, str or None, got {type(v).__name__}")
+
+
+def _int_sig(v, specialize):
+    if -2**31 <= v < 2**31:
+        s = "i32"
+    elif -2**63 <= v < 2**63:
+        s = "i64"
+    elif v < 2**64:
+        s = "u64"
+    else:
+        raise _C.LaunchError(f"the integer {v} does not fit in 64 bits")
+    return s + ":16" if specialize and v % 16 == 0 and v != 0 else s
+
+
+class Staged:
+    """A torch CUDA tensor run on the interpreter: a CPU copy with the same
+    strides, copied back after the run."""
+    __slots__ = ("tensor", "copy")
+
+    def __init__(self, t):
+        import torch
+        self.tensor = t
+        self.copy = torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device="cpu")
+        self.copy.copy_(t.detach())
+
+    def host(self):
+        return (self.copy.data_ptr(), _span(self.copy.shape, self.copy.stride()))
+
+    def finish(self):
+        self.tensor.detach().copy_(self.copy)
+
+
+def _kind(v):
+    m = type(v).__module__
+    if m.startswith("torch"):
+        return "torch" if hasattr(v, "data_ptr") else None
+    if m == "numpy":
+        return "numpy" if hasattr(v, "__array_interface__") and getattr(v, "ndim", 0) > 0 else "npscalar"
+    if hasattr(v, "__cuda_array_interface__"):
+        return "cai"
+    return None
+
+
+def interpret_all():
+    return os.environ.get("MYTRITON_INTERPRET", "") not in ("", "0")
+
+
+def classify(jitfn, values):
+    """(backend, signature entries, launch arguments, torch device or None)."""
+    interp = interpret_all()
+    backend = None
+    device = None
+    pieces = []
+    launch = []
+    for p, v in zip(jitfn.params, values):
+        if p.is_constexpr:
+            pieces.append(literal(v))
+            continue
+        tp = type(v)
+        if v is None:
+            pieces.append("None")      # as in Triton: a None argument is a constexpr
+            continue
+        if tp is bool:
+            pieces.append("i1")
+            launch.append(v)
+            continue
+        if tp is int:
+            pieces.append(_int_sig(v, not p.do_not_specialize))
+            launch.append(v)
+            continue
+        if tp is float:
+            pieces.append("fp32")
+            launch.append(v)
+            continue
+        kind = _kind(v)
+        if kind == "torch":
+            sig = _torch_sig(v.dtype)
+            ptr = v.data_ptr()
+            if v.is_cuda:
+                if device is None:
+                    device = v.get_device()
+                if interp:
+                    arg, where = Staged(v), "interp"
+                else:
+                    arg, where = ptr, "cuda"
+            else:
+                arg, where = (ptr, _span(v.shape, v.stride())), "interp"
+        elif kind == "numpy":
+            sig = _SIG_OF_NUMPY.get(v.dtype.name)
+            if sig is None:
+                raise _C.LaunchError(f"argument {p.name}: numpy arrays of {v.dtype} are not supported by mytriton")
+            ptr = v.__array_interface__["data"][0]
+            if v.flags.c_contiguous:
+                arg = v
+            else:
+                item = v.itemsize
+                if any(s % item for s in v.strides):
+                    raise _C.LaunchError(f"argument {p.name}: strides {v.strides} are not whole elements")
+                arg = (ptr, _span(v.shape, [s // item for s in v.strides]))
+            where = "interp"
+        elif kind == "cai":
+            cai = v.__cuda_array_interface__
+            sig = _SIG_OF_TYPESTR.get(cai["typestr"])
+            if sig is None:
+                raise _C.LaunchError(f"argument {p.name}: arrays of {cai['typestr']} are not supported by mytriton")
+            ptr = cai["data"][0]
+            arg, where = ptr, "cuda"
+            if interp:
+                raise _C.LaunchError(f"argument {p.name}: MYTRITON_INTERPRET=1 copies torch tensors only; pass "
+                                     "a numpy array or a torch tensor")
+        elif kind == "npscalar":
+            x = v.item()
+            pieces.append("i1" if isinstance(x, bool) else "fp32" if isinstance(x, float)
+                          else _int_sig(x, not p.do_not_specialize))
+            launch.append(x)
+            continue
+        else:
+            raise _C.LaunchError(f"argument {p.name}: mytriton cannot pass a {tp.__module__}.{tp.__qualname__} to "
+                                 "a kernel (tensors, arrays, int, float, bool, None)")
+        pieces.append(("*" + sig + ":16") if ptr % 16 == 0 and not p.do_not_specialize else "*" + sig)
+        launch.append(arg)
+        if backend is None:
+            backend = where
+        elif backend != where:
+            raise _C.LaunchError(f"argument {p.name}: one launch cannot mix GPU tensors with CPU arrays (numpy, CPU "
+                                 "torch tensors run on the interpreter); move them to one device")
+    if interp:
+        backend = "interp"
+    elif backend is None:
+        backend = "cuda" if gpu_available() else "interp"
+    return backend, pieces, launch, device
+
+
+def runs_on_gpu(values):
+    """Whether a launch with these values goes to the GPU."""
+    if interpret_all():
+        return False
+    for v in values:
+        kind = _kind(v)
+        if (kind == "torch" and v.is_cuda) or kind == "cai":
+            return True
+    return False
+
+
+# -- the GPU ----------------------------------------------------------------------------
+
+_gpu = {}
+
+
+def gpu_available():
+    if "ok" not in _gpu:
+        _gpu["ok"], _gpu["why"] = _C.cuda_available()
+    return _gpu["ok"]
+
+
+def device_info():
+    if "info" not in _gpu:
+        _gpu["info"] = _C.cuda_device()
+    return _gpu["info"]
+
+
+def device_sm():
+    major, minor = device_info()["capability"]
+    return major * 10 + minor
+
+
+def check_device(device):
+    if device is not None and device != device_info()["ordinal"]:
+        raise _C.LaunchError(f"the tensors are on cuda:{device} but mytriton launches on cuda:"
+                             f"{device_info()['ordinal']}; set MYTRITON_DEVICE={device} (one device per process)")
+
+
+def current_stream(device):
+    """torch's current stream on `device` (a CUstream as an int), else
+    CuPy's current stream, else 0 (the default stream)."""
+    torch = sys.modules.get("torch")
+    if torch is not None and device is not None:
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        return raw(device) if raw else torch.cuda.current_stream(device).cuda_stream
+    cupy = sys.modules.get("cupy")
+    if cupy is not None:
+        return cupy.cuda.get_current_stream().ptr
+    return 0
+
+
+def run_interp(kernel, grid, launch):
+    staged = [a for a in launch if isinstance(a, Staged)]
+    if staged:
+        launch = [a.host() if isinstance(a, Staged) else a for a in launch]
+    kernel.run_interp(grid, launch)
+    for s in staged:
+        s.finish()

@@ -1,0 +1,168 @@
+"""@jit and kernel[grid](...): specialise, compile once per key, launch.
+
+A launch binds the arguments to the kernel's parameters, makes the
+specialisation key -- the Triton-AOT-style signature the C compiler takes,
+one entry per parameter: ``*fp32:16`` for a tensor of float32 whose address
+is a multiple of 16, ``i32`` / ``i64`` / ``fp32`` / ``i1`` for Python
+scalars (``:16`` on an int divisible by 16), the literal value of a
+``tl.constexpr`` -- plus the backend and num_warps, looks the compiled
+kernel up in the function's cache (compiling through ``mytriton._C`` on a
+miss), and launches it:
+
+- torch CUDA tensors and ``__cuda_array_interface__`` objects (CuPy):
+  on the GPU, asynchronously on torch's current stream;
+- numpy arrays and CPU torch tensors: on the CPU interpreter, in place;
+- ``MYTRITON_INTERPRET=1``: everything on the interpreter, torch CUDA
+  tensors copied to the CPU and back (Triton's ``TRITON_INTERPRET=1``).
+
+The compiler reads the kernel's whole file, so its helpers, module-level
+constants and every diagnostic's file:line:col are the user's own.
+"""
+import functools
+import inspect
+import linecache
+import textwrap
+
+from . import _C
+from . import args as _args
+from .language import constexpr
+
+
+def _is_constexpr_annotation(ann):
+    if ann is constexpr or isinstance(ann, constexpr):
+        return True
+    return isinstance(ann, str) and ann.split(".")[-1] == "constexpr"
+
+
+class _Param:
+    __slots__ = ("name", "index", "is_constexpr", "default", "do_not_specialize")
+
+    def __init__(self, p, index, do_not_specialize):
+        self.name = p.name
+        self.index = index
+        self.is_constexpr = _is_constexpr_annotation(p.annotation)
+        self.default = p.default
+        self.do_not_specialize = do_not_specialize
+
+
+class JITFunction:
+    """A ``@jit`` kernel. ``kernel[grid](*args, **kwargs)`` launches it;
+    ``kernel.cache`` maps each specialisation key to its compiled kernel."""
+
+    def __init__(self, fn, do_not_specialize=(), debug=None, noinline=None, repr=None, launch_metadata=None):
+        self.fn = fn
+        self.module = fn.__module__
+        self.__name__ = fn.__name__
+        functools.update_wrapper(self, fn)
+        sig = inspect.signature(fn)
+        dns = set(do_not_specialize)
+        self.params = [_Param(p, i, p.name in dns or i in dns) for i, p in enumerate(sig.parameters.values())]
+        self.arg_names = [p.name for p in self.params]
+        self._index = {p.name: p.index for p in self.params}
+        self.cache = {}
+        self.compiles = 0             # compilations so far (a key missing from the cache)
+        self._source = None
+
+    # -- the source the compiler reads ----------------------------------------------
+
+    def source(self):
+        """(path, text): the kernel's whole file, or for a kernel defined
+        inside a function, its own source placed at its line."""
+        if self._source is None:
+            path = inspect.getsourcefile(self.fn) or inspect.getfile(self.fn)
+            lines = linecache.getlines(path, self.fn.__globals__)
+            if not lines:
+                raise _C.CompilationError(f"{self.__name__}: the source of the kernel cannot be read "
+                                          f"(kernels must be defined in a file)")
+            if "<locals>" in self.fn.__qualname__:
+                # a kernel inside a function: its own lines (dedented) at
+                # their place, and the file's top-level imports
+                src, start = inspect.getsourcelines(self.fn)
+                body = textwrap.dedent("".join(src)).splitlines(keepends=True)
+                out = [ln if ln.startswith(("import ", "from ")) else "\n" for ln in lines]
+                out[start - 1:start - 1 + len(body)] = body
+                text = "".join(out)
+            else:
+                text = "".join(lines)
+            self._source = (path, text)
+        return self._source
+
+    # -- launching --------------------------------------------------------------------
+
+    def __getitem__(self, grid):
+        return functools.partial(self.run, grid=grid)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(f"{self.__name__} is a @jit kernel: launch it with {self.__name__}[grid](...); "
+                           "it cannot be called as a Python function")
+
+    def bind(self, args, kwargs):
+        """The value of every parameter, in order (defaults filled in)."""
+        params = self.params
+        if len(args) > len(params):
+            raise TypeError(f"{self.__name__}() takes {len(params)} arguments, got {len(args)}")
+        values = list(args)
+        for p in params[len(args):]:
+            if p.name in kwargs:
+                values.append(kwargs[p.name])
+            elif p.default is not inspect.Parameter.empty:
+                values.append(p.default)
+            else:
+                raise TypeError(f"{self.__name__}() missing argument '{p.name}'")
+        if len(kwargs) > len(params) - len(args) or any(k not in self._index for k in kwargs):
+            unknown = [k for k in kwargs if k not in self._index or self._index[k] < len(args)]
+            if unknown:
+                raise TypeError(f"{self.__name__}() got unexpected or repeated arguments: {', '.join(unknown)}")
+        return values
+
+    def run(self, *args, grid, num_warps=None, num_stages=None, num_ctas=None, warmup=False, **kwargs):
+        values = self.bind(args, kwargs)
+        backend, pieces, launch, device = _args.classify(self, values)
+        key = (",".join(pieces), backend, num_warps)
+        kernel = self.cache.get(key)
+        if kernel is None:
+            kernel = self._compile(key, backend, device)
+        if callable(grid):
+            meta = dict(zip(self.arg_names, values))
+            meta["num_warps"] = num_warps
+            meta["num_stages"] = num_stages
+            grid = grid(meta)
+        if not isinstance(grid, tuple):
+            grid = tuple(grid) if isinstance(grid, list) else (grid,)
+        if warmup:
+            return kernel
+        if backend == "cuda":
+            kernel.run_cuda(grid, launch, _args.current_stream(device))
+        else:
+            _args.run_interp(kernel, grid, launch)
+        return kernel
+
+    def warmup(self, *args, grid, **kwargs):
+        """Compile for these arguments without launching; returns the
+        compiled kernel (``.text('cuda')``, ``.signature``, ...)."""
+        return self.run(*args, grid=grid, warmup=True, **kwargs)
+
+    def _compile(self, key, backend, device):
+        signature, _, num_warps = key
+        path, text = self.source()
+        if backend == "cuda":
+            _args.check_device(device)
+            stage, sm = "cuda", _args.device_sm()
+        else:
+            stage, sm = "ssa", 90
+        kernel = _C.compile(path, text, self.__name__, signature, stage=stage, num_warps=num_warps or 0, sm=sm)
+        self.compiles += 1
+        self.cache[key] = kernel
+        return kernel
+
+    def __repr__(self):
+        return f"JITFunction({self.module}:{self.__name__})"
+
+
+def jit(fn=None, *, do_not_specialize=(), debug=None, noinline=None, **kwargs):
+    """Decorator: the function is a kernel (or a helper other kernels call),
+    compiled by mytriton on its first launch for each specialisation."""
+    def decorator(f):
+        return JITFunction(f, do_not_specialize=do_not_specialize, debug=debug, noinline=noinline)
+
+    return decorator(fn) if fn is not None else decorator

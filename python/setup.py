@@ -1,0 +1,38 @@
+"""pip install ./python: build mytriton._C with the project's CMake build
+(the compiler and runtime libraries it links are C, built by CMake), then
+package it with the pure-Python modules. Needs what the CMake build needs
+(cmake, gcc, cmake/install-deps.sh's packages, the CUDA toolkit for NVRTC);
+setuptools is the only Python package used."""
+import os
+import subprocess
+import sys
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+class CMakeBuild(build_ext):
+    def build_extension(self, ext):
+        build = os.path.join(os.path.abspath(self.build_temp), "cmake")
+        subprocess.check_call(["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
+                               "-DMT_TESTS=OFF", f"-DPython3_EXECUTABLE={sys.executable}"])
+        subprocess.check_call(["cmake", "--build", build, "--target", "mytriton_python",
+                               "-j", str(os.cpu_count() or 2)])
+        name = os.path.basename(self.get_ext_filename(ext.name))
+        target = self.get_ext_fullpath(ext.name)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        self.copy_file(os.path.join(build, "python", "mytriton", name), target)
+
+
+setup(
+    name="mytriton",
+    version="0.1.0",
+    description="Triton-style GPU kernels compiled by a compiler written in C",
+    packages=["mytriton", "mytriton.language"],
+    ext_modules=[Extension("mytriton._C", sources=[])],
+    cmdclass={"build_ext": CMakeBuild},
+    python_requires=">=3.9",
+)

@@ -1,0 +1,90 @@
+/* ext.h: the pieces of the CPython extension module mytriton._C.
+ *
+ * The extension is a thin layer over the compiler library (mytriton.h)
+ * and the runtime (run.h and the layers under it). It knows nothing of
+ * torch or numpy: the Python package (python/mytriton/) turns tensors and
+ * arrays into what the calls below take -- buffer-protocol objects or
+ * (address, element count) pairs for the interpreter, device addresses for
+ * the GPU -- and the specialisation key. What lives here is what must be
+ * fast or must be C: compiling, the interpreter, marshalling arguments and
+ * the Driver API launch on a caller's stream, CUPTI timings.
+ *
+ * Process-wide state (the CUDA handle, the kernel cache) lives in gpu.c,
+ * guarded by the GIL; every compiled kernel owns its own MtCtx. */
+#ifndef MT_PY_EXT_H
+#define MT_PY_EXT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <pthread.h>
+
+#include "cuda_driver.h"
+#include "kcache.h"
+#include "mytriton/mytriton.h"
+
+/* How one runtime parameter is passed. */
+typedef enum ArgKind {
+    ARG_PTR,                  /* *dtype: a host buffer (interpreter) or a device address (GPU) */
+    ARG_INT,                  /* signed or unsigned integer scalar of `size` bytes */
+    ARG_FLOAT,                /* floating-point scalar of `size` bytes */
+    ARG_BOOL,                 /* i1: one byte */
+} ArgKind;
+
+typedef struct ArgInfo {
+    ArgKind kind;
+    MtDtype dtype;            /* the scalar's type, or the pointee's */
+    uint8_t size;             /* bytes of a scalar; of one element for a pointer */
+    const char *name;         /* the parameter (arena-owned) */
+    const char *type;         /* "*fp32", "i64", ... (arena-owned) */
+} ArgInfo;
+
+/* mytriton._C.Kernel: one compiled specialisation. */
+typedef struct KernelObject {
+    PyObject_HEAD
+    MtCtx *c;
+    MtCompiled *k;
+    bool cuda_stage;          /* compiled through MT_STAGE_CUDA (launchable on the GPU) */
+    ArgInfo *args;            /* runtime parameters, in order */
+    size_t nargs;
+    MtLaunchShape shape;      /* when cuda_stage */
+    MtCudaModule *mod;        /* loaded on the first GPU launch */
+    MtCudaFunc *fn;
+    const char *cubin_from;   /* "compiled", "memory cache", "disk cache" */
+    pthread_mutex_t lock;     /* one interpreter run at a time per context (it adds diagnostics) */
+} KernelObject;
+
+extern PyTypeObject MtPyKernelType;
+
+/* Exceptions: mytriton.MytritonError and its two kinds. */
+extern PyObject *MtPyError, *MtPyCompilationError, *MtPyLaunchError;
+
+/* diag.c: the compiler's diagnostics as Python values. */
+int mtpy_diag_init(PyObject *module);
+/* The diagnostics of c from index `from` on as a list of
+ * mytriton.Diagnostic; NULL with an exception set when out of memory. */
+PyObject *mtpy_diag_list(MtCtx *c, size_t from);
+/* Raise `type` with the rendered errors of c from `from` on (the message)
+ * and .diagnostics (every one, warnings included). `fallback` is the
+ * message when there is no error diagnostic. Returns NULL. */
+PyObject *mtpy_raise_diags(PyObject *type, MtCtx *c, size_t from, const char *fallback);
+
+/* compile.c: mytriton._C.compile(...) -> Kernel. */
+PyObject *mtpy_compile(PyObject *self, PyObject *args, PyObject *kw);
+
+/* interp.c: Kernel.run_interp(grid, args). */
+PyObject *mtpy_run_interp(KernelObject *self, PyObject *args);
+
+/* gpu.c: the process's GPU, Kernel.run_cuda(grid, args, stream), and
+ * the CUPTI timer behind mytriton.testing.do_bench. */
+PyObject *mtpy_cuda_available(PyObject *self, PyObject *noargs);
+PyObject *mtpy_cuda_device(PyObject *self, PyObject *noargs);
+PyObject *mtpy_run_cuda(KernelObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *mtpy_profile(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *mtpy_cache_stats(PyObject *self, PyObject *noargs);
+void mtpy_kernel_unload(KernelObject *k);
+
+/* grid.c: a launch grid (1 to 3 ints) as three positive int64s; -1 with
+ * an exception set when it is not one. */
+int mtpy_grid(PyObject *grid, int64_t out[3]);
+
+#endif

@@ -1,0 +1,43 @@
+"""Kernels the Python tests launch (a file of their own, so the tests can
+check that diagnostics point at these lines)."""
+import mytriton as triton
+import mytriton.language as tl
+
+SCALE = 3  # a module-level constant the kernels read
+
+
+@triton.jit
+def scaled(v):
+    return v * SCALE
+
+
+@triton.jit
+def scale_kernel(x, out, n, BLOCK: tl.constexpr = 64):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out + offs, scaled(tl.load(x + offs, mask=mask)), mask=mask)
+
+
+@triton.jit
+def strided_copy(src, dst, n, stride, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(dst + offs, tl.load(src + offs * stride, mask=mask), mask=mask)
+
+
+@triton.jit
+def fill_kernel(out, value, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.full((BLOCK,), value, out.dtype.element_ty), mask=offs < n)
+
+
+@triton.jit
+def bad_arange(out, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)  # BAD-ARANGE
+    tl.store(out + offs, offs)
+
+
+@triton.jit
+def oob_kernel(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.load(x + offs))  # OOB

@@ -1,0 +1,184 @@
+"""@jit, kernel[grid](...), the specialisation cache and the errors, on
+numpy arrays (the CPU interpreter): no GPU needed."""
+import os
+import unittest
+
+import support  # noqa: F401  (numpy or skip)
+import numpy as np
+
+import kernels
+import mytriton as triton
+import mytriton.language as tl
+
+KERNELS = os.path.abspath(kernels.__file__)
+
+
+def line_of(marker):
+    with open(KERNELS) as f:
+        return next(i for i, ln in enumerate(f, 1) if marker in ln)
+
+
+class Launch(unittest.TestCase):
+    def test_grid_tuple_lambda_and_defaults(self):
+        x = np.arange(300, dtype=np.float32)
+        out = np.zeros_like(x)
+        kernels.scale_kernel[(5,)](x, out, 300)                       # BLOCK's default, 64
+        np.testing.assert_array_equal(out, x * 3)
+        out[:] = 0
+        kernels.scale_kernel[lambda meta: (triton.cdiv(meta["n"], meta["BLOCK"]),)](x, out, n=300, BLOCK=128)
+        np.testing.assert_array_equal(out, x * 3)
+
+    def test_grid_of_one_int_and_list(self):
+        x = np.ones(64, np.float32)
+        out = np.zeros_like(x)
+        kernels.scale_kernel[1](x, out, 64)
+        kernels.scale_kernel[[1]](x, out, 64)
+        np.testing.assert_array_equal(out, 3 * x)
+
+    def test_dtypes(self):
+        for dt in (np.int32, np.int64, np.float16, np.float64, np.int8, np.uint8):
+            out = np.zeros(20, dt)
+            kernels.fill_kernel[(1,)](out, 5, 20, BLOCK=32)
+            np.testing.assert_array_equal(out, np.full(20, 5, dt), err_msg=str(dt))
+
+    def test_non_contiguous_view(self):
+        src = np.arange(40, dtype=np.float32)
+        dst = np.zeros(10, np.float32)
+        kernels.strided_copy[(1,)](src[::4], dst, 10, 4, BLOCK=16)
+        np.testing.assert_array_equal(dst, src[::4])
+
+    def test_helpers_and_module_constants(self):
+        x = np.full(10, 2, np.float32)
+        out = np.zeros_like(x)
+        kernels.scale_kernel[(1,)](x, out, 10)
+        self.assertTrue((out == 6).all())   # scaled() reads SCALE = 3
+
+    def test_kernel_defined_in_a_function(self):
+        @triton.jit
+        def negate(x, out, n, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            tl.store(out + offs, -tl.load(x + offs, mask=offs < n), mask=offs < n)
+
+        x = np.arange(5, dtype=np.float32)
+        out = np.zeros_like(x)
+        negate[(1,)](x, out, 5, BLOCK=8)
+        np.testing.assert_array_equal(out, -x)
+
+    def test_empty_grid_launches_nothing(self):
+        out = np.zeros(8, np.float32)
+        kernels.fill_kernel[(0,)](out, 1.0, 8, BLOCK=8)
+        self.assertFalse(out.any())
+
+
+class Cache(unittest.TestCase):
+    def setUp(self):
+        self.k = triton.jit(kernels.fill_kernel.fn)   # a fresh cache
+
+    def test_compiles_once_per_key(self):
+        a = np.zeros(32, np.float32)
+        for _ in range(3):
+            self.k[(1,)](a, 1.0, 32, BLOCK=32)
+        self.assertEqual(self.k.compiles, 1)
+        self.k[(1,)](a, 2.0, 48, BLOCK=32)             # another n, same types: same key
+        self.assertEqual(self.k.compiles, 1)
+        self.k[(2,)](a, 1.0, 32, BLOCK=16)             # another constexpr
+        self.assertEqual(self.k.compiles, 2)
+        self.k[(1,)](np.zeros(32, np.float64), 1.0, 32, BLOCK=32)   # another dtype
+        self.assertEqual(self.k.compiles, 3)
+        self.k[(1,)](a, 1.0, 32, BLOCK=32, num_warps=8)  # another num_warps
+        self.assertEqual(self.k.compiles, 4)
+        self.assertEqual(len(self.k.cache), 4)
+
+    def test_key_is_the_signature(self):
+        a = np.zeros(64, np.float32)
+        self.k[(1,)](a, 1.0, 48, BLOCK=16)
+        self.k[(1,)](a[1:], 1.0, 40, BLOCK=16)          # misaligned: no :16; 40 % 16 != 0
+        sigs = sorted(key[0] for key in self.k.cache)
+        self.assertEqual(sigs, ["*fp32,fp32,i32,16", "*fp32:16,fp32,i32:16,16"])
+
+    def test_large_ints_are_i64(self):
+        a = np.zeros(4, np.float32)
+        self.k[(1,)](a, 1.0, 2**40, BLOCK=4)
+        self.assertIn("*fp32:16,fp32,i64:16,4", [key[0] for key in self.k.cache])
+        np.testing.assert_array_equal(a, np.ones(4, np.float32))
+
+    def test_do_not_specialize(self):
+        k = triton.jit(kernels.fill_kernel.fn, do_not_specialize=["n"])
+        k[(1,)](np.zeros(32, np.float32), 1.0, 32, BLOCK=32)
+        self.assertEqual([key[0] for key in k.cache], ["*fp32:16,fp32,i32,32"])
+
+    def test_warmup_compiles_without_running(self):
+        a = np.zeros(8, np.float32)
+        compiled = self.k.warmup(a, 1.0, 8, BLOCK=8, grid=(1,))
+        self.assertFalse(a.any())
+        self.assertEqual([key[0] for key in self.k.cache], ["*fp32:16,fp32,i32,8"])
+        self.assertTrue(compiled.signature.startswith("*fp32"), compiled.signature)
+        self.assertIn("store", compiled.text("ssa"))
+        self.assertEqual([p[0] for p in compiled.params], ["out", "value", "n", "BLOCK"])
+
+
+class Errors(unittest.TestCase):
+    def test_compile_error_points_into_the_file(self):
+        with self.assertRaises(triton.CompilationError) as cm:
+            kernels.bad_arange[(1,)](np.zeros(3, np.int32), BLOCK=3)
+        e = cm.exception
+        d = e.diagnostics[0]
+        self.assertEqual((d.severity, d.code, d.file, d.line, d.col), ("error", "E0413", KERNELS,
+                                                                       line_of("BAD-ARANGE"), 12))
+        self.assertIn(f"{KERNELS}:{d.line}:12: error:", str(e))
+        self.assertIn("^~~~", str(e))
+        self.assertIsInstance(e, triton.MytritonError)
+
+    def test_out_of_bounds_raises_with_the_line(self):
+        with self.assertRaises(triton.LaunchError) as cm:
+            kernels.oob_kernel[(1,)](np.zeros(10, np.float32), np.zeros(16, np.float32), 10, BLOCK=16)
+        d = cm.exception.diagnostics[0]
+        self.assertEqual((d.code, d.file, d.line), ("R0701", KERNELS, line_of("# OOB")))
+        self.assertIn("x has 10 elements", d.message)
+
+    def test_arguments(self):
+        a = np.zeros(8, np.float32)
+        with self.assertRaises(TypeError):
+            kernels.fill_kernel[(1,)](a, 1.0, BLOCK=8)               # n missing
+        with self.assertRaises(TypeError):
+            kernels.fill_kernel[(1,)](a, 1.0, 8, BLOCK=8, BLOCKK=8)  # misspelt
+        with self.assertRaises(triton.LaunchError):
+            kernels.fill_kernel[(1,)]([0.0] * 8, 1.0, 8, BLOCK=8)    # a list is no array
+        with self.assertRaises(triton.LaunchError):
+            kernels.fill_kernel[(1,)](np.zeros(8, np.complex64), 1.0, 8, BLOCK=8)
+        with self.assertRaises(ValueError):
+            kernels.fill_kernel[(1, 1, 1, 1)](a, 1.0, 8, BLOCK=8)
+
+    def test_read_only_array(self):
+        a = np.zeros(8, np.float32)
+        a.flags.writeable = False
+        with self.assertRaises(triton.LaunchError) as cm:
+            kernels.fill_kernel[(1,)](a, 1.0, 8, BLOCK=8)
+        self.assertIn("writable", str(cm.exception))
+
+    def test_kernels_are_not_python_functions(self):
+        with self.assertRaises(RuntimeError):
+            kernels.fill_kernel(np.zeros(8), 1.0, 8, 8)
+        with self.assertRaises(RuntimeError) as cm:
+            tl.load(None)
+        self.assertIn("@jit", str(cm.exception))
+
+
+class Names(unittest.TestCase):
+    def test_helpers(self):
+        self.assertEqual(triton.cdiv(1000, 256), 4)
+        self.assertEqual([triton.next_power_of_2(n) for n in (0, 1, 3, 64, 65)], [1, 1, 4, 64, 128])
+
+    def test_language_names_come_from_the_compiler(self):
+        for name in ("load", "store", "arange", "program_id", "dot", "sum", "where", "exp", "static_range",
+                     "float16", "bfloat16", "int64", "constexpr"):
+            self.assertTrue(hasattr(tl, name), name)
+        self.assertIn("mask", tl.load.__doc__)
+        self.assertEqual(tl.float32.primitive_bitwidth, 32)
+        from mytriton.language.extra import libdevice
+        self.assertTrue(callable(libdevice.tanh))
+        from mytriton.language.math import exp  # noqa: F401
+
+
+if __name__ == "__main__":
+    unittest.main()
