@@ -1,6 +1,7 @@
 """Launch arguments: what each Python value is to the compiler and the runtime.
 
-``classify`` turns the bound parameter values of one launch into
+``slow`` (and its fast form in C, ``_C.classify``, which jit.py calls on
+every launch) turns the bound parameter values of one launch into
   - the signature entries (the specialisation key): ``*fp16:16`` for an
     array of float16 at an address that is a multiple of 16, ``i32`` /
     ``i64`` / ``u64`` / ``fp32`` / ``i1`` for Python scalars (``:16`` on
@@ -29,18 +30,18 @@ for _tl, _sig, _np, _bits, _kind in _C.dtypes():
         _SIG_OF_NUMPY[_np] = _sig
         _code = {"bool": "b", "int": "i", "uint": "u", "float": "f"}[_kind]
         _SIG_OF_TYPESTR[("|" if _bits <= 8 else "<") + _code + str(max(_bits // 8, 1))] = _sig
-_SIG_OF_TORCH = {}      # torch.dtype -> signature name, filled on first use
+SIG_OF_TORCH = {}      # torch.dtype -> signature name, filled on first use
 
 
 def _torch_sig(dt):
-    s = _SIG_OF_TORCH.get(dt)
+    s = SIG_OF_TORCH.get(dt)
     if s is None:
         name = str(dt).replace("torch.", "")
         s = "bf16" if name == "bfloat16" else _SIG_OF_NUMPY.get(name)
         if s is None:
             raise _C.LaunchError(f"torch tensors of {dt} are not supported by mytriton "
                                  f"(supported: {', '.join(sorted(_SIG_OF_NUMPY))}, bfloat16)")
-        _SIG_OF_TORCH[dt] = s
+        SIG_OF_TORCH[dt] = s
     return s
 
 
@@ -100,12 +101,23 @@ class Staged:
         self.tensor.detach().copy_(self.copy)
 
 
+_KIND_OF_TYPE = {}     # type -> its kind: the checks below once per type
+
+
 def _kind(v):
+    tp = type(v)
+    kind = _KIND_OF_TYPE.get(tp, False)
+    if kind is False:
+        kind = _KIND_OF_TYPE[tp] = _kind_of_type(v)
+    return kind
+
+
+def _kind_of_type(v):
     m = type(v).__module__
     if m.startswith("torch"):
         return "torch" if hasattr(v, "data_ptr") else None
     if m == "numpy":
-        return "numpy" if hasattr(v, "__array_interface__") and getattr(v, "ndim", 0) > 0 else "npscalar"
+        return "numpy" if type(v).__name__ == "ndarray" else "npscalar"
     if hasattr(v, "__cuda_array_interface__"):
         return "cai"
     return None
@@ -115,90 +127,79 @@ def interpret_all():
     return os.environ.get("MYTRITON_INTERPRET", "") not in ("", "0")
 
 
-def classify(jitfn, values):
-    """(backend, signature entries, launch arguments, torch device or None)."""
-    interp = interpret_all()
-    backend = None
-    device = None
-    pieces = []
-    launch = []
-    for p, v in zip(jitfn.params, values):
-        if p.is_constexpr:
-            pieces.append(literal(v))
-            continue
-        tp = type(v)
-        if v is None:
-            pieces.append("None")      # as in Triton: a None argument is a constexpr
-            continue
-        if tp is bool:
-            pieces.append("i1")
-            launch.append(v)
-            continue
-        if tp is int:
-            pieces.append(_int_sig(v, not p.do_not_specialize))
-            launch.append(v)
-            continue
-        if tp is float:
-            pieces.append("fp32")
-            launch.append(v)
-            continue
-        kind = _kind(v)
-        if kind == "torch":
-            sig = _torch_sig(v.dtype)
-            ptr = v.data_ptr()
-            if v.is_cuda:
-                if device is None:
-                    device = v.get_device()
-                if interp:
-                    arg, where = Staged(v), "interp"
-                else:
-                    arg, where = ptr, "cuda"
-            else:
-                arg, where = (ptr, _span(v.shape, v.stride())), "interp"
-        elif kind == "numpy":
-            sig = _SIG_OF_NUMPY.get(v.dtype.name)
-            if sig is None:
-                raise _C.LaunchError(f"argument {p.name}: numpy arrays of {v.dtype} are not supported by mytriton")
-            ptr = v.__array_interface__["data"][0]
-            if v.flags.c_contiguous:
-                arg = v
-            else:
-                item = v.itemsize
-                if any(s % item for s in v.strides):
-                    raise _C.LaunchError(f"argument {p.name}: strides {v.strides} are not whole elements")
-                arg = (ptr, _span(v.shape, [s // item for s in v.strides]))
-            where = "interp"
-        elif kind == "cai":
-            cai = v.__cuda_array_interface__
-            sig = _SIG_OF_TYPESTR.get(cai["typestr"])
-            if sig is None:
-                raise _C.LaunchError(f"argument {p.name}: arrays of {cai['typestr']} are not supported by mytriton")
-            ptr = cai["data"][0]
-            arg, where = ptr, "cuda"
-            if interp:
-                raise _C.LaunchError(f"argument {p.name}: MYTRITON_INTERPRET=1 copies torch tensors only; pass "
-                                     "a numpy array or a torch tensor")
-        elif kind == "npscalar":
-            x = v.item()
-            pieces.append("i1" if isinstance(x, bool) else "fp32" if isinstance(x, float)
-                          else _int_sig(x, not p.do_not_specialize))
-            launch.append(x)
-            continue
-        else:
-            raise _C.LaunchError(f"argument {p.name}: mytriton cannot pass a {tp.__module__}.{tp.__qualname__} to "
-                                 "a kernel (tensors, arrays, int, float, bool, None)")
-        pieces.append(("*" + sig + ":16") if ptr % 16 == 0 and not p.do_not_specialize else "*" + sig)
-        launch.append(arg)
-        if backend is None:
-            backend = where
-        elif backend != where:
-            raise _C.LaunchError(f"argument {p.name}: one launch cannot mix GPU tensors with CPU arrays (numpy, CPU "
-                                 "torch tensors run on the interpreter); move them to one device")
+FAST_TYPES = set()     # tensor types _C.classify handles itself (torch.Tensor, nn.Parameter, ...)
+
+
+def backend_for(interp):
+    """Where a launch goes when its arguments do not say (only scalars), or
+    under MYTRITON_INTERPRET=1."""
     if interp:
-        backend = "interp"
-    elif backend is None:
-        backend = "cuda" if gpu_available() else "interp"
-    return backend, pieces, launch, device
+        return "interp"
+    return "cuda" if gpu_available() else "interp"
+
+
+def slow(jitfn, v, i):
+    """The rules of a launch's arguments (jit.py's run; _C.classify is
+    their fast form, for Python scalars and torch GPU tensors). What
+    _C.classify does not do itself: the literal of a constexpr of
+    another type, or (entry, launch arg or None, backend or None, device or
+    None) for a runtime argument."""
+    p = jitfn.params[i]
+    if p.is_constexpr:
+        return literal(v)
+    return _one(p, v, jitfn.interpret)
+
+
+def _one(p, v, interp):
+    kind = _kind(v)
+    if kind == "torch":
+        sig = _torch_sig(v.dtype)
+        FAST_TYPES.add(type(v))
+        ptr = v.data_ptr()
+        device = None
+        if v.is_cuda:
+            device = v.get_device()
+            arg, where = (Staged(v), "interp") if interp else (ptr, "cuda")
+        else:
+            arg, where = (ptr, _span(v.shape, v.stride())), "interp"
+    elif kind == "numpy":
+        sig = _SIG_OF_NUMPY.get(v.dtype.name)
+        if sig is None:
+            raise _C.LaunchError(f"argument {p.name}: numpy arrays of {v.dtype} are not supported by mytriton")
+        ptr = v.__array_interface__["data"][0]
+        if v.flags.c_contiguous:
+            arg = v
+        else:
+            item = v.itemsize
+            if any(st % item for st in v.strides):
+                raise _C.LaunchError(f"argument {p.name}: strides {v.strides} are not whole elements")
+            arg = (ptr, _span(v.shape, [st // item for st in v.strides]))
+        where, device = "interp", None
+    elif kind == "cai":
+        if interp:
+            raise _C.LaunchError(f"argument {p.name}: MYTRITON_INTERPRET=1 copies torch tensors only; pass "
+                                 "a numpy array or a torch tensor")
+        cai = v.__cuda_array_interface__
+        sig = _SIG_OF_TYPESTR.get(cai["typestr"])
+        if sig is None:
+            raise _C.LaunchError(f"argument {p.name}: arrays of {cai['typestr']} are not supported by mytriton")
+        ptr = cai["data"][0]
+        arg, where, device = ptr, "cuda", None
+    elif kind == "npscalar":
+        x = v.item()
+        if isinstance(x, bool):
+            entry = "i1"
+        elif isinstance(x, float):
+            entry = "fp32"
+        else:
+            entry = _int_sig(x, not p.do_not_specialize)
+        return entry, x, None, None
+    else:
+        tp = type(v)
+        raise _C.LaunchError(f"argument {p.name}: mytriton cannot pass a {tp.__module__}.{tp.__qualname__} to "
+                             "a kernel (tensors, arrays, int, float, bool, None)")
+    entry = ("*" + sig + ":16") if ptr % 16 == 0 and not p.do_not_specialize else "*" + sig
+    return entry, arg, where, device
 
 
 def runs_on_gpu(values):

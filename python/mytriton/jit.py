@@ -34,6 +34,10 @@ def _is_constexpr_annotation(ann):
     return isinstance(ann, str) and ann.split(".")[-1] == "constexpr"
 
 
+_MISSING = object()
+_EMPTY = inspect.Parameter.empty
+
+
 class _Param:
     __slots__ = ("name", "index", "is_constexpr", "default", "do_not_specialize")
 
@@ -58,6 +62,13 @@ class JITFunction:
         dns = set(do_not_specialize)
         self.params = [_Param(p, i, p.name in dns or i in dns) for i, p in enumerate(sig.parameters.values())]
         self.arg_names = [p.name for p in self.params]
+        # what _C.classify reads: each parameter's kind, its name, the slow path
+        self.flags = tuple(1 if p.is_constexpr else 2 if p.do_not_specialize else 0 for p in self.params)
+        self.names = tuple(self.arg_names)
+        self.slow = functools.partial(_args.slow, self)
+        # MYTRITON_INTERPRET=1 when the kernel is decorated (as Triton reads
+        # TRITON_INTERPRET): every launch of it runs on the interpreter
+        self.interpret = _args.interpret_all()
         self._index = {p.name: p.index for p in self.params}
         self.cache = {}
         self.compiles = 0             # compilations so far (a key missing from the cache)
@@ -99,26 +110,33 @@ class JITFunction:
     def bind(self, args, kwargs):
         """The value of every parameter, in order (defaults filled in)."""
         params = self.params
-        if len(args) > len(params):
-            raise TypeError(f"{self.__name__}() takes {len(params)} arguments, got {len(args)}")
+        nargs = len(args)
+        if nargs > len(params):
+            raise TypeError(f"{self.__name__}() takes {len(params)} arguments, got {nargs}")
         values = list(args)
-        for p in params[len(args):]:
-            if p.name in kwargs:
-                values.append(kwargs[p.name])
-            elif p.default is not inspect.Parameter.empty:
-                values.append(p.default)
+        used = 0
+        for p in params[nargs:]:
+            v = kwargs.get(p.name, _MISSING)
+            if v is _MISSING:
+                if p.default is _EMPTY:
+                    raise TypeError(f"{self.__name__}() missing argument '{p.name}'")
+                v = p.default
             else:
-                raise TypeError(f"{self.__name__}() missing argument '{p.name}'")
-        if len(kwargs) > len(params) - len(args) or any(k not in self._index for k in kwargs):
-            unknown = [k for k in kwargs if k not in self._index or self._index[k] < len(args)]
-            if unknown:
-                raise TypeError(f"{self.__name__}() got unexpected or repeated arguments: {', '.join(unknown)}")
+                used += 1
+            values.append(v)
+        if used != len(kwargs):
+            unknown = [k for k in kwargs if k not in self._index or self._index[k] < nargs]
+            raise TypeError(f"{self.__name__}() got unexpected or repeated arguments: {', '.join(unknown)}")
         return values
 
     def run(self, *args, grid, num_warps=None, num_stages=None, num_ctas=None, warmup=False, **kwargs):
         values = self.bind(args, kwargs)
-        backend, pieces, launch, device = _args.classify(self, values)
-        key = (",".join(pieces), backend, num_warps)
+        # the signature, the backend and the launch arguments (args.py's rules)
+        signature, backend, launch, device = _C.classify(self.flags, self.names, values, _args.FAST_TYPES,
+                                                         _args.SIG_OF_TORCH, self.slow, self.interpret)
+        if backend is None or self.interpret:
+            backend = _args.backend_for(self.interpret)
+        key = (signature, backend, num_warps)
         kernel = self.cache.get(key)
         if kernel is None:
             kernel = self._compile(key, backend, device)

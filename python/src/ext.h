@@ -71,6 +71,9 @@ PyObject *mtpy_raise_diags(PyObject *type, MtCtx *c, size_t from, const char *fa
 /* compile.c: mytriton._C.compile(...) -> Kernel. */
 PyObject *mtpy_compile(PyObject *self, PyObject *args, PyObject *kw);
 
+/* classify.c: mytriton._C.classify(...): a launch's signature and arguments. */
+PyObject *mtpy_classify(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+
 /* interp.c: Kernel.run_interp(grid, args). */
 PyObject *mtpy_run_interp(KernelObject *self, PyObject *args);
 

@@ -100,12 +100,12 @@ class Interop(unittest.TestCase):
     def test_interpret_env_copies_through_the_cpu(self):
         x = torch.arange(100, device=DEV, dtype=torch.float32)
         out = torch.zeros_like(x)
-        k = triton.jit(kernels.scale_kernel.fn)
-        os.environ["MYTRITON_INTERPRET"] = "1"
+        os.environ["MYTRITON_INTERPRET"] = "1"     # read when a kernel is decorated
         try:
-            k[(2,)](x, out, 100)
+            k = triton.jit(kernels.scale_kernel.fn)
         finally:
             del os.environ["MYTRITON_INTERPRET"]
+        k[(2,)](x, out, 100)
         torch.testing.assert_close(out, x * 3)
         self.assertEqual([key[1] for key in k.cache], ["interp"])
 

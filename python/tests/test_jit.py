@@ -164,6 +164,45 @@ class Errors(unittest.TestCase):
         self.assertIn("@jit", str(cm.exception))
 
 
+class _Tensor:
+    """Stands in for a torch CUDA tensor (what the launch path reads)."""
+    __module__ = "torch"
+
+    def __init__(self, ptr, dtype="float32"):
+        self.ptr, self.dtype, self.is_cuda = ptr, dtype, True
+
+    def data_ptr(self):
+        return self.ptr
+
+    def get_device(self):
+        return 0
+
+
+class Classify(unittest.TestCase):
+    def test_gpu_tensors_scalars_and_constexprs(self):
+        from mytriton import args
+        k = triton.jit(kernels.strided_copy.fn, do_not_specialize=["stride"])
+        args.SIG_OF_TORCH.setdefault("float32", "fp32")
+        args.SIG_OF_TORCH.setdefault("float16", "fp16")
+        # the first time through the slow path (which registers the type), then the C one
+        for _ in range(2):
+            sig, backend, launch, device = triton._C.classify(
+                k.flags, k.names, [_Tensor(4096), _Tensor(4100, "float16"), 2**33, 32, 128], args.FAST_TYPES,
+                args.SIG_OF_TORCH, k.slow, False)
+            self.assertEqual(sig, "*fp32:16,*fp16,i64:16,i32,128")
+            self.assertEqual((backend, launch, device), ("cuda", [4096, 4100, 2**33, 32], 0))
+            self.assertIn(_Tensor, args.FAST_TYPES)
+
+    def test_mixing_gpu_and_cpu_arrays(self):
+        from mytriton import args
+        k = triton.jit(kernels.strided_copy.fn)
+        args.SIG_OF_TORCH.setdefault("float32", "fp32")
+        with self.assertRaises(triton.LaunchError) as cm:
+            triton._C.classify(k.flags, k.names, [_Tensor(64), np.zeros(4, np.float32), 4, 1, 16],
+                               args.FAST_TYPES, args.SIG_OF_TORCH, k.slow, False)
+        self.assertIn("argument dst: one launch cannot mix", str(cm.exception))
+
+
 class Names(unittest.TestCase):
     def test_helpers(self):
         self.assertEqual(triton.cdiv(1000, 256), 4)
