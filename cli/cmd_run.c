@@ -308,6 +308,8 @@ static void print_text(const MtRunResult *r, bool color)
         else
             cli_error("%s%s%s%s", d->message, d->code ? " [" : "", d->code ? d->code : "", d->code ? "]" : "");
     }
+    if (r->printed)
+        fputs(r->printed, stdout); /* tl.device_print's lines, even from a run that stopped at a fault */
     if (!r->ran)
         return; /* nothing to summarise */
     summary(r);

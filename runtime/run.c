@@ -377,9 +377,21 @@ static void describe_launch(Run *run)
     }
 }
 
+/* The interpreter's device_print lines, kept in the result. */
+static void keep_printed(void *ud, const char *text, size_t len)
+{
+    MtRunResult *r = ud;
+    free(r->printed);
+    r->printed = malloc(len + 1);
+    if (r->printed) {
+        memcpy(r->printed, text, len);
+        r->printed[len] = 0;
+    }
+}
+
 static bool interpret(Run *run, const MtKernelArg *args)
 {
-    MtInterpOptions io = {.threads = run->o->threads};
+    MtInterpOptions io = {.threads = run->o->threads, .print = keep_printed, .print_ud = run->r};
     size_t from = mt_diag_count(run->c);
     MtStatus st = mt_interpret(run->c, run->k, run->launch->grid, args, run->launch->nargs, &io);
     if (st == MT_OK)
@@ -848,5 +860,6 @@ void mt_run_result_free(MtRunResult *r)
     free(r->source_path);
     free(r->kernel);
     free(r->signature);
+    free(r->printed);
     free(r);
 }

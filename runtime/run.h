@@ -201,6 +201,7 @@ typedef struct MtRunResult {
     int mismatches;           /* arrays that differ, over both checks */
     MtRunDiag *diags;         /* errors and warnings, in the order they arose */
     size_t ndiags;
+    char *printed;            /* the interpreter's tl.device_print lines, in program order; NULL: none */
 } MtRunResult;
 
 /* ---- running ------------------------------------------------------------------- */

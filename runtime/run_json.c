@@ -164,6 +164,8 @@ char *mt_run_result_json(const MtRunResult *r, bool pretty)
     str(o, "spec", r->spec_path);
     str(o, "source", r->source_path);
     str(o, "kernel", r->kernel);
+    if (r->printed)
+        str(o, "printed", r->printed);
     str(o, "signature", r->signature);
     cJSON_AddStringToObject(o, "backend", r->backend == MT_RUN_CUDA ? "cuda" : "interp");
     if (r->grid_dims) {

@@ -75,5 +75,6 @@ bool mt_attrs_equal(const MtAttrs *a, const MtAttrs *b)
 {
     return a->axis == b->axis && a->start == b->start && a->end == b->end && a->rank == b->rank &&
            !memcmp(a->shape, b->shape, sizeof a->shape) && a->dtype == b->dtype && a->mode == b->mode &&
-           a->flags == b->flags && a->sem == b->sem && a->scope == b->scope;
+           a->flags == b->flags && a->sem == b->sem && a->scope == b->scope &&
+           (a->text == b->text || (a->text && b->text && !strcmp(a->text, b->text)));
 }

@@ -1,7 +1,6 @@
-/* tl_atomic.c: tl.atomic_add / max / min / and / or / xor / xchg / cas and
- * tl.debug_barrier. An atomic is a side effect with a value (the old
- * contents): a root in program order, like a store, whose node later
- * expressions use. Types and the dtypes each operation takes are type
+/* tl_atomic.c: tl.atomic_add / max / min / and / or / xor / xchg / cas.
+ * An atomic is a side effect with a value (the old contents): a root in
+ * program order, like a store, whose node later expressions use. Types and the dtypes each operation takes are type
  * inference's job (Triton's atom_red_typechecking_impl rules). */
 #include <string.h>
 
@@ -66,14 +65,4 @@ FValue b_atomic_cas(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
         return fv_undef();
     }
     return atomic_node(fe, bi, a, 3, sp);
-}
-
-FValue b_debug_barrier(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
-{
-    if (a->call->npos || a->call->nkw) {
-        fe_error(fe, sp, "E0305", "tl.debug_barrier() takes no arguments");
-        return fv_undef();
-    }
-    fe_add_root(fe, fe_op(fe, OP_DEBUG_BARRIER, sp, 0));
-    return fv_none();
 }

@@ -447,13 +447,6 @@ FValue b_static_print(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
     return fv_none();
 }
 
-FValue b_print(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
-{
-    fe_error(fe, sp, "E0304", "printing from a kernel is not supported; use tl.static_print for compile-time "
-             "values, or the interpreter (mytriton run --backend interp) to inspect results");
-    return fv_undef();
-}
-
 FValue b_jit(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
 {
     fe_error(fe, sp, "E0307", "triton.jit cannot be called inside a kernel");

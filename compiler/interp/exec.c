@@ -267,6 +267,11 @@ static bool run_step(Exec *x, const Step *steps, const Step *s)
     case S_LOAD:
     case S_STORE: return step_memory(x, s);
     case S_ATOMIC: return step_atomic(x, s);
+    case S_PRINT: mt_interp_print(x, s); return true;
+    case S_ASSERT: {
+        int64_t lane = mt_interp_assert(x, s);
+        return lane < 0 || fail(x, FAULT_ASSERT, s, 0, lane);
+    }
     case S_REDUCE:
         s->u.red.fn(m + s->out, m + s->a[0], m + s->a[1], s->u.red.outer, s->u.red.n, s->u.red.inner);
         return true;
@@ -331,6 +336,7 @@ typedef struct Worker {
     Launch *L;
     void *block;              /* the frame's allocation */
     Exec x;
+    PrintOut out;             /* its device_print lines */
     Fault fault;              /* this worker's fault (its lowest program's), kind FAULT_NONE if none */
     pthread_t thread;
     bool started;
@@ -388,6 +394,7 @@ static void *worker_main(void *ud)
             w->x.pid[0] = (int32_t)(pid % L->gx);
             w->x.pid[1] = (int32_t)(pid / L->gx % L->gy);
             w->x.pid[2] = (int32_t)(pid / L->gx / L->gy);
+            w->x.program = pid;
             bool cancelled = atomic_load_explicit(L->cancel, memory_order_relaxed);
             if (cancelled || !run_steps(&w->x, p->main, 0, p->nmain)) {
                 w->fault = w->x.fault;
@@ -489,7 +496,13 @@ static void report(MtCtx *c, const Job *j, const Fault *ft)
     const char *saved = c->kernel;
     c->kernel = j->kernel;
     MtDiagRec *d;
-    if (ft->kind == FAULT_DIV) {
+    if (ft->kind == FAULT_ASSERT) {
+        const char *path = mt_file_path(c, in->span.file);
+        d = mt_error(c, in->span, "R0708", "device assertion failed in %s at %s:%u:%u, program (%d, %d, %d), element %" PRId64 "%s%s",
+                     j->kernel, path ? path : "<unknown>", in->span.line, in->span.col, ft->pid[0], ft->pid[1],
+                     ft->pid[2], ft->index, in->attr.text && *in->attr.text ? ": " : "",
+                     in->attr.text ? in->attr.text : "");
+    } else if (ft->kind == FAULT_DIV) {
         const char *path = mt_file_path(c, in->span.file);
         d = mt_error(c, in->span, "R0702", "integer division by zero in %s at %s:%u:%u, program (%d, %d, %d)",
                      j->kernel, path ? path : "<unknown>", in->span.line, in->span.col, ft->pid[0], ft->pid[1],
@@ -545,6 +558,54 @@ static int thread_count(const MtInterpOptions *opt, const Plan *p, int64_t total
     return (int)(n < total ? n : total);
 }
 
+typedef struct Part {
+    int64_t program;
+    const char *text;
+    size_t len;
+} Part;
+
+static int by_program(const void *a, const void *b)
+{
+    int64_t x = ((const Part *)a)->program, y = ((const Part *)b)->program;
+    return x < y ? -1 : x > y;
+}
+
+/* Every worker's device_print lines, in program order, to opt->print once. */
+static void deliver_prints(MtCtx *c, const MtInterpOptions *opt, const Worker *w, int n)
+{
+    size_t nparts = 0, total = 0;
+    bool truncated = false;
+    for (int i = 0; i < n; i++) {
+        nparts += w[i].out.nchunks;
+        total += w[i].out.len;
+        truncated |= w[i].out.truncated;
+    }
+    if (!opt || !opt->print || (!nparts && !truncated))
+        return;
+    Part *parts = mt_arena_alloc(&c->arena, (nparts + 1) * sizeof *parts);
+    size_t k = 0;
+    for (int i = 0; i < n; i++)
+        for (size_t p = 0; p < w[i].out.nchunks; p++) {
+            const PrintOut *o = &w[i].out;
+            size_t end = p + 1 < o->nchunks ? o->chunks[p + 1].at : o->len;
+            parts[k++] = (Part){o->chunks[p].program, o->text + o->chunks[p].at, end - o->chunks[p].at};
+        }
+    qsort(parts, nparts, sizeof *parts, by_program);
+    static const char note[] = "... (device_print output cut: a thread printed 16 MiB)\n";
+    char *text = mt_arena_alloc(&c->arena, total + sizeof note);
+    size_t at = 0;
+    for (size_t p = 0; p < nparts; p++) {
+        memcpy(text + at, parts[p].text, parts[p].len);
+        at += parts[p].len;
+    }
+    if (truncated) {
+        memcpy(text + at, note, sizeof note - 1);
+        at += sizeof note - 1;
+    }
+    text[at] = 0;
+    opt->print(opt->print_ud, text, at);
+}
+
 static MtStatus launch(MtCtx *c, void *ud)
 {
     Job *j = ud;
@@ -581,6 +642,8 @@ static MtStatus launch(MtCtx *c, void *ud)
         for (int d = 0; d < 3; d++)
             w[ready].x.grid[d] = (int32_t)j->grid[d];
         w[ready].x.cancel = &c->cancel;
+        w[ready].out = (PrintOut){0};
+        w[ready].x.out = &w[ready].out;
     }
     MtStatus st = MT_OK;
     if (ready < nthreads) {
@@ -594,9 +657,12 @@ static MtStatus launch(MtCtx *c, void *ud)
                 pthread_join(w[i].thread, NULL);
         /* a thread that could not start leaves its share to the others */
     }
+    deliver_prints(c, j->opt, w, ready);
     const Fault *first = NULL;
     for (int i = 0; i < ready; i++) {
         raw_free(c, w[i].block, bytes);
+        free(w[i].out.text);
+        free(w[i].out.chunks);
         if (w[i].fault.kind == FAULT_CANCELLED)
             st = MT_CANCELLED;
         else if (w[i].fault.kind != FAULT_NONE && (!first || w[i].fault.program < first->program))

@@ -10,6 +10,7 @@
  *   memory.c   bounds-checked masked loads and stores, one block row at a
  *              time;
  *   atomic.c   tl.atomic_* rows: compare-and-swap loops on shared buffers;
+ *   debug.c    tl.device_print's lines and tl.device_assert's check;
  *   exec.c     step runners, loops, program instances on threads, faults
  *              and mt_interpret.
  *
@@ -100,6 +101,8 @@ typedef enum StepKind {
     S_LOAD,                   /* u.load: pointer a[0], mask a[1], other a[2] */
     S_STORE,                  /* u.store: pointer a[0], value a[1], mask a[2] */
     S_ATOMIC,                 /* u.atomic: pointer a[0], value a[1], mask a[2] (atomic_cas: cmp a[1], value a[2]) */
+    S_PRINT,                  /* u.print: every element of a[0] on a line */
+    S_ASSERT,                 /* condition a[0] (u.print.ek, shape u.print), mask a[1] (bool, the same shape) */
     S_REDUCE,                 /* u.red: a[0] along its middle axis, scratch at a[1] */
     S_SCAN,                   /* u.scan: a[0] along its middle axis */
     S_COPY,                   /* u.copy: a strided copy of a[0] into a dense result (broadcast, permute) */
@@ -163,6 +166,13 @@ struct Step {
         LoadRowFn load;
         StoreRowFn store;
         struct { int op; uint8_t ek; } atomic;
+        struct {
+            const char *text;         /* print: the prefix; assert: the message */
+            uint8_t ek, rank;         /* the operand's kind and shape */
+            int32_t shape[MT_MAX_RANK];
+            uint16_t operand, noperands; /* print: "(operand n)" when noperands > 1 */
+            bool hex;
+        } print;
         struct { uint32_t k; } dot;     /* inner dimension: a is rows x k, b is k x cols */
         int axis;                       /* program_id, num_programs */
         int32_t start;                  /* arange */
@@ -219,7 +229,9 @@ typedef struct Plan {
 } Plan;
 
 /* A fault of one program instance. */
-typedef enum FaultKind { FAULT_NONE, FAULT_LOAD, FAULT_STORE, FAULT_DIV, FAULT_CANCELLED, FAULT_ATOMIC } FaultKind;
+typedef enum FaultKind {
+    FAULT_NONE, FAULT_LOAD, FAULT_STORE, FAULT_DIV, FAULT_CANCELLED, FAULT_ATOMIC, FAULT_ASSERT
+} FaultKind;
 
 typedef struct Fault {
     FaultKind kind;
@@ -227,8 +239,25 @@ typedef struct Fault {
     int64_t program;          /* linear id: x + gx * (y + gy * z) */
     int32_t pid[3];
     uint32_t arg;             /* LOAD/STORE: argument index */
-    int64_t index;            /* LOAD/STORE: element offset */
+    int64_t index;            /* LOAD/STORE: element offset; ASSERT: the failing element */
 } Fault;
+
+/* One thread's tl.device_print output: its text, and where each program's
+ * part begins (programs in increasing order, as the thread ran them). */
+typedef struct PrintChunk {
+    int64_t program;
+    size_t at;
+} PrintChunk;
+
+typedef struct PrintOut {
+    char *text;
+    size_t len, cap;
+    PrintChunk *chunks;
+    size_t nchunks, capchunks;
+    bool truncated;           /* MT_INTERP_PRINT_LIMIT reached: later lines dropped */
+} PrintOut;
+
+#define MT_INTERP_PRINT_LIMIT ((size_t)1 << 24)
 
 struct Exec {
     char *mem;                /* the frame (64-byte aligned) */
@@ -237,6 +266,8 @@ struct Exec {
     int32_t grid[3];          /* tl.num_programs */
     const _Atomic bool *cancel; /* polled once per loop iteration */
     Fault fault;              /* set when a step fails */
+    int64_t program;          /* linear id of the program running */
+    PrintOut *out;            /* device_print's output; NULL: dropped */
 };
 
 /* Build the plan of f (verified, optimised SSA) in the context's arena.
@@ -284,6 +315,15 @@ StoreRowFn mt_interp_store_fn(size_t esize);
 /* One row of atomic operation op (OP_ATOMIC_*) on elements of kind ek:
  * the old values into r->out; the first faulting lane (as a store's) or -1. */
 int64_t mt_interp_atomic_row(const MemRow *r, int op, ElemKind ek, void *restrict data, int64_t numel);
+
+/* ---- debug.c */
+
+/* device_print of one value: its lines appended to x->out (malloc'd: the
+ * caller frees out->text and out->chunks). */
+void mt_interp_print(Exec *x, const Step *s);
+/* device_assert: the first element where the mask holds and the condition
+ * is 0, or -1. */
+int64_t mt_interp_assert(const Exec *x, const Step *s);
 
 /* Element size of a kind in a frame. */
 static inline size_t mt_interp_esize(ElemKind ek)

@@ -530,6 +530,47 @@ static void plan_atomic(Builder *b, const MtInst *in)
     emit(b, false, s);
 }
 
+/* device_print: a step per operand (its elements, its shape). */
+static void plan_print(Builder *b, const MtInst *in)
+{
+    for (uint32_t i = 0; i < in->nargs; i++) {
+        Val *x = value(b, in->args[i]);
+        Step s = new_step(S_PRINT, in);
+        s.a[0] = x->off;
+        s.n = x->numel;
+        s.u.print.text = in->attr.text ? in->attr.text : "";
+        s.u.print.ek = x->ek;
+        s.u.print.rank = (uint8_t)mt_ty_rank(mt_val_ty(b->f, in->args[i]));
+        for (int d = 0; d < s.u.print.rank; d++)
+            s.u.print.shape[d] = x->shape[d];
+        s.u.print.operand = (uint16_t)i;
+        s.u.print.noperands = (uint16_t)in->nargs;
+        s.u.print.hex = in->attr.flags & MT_HEX;
+        emit(b, false, s);
+    }
+}
+
+/* device_assert: the condition and the mask, dense in their broadcast shape. */
+static void plan_assert(Builder *b, const MtInst *in)
+{
+    Val *c = value(b, in->args[0]);
+    Val *m = in->args[1] ? value(b, in->args[1]) : NULL;
+    Step s = new_step(S_ASSERT, in);
+    int rank;
+    int32_t shape[MT_MAX_RANK];
+    broadcast_shape(b, in, &rank, shape);
+    set_shape(b, &s, rank, shape);
+    s.a[0] = c->numel == s.n ? c->off : materialize(b, c->off, c, (ElemKind)c->ek);
+    if (m)
+        s.a[1] = m->numel == s.n ? m->off : materialize(b, m->off, m, MT_DT_I1);
+    s.u.print.text = in->attr.text ? in->attr.text : "";
+    s.u.print.ek = c->ek;
+    s.u.print.rank = (uint8_t)rank;
+    for (int d = 0; d < rank; d++)
+        s.u.print.shape[d] = shape[d];
+    emit(b, false, s);
+}
+
 /* x's shape around `axis` as (outer, n, inner): the dimensions before it,
  * its length, the dimensions after it. */
 static void split_axis(const Val *x, int axis, uint32_t *outer, uint32_t *n, uint32_t *inner)
@@ -1061,6 +1102,8 @@ static void plan_inst(Builder *b, const MtInst *in)
     case OP_ATOMIC_XCHG:
     case OP_ATOMIC_CAS: plan_atomic(b, in); return;
     case OP_DEBUG_BARRIER: return; /* a program runs on one thread: nothing to wait for */
+    case OP_DEVICE_PRINT: plan_print(b, in); return;
+    case OP_DEVICE_ASSERT: plan_assert(b, in); return;
     case OP_SUM:
     case OP_MAX:
     case OP_MIN:

@@ -138,7 +138,8 @@ static MtVal lower_op(Low *L, MtExpr *e)
 {
     if (mt_op_class(e->op) == OC_ARITH && mt_ty_is_ptr(e->ty))
         return lower_addptr(L, e);
-    MtVal a[3] = {0};
+    MtVal fixed[3] = {0};
+    MtVal *a = e->nargs > 3 ? mt_arena_alloc(&L->c->arena, e->nargs * sizeof *a) : fixed; /* device_print */
     if (e->op == OP_STORE) {
         a[1] = lower(L, e->args[1]);
         a[0] = lower(L, e->args[0]);

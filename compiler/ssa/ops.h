@@ -50,7 +50,10 @@ typedef enum MtOpClass {
                                * every lane) -- atomic_cas: pointer, cmp, value; the result is the old
                                * values (the pointee type, the operands' broadcast shape); attr.sem,
                                * attr.scope */
-    OC_DEBUG,                 /* debug_barrier: every thread of the program waits (no operands, no result) */
+    OC_DEBUG,                 /* no result: debug_barrier (every thread of the program waits); device_print
+                               * (its operands, each element on a line after attr.text, in hex with
+                               * MT_HEX); device_assert (condition, mask: a lane where the mask holds and
+                               * the condition is 0 fails with attr.text) */
 } MtOpClass;
 
 typedef struct MtOpInfo {
@@ -97,6 +100,7 @@ const char *mt_atomic_refusal(int op, const struct MtType *pointee);
 enum {
     MT_KEEP_DIMS = 1,         /* REDUCE class, REDUCE: the reduced axis stays, of size 1 */
     MT_REVERSE = 2,           /* SCAN class, SCAN: from the last element to the first */
+    MT_HEX = 4,               /* DEVICE_PRINT: integers in hexadecimal */
 };
 
 /* Per-operation attributes (both IRs). */
@@ -111,6 +115,7 @@ typedef struct MtAttrs {
     uint8_t mode;             /* CAST: MtRounding */
     uint8_t flags;            /* MT_KEEP_DIMS, MT_REVERSE */
     uint8_t sem, scope;       /* ATOMIC class: MtMemSem, MtMemScope */
+    const char *text;         /* DEVICE_PRINT: the prefix; DEVICE_ASSERT: the message (NULL: none) */
 } MtAttrs;
 
 /* Whether two operations' attributes are the same (CSE). */

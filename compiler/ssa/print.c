@@ -198,6 +198,23 @@ static void print_while(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
     print_close(b, in, indent, "}\n");
 }
 
+/* A string attribute in double quotes: \" \\ \n and \xNN for other control characters. */
+static void print_string(MtBuf *b, const char *s)
+{
+    mt_buf_putc(b, '"');
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '"' || *p == '\\')
+            mt_buf_printf(b, "\\%c", *p);
+        else if (*p == '\n')
+            mt_buf_puts(b, "\\n");
+        else if (*p < 0x20 || *p == 0x7f)
+            mt_buf_printf(b, "\\x%02x", *p);
+        else
+            mt_buf_putc(b, (char)*p);
+    }
+    mt_buf_putc(b, '"');
+}
+
 void mt_ssa_print_inst(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
 {
     if (in->op == OP_FOR) {
@@ -271,6 +288,16 @@ void mt_ssa_print_inst(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
         mt_shape_print(b, in->attr.rank, in->attr.shape);
         mt_buf_puts(b, ", dtype=");
         mt_ty_print(b, in->attr.dtype);
+        mt_buf_putc(b, '}');
+        break;
+    case OP_DEVICE_PRINT:
+        mt_buf_puts(b, " {prefix=");
+        print_string(b, in->attr.text);
+        mt_buf_puts(b, in->attr.flags & MT_HEX ? ", hex}" : "}");
+        break;
+    case OP_DEVICE_ASSERT:
+        mt_buf_puts(b, " {msg=");
+        print_string(b, in->attr.text);
         mt_buf_putc(b, '}');
         break;
     default:

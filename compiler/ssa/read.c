@@ -452,6 +452,62 @@ static void axis_attrs(Reader *r, MtInst *in)
     }
 }
 
+/* Two hex digits as a byte value; 256 when they are not. */
+static unsigned hex2(const char *p)
+{
+    unsigned v = 0;
+    for (int i = 0; i < 2; i++) {
+        char ch = p[i];
+        unsigned d = ch >= '0' && ch <= '9' ? (unsigned)(ch - '0')
+                     : ch >= 'a' && ch <= 'f' ? (unsigned)(ch - 'a' + 10)
+                     : ch >= 'A' && ch <= 'F' ? (unsigned)(ch - 'A' + 10) : 256;
+        if (d == 256)
+            return 256;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+/* string = '"' (char | '\\"' | '\\\\' | '\\n' | '\\x' HEX HEX)* '"' */
+static const char *string(Reader *r)
+{
+    ws(r);
+    uint32_t at = r->pos;
+    if (r->err || !accept(r, '"')) {
+        if (!r->err)
+            rerr(r, at, tok_end(r), "expected a string in double quotes");
+        return NULL;
+    }
+    MtBuf b;
+    mt_buf_init(&b, &r->c->arena);
+    while (r->pos < r->len && r->s[r->pos] != '"' && r->s[r->pos] != '\n') {
+        char ch = r->s[r->pos++];
+        if (ch != '\\') {
+            mt_buf_putc(&b, ch);
+            continue;
+        }
+        char e = r->pos < r->len ? r->s[r->pos++] : 0;
+        unsigned v;
+        if (e == '"' || e == '\\')
+            mt_buf_putc(&b, e);
+        else if (e == 'n')
+            mt_buf_putc(&b, '\n');
+        else if (e == 'x' && r->pos + 2 <= r->len && (v = hex2(r->s + r->pos)) > 0 && v < 256) {
+            mt_buf_putc(&b, (char)v);
+            r->pos += 2;
+        } else {
+            rerr(r, r->pos - 2, r->pos, "unknown escape in a string (\\\", \\\\, \\n, \\xNN)");
+            return NULL;
+        }
+    }
+    if (r->pos >= r->len || r->s[r->pos] != '"') {
+        rerr(r, at, r->pos, "unterminated string");
+        return NULL;
+    }
+    r->pos++;
+    return mt_buf_str(&b);
+}
+
 /* One of n names; its index. */
 static uint8_t one_of(Reader *r, const char *const *names, uint8_t n, const char *what)
 {
@@ -476,6 +532,7 @@ static void atomic_attrs(Reader *r, MtInst *in)
 /* attrs = "{axis=" N "}" | "{start=" N ", end=" N "}" | "{shape=" shape ", dtype=" type "}"
  *       | "{rounding=rtz}" (a cast toward zero) | "{order=" shape "}"
  *       | "{sem=" SEM ", scope=" SCOPE "}" (atomics)
+ *       | "{prefix=" string (", hex")? "}" (device_print) | "{msg=" string "}" (device_assert)
  *       | "{axis=" N (", keep_dims")? (", reverse")? "}" (reductions and scans; optional on a
  *         reduction of a rank-1 block, whose axis is 0) */
 static void attrs(Reader *r, MtInst *in)
@@ -485,7 +542,8 @@ static void attrs(Reader *r, MtInst *in)
     bool want = in->op == OP_PROGRAM_ID || in->op == OP_NUM_PROGRAMS || in->op == OP_EXPAND_DIMS ||
                 in->op == OP_ARANGE || in->op == OP_ZEROS || in->op == OP_FULL || in->op == OP_EMPTY ||
                 in->op == OP_PERMUTE || cls == OC_SCAN || cls == OC_COMBINE ||
-                (cls == OC_HINT && in->op != OP_ASSUME) || cls == OC_ATOMIC;
+                (cls == OC_HINT && in->op != OP_ASSUME) || cls == OC_ATOMIC || in->op == OP_DEVICE_PRINT ||
+                in->op == OP_DEVICE_ASSERT;
     bool optional = in->op == OP_CAST || cls == OC_REDUCE;
     ws(r);
     uint32_t at = r->pos;
@@ -500,6 +558,17 @@ static void attrs(Reader *r, MtInst *in)
     }
     if (cls == OC_REDUCE || cls == OC_SCAN || cls == OC_COMBINE) {
         axis_attrs(r, in);
+        expect(r, '}', "'}' closing the attributes");
+        return;
+    }
+    if (in->op == OP_DEVICE_PRINT || in->op == OP_DEVICE_ASSERT) {
+        key(r, in->op == OP_DEVICE_PRINT ? "prefix" : "msg");
+        in->attr.text = string(r);
+        if (in->op == OP_DEVICE_PRINT && !r->err && accept(r, ',')) {
+            if (!word(r, "hex"))
+                rerr(r, r->pos, tok_end(r), "expected 'hex'");
+            in->attr.flags |= MT_HEX;
+        }
         expect(r, '}', "'}' closing the attributes");
         return;
     }

@@ -501,6 +501,25 @@ static void check_atomic(Verifier *v, const MtInst *in)
     check_result(v, in, "E0502", "E0504", pt, rank, shape);
 }
 
+/* device_print: numbers; device_assert: a bool or integer condition and a
+ * bool mask that broadcast together. */
+static void check_debug(Verifier *v, const MtInst *in)
+{
+    int rank;
+    int32_t shape[MT_MAX_RANK];
+    for (uint32_t i = 0; i < in->nargs; i++) {
+        if (!in->args[i])
+            continue;
+        const MtType *t = arg_elem(v, in, i);
+        bool mask = in->op == OP_DEVICE_ASSERT && i == 1;
+        if (!require(v, in, "E0503", mask ? t == &mt_ty_bool : is_num(t) && !(in->op == OP_DEVICE_ASSERT && is_float(t)),
+                     mask ? "a bool mask" : in->op == OP_DEVICE_ASSERT ? "a bool or integer condition" : "numbers", i))
+            return;
+    }
+    if (in->op == OP_DEVICE_ASSERT)
+        broadcast(v, in, "E0504", &rank, shape);
+}
+
 /* The operand of a reduction or scan along attr.axis: a block whose axis
  * exists (and, for reductions, has a power-of-two length). */
 static bool axis_operand(Verifier *v, const MtInst *in, const MtType *t, bool pow2)
@@ -711,6 +730,8 @@ static void check_types(Verifier *v, const MtInst *in)
     case OP_ATOMIC_XOR:
     case OP_ATOMIC_XCHG:
     case OP_ATOMIC_CAS: check_atomic(v, in); return;
+    case OP_DEVICE_PRINT:
+    case OP_DEVICE_ASSERT: check_debug(v, in); return;
     case OP_SUM:
     case OP_MAX:
     case OP_MIN:
@@ -757,7 +778,7 @@ static void check_types(Verifier *v, const MtInst *in)
 static bool has_result(int op)
 {
     return op != OP_STORE && op != OP_YIELD && op != OP_FOR && op != OP_CONDITION && op != OP_ASSUME &&
-           op != OP_DEBUG_BARRIER && !mt_op_is_nest(op);
+           mt_op_class(op) != OC_DEBUG && !mt_op_is_nest(op);
 }
 
 static void check_region(Verifier *v, const MtRegion *r, const MtInst *loop, MtSpan where);
@@ -1074,7 +1095,8 @@ static void check_inst(Verifier *v, const MtInst *in, const MtInst *loop, bool l
     } else {
         for (uint32_t i = 0; i < in->nargs; i++) {
             bool optional = (in->op == OP_LOAD && i > 0) || (in->op == OP_STORE && i == 2) ||
-                            (mt_op_class(in->op) == OC_ATOMIC && in->op != OP_ATOMIC_CAS && i == 2);
+                            (mt_op_class(in->op) == OC_ATOMIC && in->op != OP_ATOMIC_CAS && i == 2) ||
+                            (in->op == OP_DEVICE_ASSERT && i == 1);
             ok &= check_use(v, in, i, optional);
         }
     }

@@ -548,6 +548,28 @@ static const MtType *infer_atomic(Inf *in, MtExpr *e, const MtType **ta)
     return broadcast3(in, e, pt, ta[0], ta[1], ta[2], name);
 }
 
+/* debug_barrier, device_print (numbers), device_assert (a bool or
+ * integer condition, a bool mask broadcastable to it): no value. */
+static const MtType *infer_debug(Inf *in, MtExpr *e, const MtType **ta)
+{
+    for (uint32_t i = 0; i < e->nargs; i++) {
+        if (!ta[i])
+            continue;
+        bool mask = e->op == OP_DEVICE_ASSERT && i == 1;
+        bool ok = mask ? mt_ty_is_bool(mt_ty_elem(ta[i]))
+                       : numeric(ta[i]) && (e->op != OP_DEVICE_ASSERT || !mt_ty_is_float(mt_ty_elem(ta[i])));
+        if (!ok) {
+            err(in, e, mask ? "E0404" : "E0406", "%s %s must be %s, got %s", mt_op_info[e->op].py,
+                mask ? "mask" : e->op == OP_DEVICE_ASSERT ? "condition" : "values",
+                mask ? "bool" : e->op == OP_DEVICE_ASSERT ? "a bool or an integer" : "numbers", ts(in, ta[i]));
+            return NULL;
+        }
+    }
+    if (e->op == OP_DEVICE_ASSERT && ta[1] && !broadcast3(in, e, &mt_ty_bool, ta[0], ta[1], NULL, "tl.device_assert"))
+        return NULL;
+    return &mt_ty_void;
+}
+
 /* Normalise e's axis (negative counts from the end) for a rank-`rank`
  * operand; E0408 (what) when it is out of range. */
 static bool norm_axis(Inf *in, MtExpr *e, int rank, const char *code, const char *name, const MtType *t)
@@ -756,7 +778,7 @@ static const MtType *infer_op(Inf *in, MtExpr *e, const MtType **ta)
     case OC_DOT: return infer_dot(in, e, ta);
     case OC_HINT: return e->op == OP_ASSUME ? &mt_ty_void : ta[0];
     case OC_ATOMIC: return infer_atomic(in, e, ta);
-    case OC_DEBUG: return &mt_ty_void;
+    case OC_DEBUG: return infer_debug(in, e, ta);
     case OC_PTR:
     case OC_CONTROL: break;
     }

@@ -9,7 +9,9 @@
  * Triton's low-memory dropout tutorial kernel; atomics (every operation,
  * dtype and mask, on several threads at once, Triton's float max/min
  * order, the old values they return) and the layer-norm backward tutorial
- * kernel with its spin lock. */
+ * kernel with its spin lock; tl.device_print (and print()) lines as
+ * Triton writes them, in program order on several threads, and
+ * tl.device_assert's R0708. */
 #include "exec_test.h"
 
 static const char *const SRC =
@@ -214,7 +216,18 @@ static const char *const SRC =
     "    tl.debug_barrier()\n"
     "\n"
     "    # Release the lock\n"
-    "    tl.atomic_xchg(Lock, 0)\n";
+    "    tl.atomic_xchg(Lock, 0)\n"
+    "\n"
+    "@triton.jit\n"
+    "def show(x_ptr, n, BLOCK: tl.constexpr):\n"
+    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+    "    x = tl.load(x_ptr + offs, mask=offs < n, other=0)\n"
+    "    tl.device_print('x', x)\n"
+    "    print('sum', tl.sum(x), offs.to(tl.uint8) + 250, hex=True)\n"
+    "    tl.device_assert(x < 7, 'x is too big', mask=offs < n)\n"
+    "    b = tl.reshape(offs, (2, BLOCK // 2))\n"
+    "    if tl.program_id(0) == 0:\n"
+    "        tl.device_print('', b)\n";
 
 static MtCompiled *compile_src(MtCtx *c, const char *kernel, const char *sig)
 {
@@ -680,6 +693,75 @@ START_TEST(tutorial_layer_norm_backward)
 }
 END_TEST
 
+/* ---- device_print, device_assert ----------------------------------------------------- */
+
+typedef struct Printed {
+    char text[8192];
+    int calls;
+} Printed;
+
+static void keep(void *ud, const char *text, size_t len)
+{
+    Printed *p = ud;
+    ck_assert_uint_lt(len, sizeof p->text);
+    memcpy(p->text, text, len);
+    p->text[len] = 0;
+    p->calls++;
+}
+
+/* Triton's format (its PrintOp lowering and device_print's prefix shaping),
+ * programs in order although 3 threads run them. */
+START_TEST(device_print_lines)
+{
+    MtCtx *c = mt_ctx_new(NULL);
+    MtCompiled *k = compile_src(c, "show", "*fp32,i32,4");
+    float x[12];
+    for (int i = 0; i < 12; i++)
+        x[i] = (float)i * 0.5f;
+    Printed out = {0};
+    MtKernelArg args[] = {arr(x, 12), i32(12)};
+    int64_t grid[3] = {3, 1, 1};
+    MtInterpOptions opt = {.threads = 3, .print = keep, .print_ud = &out};
+    ck_assert_int_eq(mt_interpret(c, k, grid, args, 2, &opt), MT_OK);
+    ck_assert_int_eq(out.calls, 1);
+    const char *want = "pid (0, 0, 0) idx (0) x: 0.000000\n"
+                       "pid (0, 0, 0) idx (1) x: 0.500000\n"
+                       "pid (0, 0, 0) idx (2) x: 1.000000\n"
+                       "pid (0, 0, 0) idx (3) x: 1.500000\n"
+                       "pid (0, 0, 0) idx () sum: (operand 0) 0x40400000\n"
+                       "pid (0, 0, 0) idx (0) sum: (operand 1) 0xfa\n"
+                       "pid (0, 0, 0) idx (1) sum: (operand 1) 0xfb\n"
+                       "pid (0, 0, 0) idx (2) sum: (operand 1) 0xfc\n"
+                       "pid (0, 0, 0) idx (3) sum: (operand 1) 0xfd\n"
+                       "pid (0, 0, 0) idx (0, 0): 0\n"
+                       "pid (0, 0, 0) idx (0, 1): 1\n"
+                       "pid (0, 0, 0) idx (1, 0): 2\n"
+                       "pid (0, 0, 0) idx (1, 1): 3\n"
+                       "pid (1, 0, 0) idx (0) x: 2.000000\n";
+    ck_assert_msg(!strncmp(out.text, want, strlen(want)), "got:\n%s", out.text);
+    ck_assert_msg(strstr(out.text, "pid (2, 0, 0) idx (3) sum: (operand 1) 0x05\n") &&
+                      out.text[strlen(out.text) - 1] == '\n',
+                  "got:\n%s", out.text);
+    mt_ctx_free(c);
+}
+END_TEST
+
+START_TEST(device_assert_fails_with_r0708)
+{
+    MtCtx *c = mt_ctx_new(NULL);
+    MtCompiled *k = compile_src(c, "show", "*fp32,i32,4");
+    float x[12];
+    for (int i = 0; i < 12; i++)
+        x[i] = (float)i;
+    MtKernelArg args[] = {arr(x, 12), i32(12)};
+    ck_assert_int_eq(run(c, k, 3, 1, args, 2, 2), MT_ERR_SOURCE);
+    ck_assert_msg(strstr(all_diags(c), "device assertion failed in show at language.py:") &&
+                      strstr(all_diags(c), ", program (1, 0, 0), element 3: x is too big [R0708]"),
+                  "%s", all_diags(c));
+    mt_ctx_free(c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("language");
@@ -698,6 +780,8 @@ int main(void)
     tcase_add_test(t, atomic_float_operations);
     tcase_add_test(t, atomic_errors);
     tcase_add_test(t, tutorial_layer_norm_backward);
+    tcase_add_test(t, device_print_lines);
+    tcase_add_test(t, device_assert_fails_with_r0708);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -135,6 +135,10 @@ START_TEST(atomics_and_barrier_round_trip)
                "%2 = atomic_cas p, 0, 1 {sem=acquire, scope=sys} : i32\n"
                "%3 = atomic_xchg p, %0, none {sem=release, scope=gpu} : i32\n"
                "debug_barrier\n"
+               "device_print %0, %1 {prefix=\" x \\\"q\\\\ \\x01: \", hex}\n"
+               "%4 = cmp_gt %0, 0 : bool\n"
+               "device_assert %4, m {msg=\"positive\"}\n"
+               "device_assert %0, none {msg=\"\"}\n"
                "store p, %2, none\n");
     MtCtx *c = mt_ctx_new(NULL);
     ck_assert_ptr_null(mt_ssa_read(c, "kernel at(p: ptr<i32>)\n%0 = atomic_or p, 1, none {sem=seq_cst, scope=gpu} : i32\n",

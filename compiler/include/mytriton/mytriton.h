@@ -657,12 +657,18 @@ typedef struct MtKernelArg {
 
 typedef struct MtInterpOptions {
     int threads;              /* program instances run on this many threads; 0 = one per core */
+    /* tl.device_print's lines (`pid (0, 0, 0) idx (3) x: 1.500000`), given
+     * once when the launch ends, in program order whatever the threads
+     * (lines of a program in the order it printed them); NULL: dropped. */
+    void (*print)(void *ud, const char *text, size_t len);
+    void *print_ud;
 } MtInterpOptions;
 
 /* Run a compiled kernel (compiled through MT_STAGE_SSA) on the CPU for
  * every program instance of grid[0] x grid[1] x grid[2], with the
- * semantics of the CUDA backend. A runtime fault (an out-of-bounds load or
- * store, an integer division by zero) stops the run and becomes an error
+ * semantics of the CUDA backend. A runtime fault (an out-of-bounds load,
+ * store or atomic, an integer division by zero, a failed tl.device_assert:
+ * R0708) stops the run and becomes an error
  * diagnostic at the faulting operation's source range naming the kernel,
  * the program id, the argument and the element index; MT_ERR_SOURCE is
  * returned. Arrays are modified in place by stores. */

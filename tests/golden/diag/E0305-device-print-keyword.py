@@ -6,5 +6,5 @@ import triton.language as tl
 @triton.jit
 def kernel(x, out, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    print(offs)
+    tl.device_print("offs", offs, sep=",")
     tl.store(out + offs, 0.0)
