@@ -35,7 +35,7 @@ static const char help[] =
     "                           NVRTC, or the MLIR through MLIR's GPU pipeline with --codegen mlir)\n"
     "      --codegen cuda|mlir  from the kernel to PTX through CUDA C++ and NVRTC (default) or through\n"
     "                           MLIR (implies --lowering fast; mlir and mlir-llvm imply --codegen mlir)\n"
-    "      --lowering seed|fast the seed documents' CUDA lowering (default) or the fast one\n"
+    "      --lowering fast|seed the fast lowering (default) or the seed documents' CUDA lowering\n"
     "      --num-warps N        warps per program for the fast lowering (default: from the block sizes)\n"
     "      --arch sm_XX         CUDA architecture for ptx/cubin (default sm_90)\n"
     "  -f, --format text|json   json: every requested stage, diagnostics and source map\n"

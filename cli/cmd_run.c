@@ -2,7 +2,7 @@
  *
  *   mytriton run SPEC.json [--backend interp|cuda] [--dump DIR] [--expect DIR]
  *                [--rtol R] [--atol A] [--set NAME=VALUE]... [--threads N]
- *                [--compare interp] [--profile N] [--lowering seed|fast] [--num-warps N]
+ *                [--compare interp] [--profile N] [--lowering fast|seed] [--num-warps N]
  *                [--codegen cuda|mlir] [--ptx FILE]
  *                [--format text|json] [--color WHEN]
  *
@@ -36,7 +36,7 @@ static const char help[] =
     "      --compare interp  with --backend cuda: also run the interpreter on the same inputs and report\n"
     "                        the difference per array (exit 1 beyond the tolerance)\n"
     "      --profile N       with --backend cuda: time N launches (CUPTI, else CUDA events) after warm-up\n"
-    "      --lowering NAME   with --backend cuda: seed (default) or fast\n"
+    "      --lowering NAME   with --backend cuda: fast (default) or seed (the seed documents' lowering)\n"
     "      --num-warps N     warps per program for the fast lowering\n"
     "      --codegen G       with --backend cuda: cuda (CUDA C++ and NVRTC, default) or mlir (MLIR's GPU\n"
     "                        pipeline; implies --lowering fast)\n"

@@ -32,6 +32,7 @@ typedef struct MtInlineSite {
 typedef struct MtDiagRec {
     MtDiag d;
     MT_VEC(MtNote) notes;
+    MT_VEC(MtDiagFact) facts;
 } MtDiagRec;
 
 struct MtCtx {
@@ -76,6 +77,8 @@ MtDiagRec *mt_vdiag(MtCtx *c, MtSeverity sev, MtSpan sp, const char *code, const
 #define mt_error(c, sp, code, ...) mt_diag((c), MT_SEV_ERROR, (sp), (code), __VA_ARGS__)
 #define mt_warning(c, sp, code, ...) mt_diag((c), MT_SEV_WARNING, (sp), (code), __VA_ARGS__)
 void mt_note(MtCtx *c, MtDiagRec *d, MtSpan sp, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Attach a fact (MtDiagFact: data for tools, never parsed from the message). */
+void mt_diag_set_fact(MtCtx *c, MtDiagRec *d, const char *name, int64_t value);
 /* Go back to an earlier state of the diagnostics: the first `ndiags` kept
  * and the error count restored (speculative work that is reported
  * differently, e.g. a module constant that fails to evaluate). */

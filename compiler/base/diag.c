@@ -119,6 +119,24 @@ void mt_note(MtCtx *c, MtDiagRec *d, MtSpan sp, const char *fmt, ...)
     d->d.nnotes = d->notes.n;
 }
 
+void mt_diag_set_fact(MtCtx *c, MtDiagRec *d, const char *name, int64_t value)
+{
+    MtDiagFact f = {name, value};
+    mt_vec_push(&c->arena, &d->facts, f);
+    d->d.facts = d->facts.v;
+    d->d.nfacts = d->facts.n;
+}
+
+bool mt_diag_fact(const MtDiag *d, const char *name, int64_t *out)
+{
+    for (uint32_t i = 0; d && i < d->nfacts; i++)
+        if (!strcmp(d->facts[i].name, name)) {
+            *out = d->facts[i].value;
+            return true;
+        }
+    return false;
+}
+
 uint32_t mt_inline_push(MtCtx *c, MtSpan call, const char *callee, uint32_t parent)
 {
     if (c->inl.n == 0) {

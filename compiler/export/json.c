@@ -43,6 +43,11 @@ static cJSON *diag_json(const MtCtx *c, const MtDiag *d)
         cJSON_AddItemToObject(n, "range", range_json(d->notes[i].span));
         cJSON_AddItemToArray(notes, n);
     }
+    if (d->nfacts) {
+        cJSON *facts = cJSON_AddObjectToObject(o, "facts");
+        for (uint32_t i = 0; i < d->nfacts; i++)
+            cJSON_AddNumberToObject(facts, d->facts[i].name, (double)d->facts[i].value);
+    }
     return o;
 }
 

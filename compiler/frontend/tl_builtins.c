@@ -145,10 +145,13 @@ FValue b_arange(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
     while (p2 < len && p2 < ((int64_t)1 << 40))
         p2 <<= 1;
     if (!is_pow2(len)) {
-        fe_error(fe, sp, "E0413",
-                 "tl.arange(%lld, %lld) has length %lld, which is not a power of two; use tl.arange(%lld, %lld) "
-                 "and mask the tail",
-                 (long long)start, (long long)end, (long long)len, (long long)start, (long long)(start + p2));
+        MtDiagRec *d = fe_error(fe, sp, "E0413",
+                                "tl.arange(%lld, %lld) has length %lld, which is not a power of two; use "
+                                "tl.arange(%lld, %lld) and mask the tail",
+                                (long long)start, (long long)end, (long long)len, (long long)start,
+                                (long long)(start + p2));
+        mt_diag_set_fact(fe->c, d, "arange_start", start);
+        mt_diag_set_fact(fe->c, d, "arange_padded_end", start + p2);
         return fv_undef();
     }
     if (len > (1 << 24) || start < INT32_MIN || end > INT32_MAX) {

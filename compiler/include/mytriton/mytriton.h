@@ -137,6 +137,15 @@ typedef struct MtNote {
     const char *msg;
 } MtNote;
 
+/* A fact a diagnostic carries as data, for tools (quick fixes, JSON
+ * consumers): nothing ever parses a message back. Names in use:
+ *   E0413 "arange_start", "arange_padded_end": the tl.arange that would
+ *         do, tl.arange(start, padded_end) with a power-of-two length. */
+typedef struct MtDiagFact {
+    const char *name;
+    int64_t value;
+} MtDiagFact;
+
 typedef struct MtDiag {
     MtSeverity sev;
     const char *code;         /* stable rule code, e.g. "E0401"; see docs/rules/ */
@@ -145,6 +154,8 @@ typedef struct MtDiag {
     const char *kernel;       /* kernel being compiled when raised, or NULL */
     const MtNote *notes;      /* e.g. "in helper called from here" */
     uint32_t nnotes;
+    const MtDiagFact *facts;
+    uint32_t nfacts;
 } MtDiag;
 
 /* "error", "warning", "info", "note". */
@@ -153,6 +164,8 @@ const char *mt_severity_name(MtSeverity s);
 size_t mt_diag_count(const MtCtx *c);
 const MtDiag *mt_diag_at(const MtCtx *c, size_t i);
 size_t mt_error_count(const MtCtx *c);
+/* The fact called name of d, into *out; false when d has none. */
+bool mt_diag_fact(const MtDiag *d, const char *name, int64_t *out);
 
 /* Add a diagnostic from outside the compiler (the runtime reports NVRTC
  * and launch problems this way, so every tool renders them alike). The
