@@ -22,6 +22,13 @@ mkdir -p "$W/bin" "$W/guide"
 ln -sf "$MT" "$W/bin/mytriton"
 PATH="$W/bin:$PATH"
 export PATH
+# the Python package, as the installation step puts it on Python's path,
+# and a python3 with numpy (MT_PYTHON, Debian's)
+if [ -n "${MT_BUILD_DIR:-}" ]; then
+    PYTHONPATH="$MT_BUILD_DIR/python"
+    export PYTHONPATH
+fi
+[ -n "${MT_PYTHON:-}" ] && ln -sf "$MT_PYTHON" "$W/bin/python3"
 cd "$W/guide" || exit 1
 
 # Split the guide into files and command scripts: blocks/NNN.file (a file
