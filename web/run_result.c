@@ -1,13 +1,16 @@
 /* run_result.c: what a worker's final answer means for the run.
  *
- * The worker answers {"id": N, "result": RESULT} or {"id": N, "error":
- * ERROR} (docs/dashboard.md, "Worker protocol"). RESULT is the run
- * library's result document; the history keeps all of it, and lists show
- * its status ("ok", or "mismatch" when outputs failed a comparison) and one
- * time: the median of the profiled launches when there are some, else the
- * run's own time. ERROR is a message, optionally with the spec field or
- * source range it applies to. When the worker gave no answer at all (it
- * crashed, hung, or never started) the supervisor's message is the error. */
+ * The worker (`mytriton worker`, docs/runtime.md) answers
+ * {"id": N, "ok": true, "result": RESULT} or
+ * {"id": N, "ok": false, "error": {"code", "message"}}. RESULT is the run
+ * library's result document (mt_run_result_json); the history keeps all of
+ * it. Its "outcome" gives the run's status: "ok", "mismatch" (an output
+ * failed its comparison), or "error" for "failed" and "trouble" (the spec
+ * or the launch was wrong: the first error diagnostic is the message).
+ * Lists show one time: the median of the profiled launches when there are
+ * some, else the run's own time (times_ms.run). When the worker gave no
+ * answer at all (it crashed, hung, or never started) the supervisor's
+ * message is the error. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +22,22 @@ static double number_at(const cJSON *o, const char *a, const char *b)
     if (b)
         v = cJSON_GetObjectItemCaseSensitive(v, b);
     return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+/* The first error diagnostic of a result, rendered (with its place) when
+ * the run library rendered it. */
+static const char *first_error(const cJSON *res)
+{
+    const cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(res, "diagnostics"))
+    {
+        const char *sev = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "severity"));
+        if (!sev || strcmp(sev, "error"))
+            continue;
+        const char *text = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "rendered"));
+        return text ? text : cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "message"));
+    }
+    return NULL;
 }
 
 void mt_web_run_outcome(const cJSON *final, const char *error, WebRunOutcome *o)
@@ -40,13 +59,17 @@ void mt_web_run_outcome(const cJSON *final, const char *error, WebRunOutcome *o)
     }
     const cJSON *res = cJSON_GetObjectItemCaseSensitive(final, "result");
     o->result = res;
-    const char *status = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "status"));
-    o->status = status && !strcmp(status, "mismatch") ? "mismatch" : status && !strcmp(status, "error") ? "error" : "ok";
-    const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "error"));
-    if (msg)
-        o->error = strdup(msg);
-    double median = number_at(res, "profile", "median_ms");
-    o->time_ms = median >= 0 ? median : number_at(res, "time_ms", NULL);
+    const char *outcome = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "outcome"));
+    if (outcome && !strcmp(outcome, "ok")) {
+        o->status = "ok";
+    } else if (outcome && !strcmp(outcome, "mismatch")) {
+        o->status = "mismatch";
+    } else {
+        const char *msg = first_error(res);
+        o->error = strdup(msg ? msg : outcome ? "the run did not complete" : "the worker's result has no outcome");
+    }
+    double median_ns = number_at(res, "profile", "median_ns");
+    o->time_ms = median_ns >= 0 ? median_ns / 1e6 : number_at(res, "times_ms", "run");
 }
 
 void mt_web_run_outcome_free(WebRunOutcome *o)

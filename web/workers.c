@@ -59,7 +59,7 @@ extern char **environ;
 #define WEB_SANITIZED 0
 #endif
 
-enum { WEB_ERR_TAIL = 4096, WEB_MAX_LINE = 64 << 20 };
+enum { WEB_ERR_TAIL = 4096, WEB_MAX_LINE = 64 << 20, WEB_WORKER_GRACE_S = 2 };
 
 typedef struct Proc {
     pid_t pid;                /* 0: none running */
@@ -384,6 +384,11 @@ static void run_task(Slot *sl, WebTask *t)
     cJSON *id = cJSON_GetObjectItemCaseSensitive(t->request, "id");
     if (!id)
         cJSON_AddNumberToObject(t->request, "id", (double)t->id);
+    /* The worker stops a launch past the run time limit itself (and stays);
+     * the supervisor's own deadline, a little later, is for a worker that
+     * does not. */
+    if (!cJSON_GetObjectItemCaseSensitive(t->request, "timeout_ms"))
+        cJSON_AddNumberToObject(t->request, "timeout_ms", s->opt.run_timeout_s * 1000);
     char *json = cJSON_PrintUnformatted(t->request);
     size_t n = json ? strlen(json) : 0;
     char *line = json ? malloc(n + 2) : NULL;
@@ -407,7 +412,7 @@ static void run_task(Slot *sl, WebTask *t)
         t->started(t->ud, who);
     }
     cJSON *final = NULL;
-    Outcome o = converse(sl, t, line, mt_web_now() + s->opt.run_timeout_s, &final);
+    Outcome o = converse(sl, t, line, mt_web_now() + s->opt.run_timeout_s + WEB_WORKER_GRACE_S, &final);
     free(line);
     char tail[WEB_ERR_TAIL + 64];
     switch (o) {

@@ -87,7 +87,7 @@ export class HistoryView {
 
   async compare(ids) {
     const [a, b] = await Promise.all(ids.sort((x, y) => x - y).map((id) => get(`/api/runs/${id}`)));
-    const arrays = (run) => new Map(((run.result?.result || run.result || {}).arrays || []).map((x) => [x.name, x]));
+    const arrays = (run) => new Map(((run.result || {}).arrays || []).map((x) => [x.name, x]));
     const A = arrays(a);
     const B = arrays(b);
     const t = el('table', 'outputs');
@@ -105,8 +105,8 @@ export class HistoryView {
     row('source', a.source_sha256.slice(0, 12), b.source_sha256.slice(0, 12));
     row('time (ms)', a.time_ms, b.time_ms);
     for (const name of new Set([...A.keys(), ...B.keys()])) {
-      row(`${name} sum`, A.get(name)?.sum, B.get(name)?.sum);
-      row(`${name} max`, A.get(name)?.max, B.get(name)?.max);
+      row(`${name} sum`, A.get(name)?.stats?.sum, B.get(name)?.stats?.sum);
+      row(`${name} max`, A.get(name)?.stats?.max, B.get(name)?.stats?.max);
       row(`${name} checksum`, A.get(name)?.fnv1a, B.get(name)?.fnv1a);
     }
     this.out.replaceChildren(t);

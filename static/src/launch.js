@@ -65,6 +65,7 @@ export class LaunchPanel {
     this.info = null;
     this.params = [];
     this.spec = { grid: [], args: {} };
+    this.gridAuto = true;       // the grid is the panel's default, not one given
     this.options = { backend: 'interp', device: 0, compare: false, profile: 0 };
   }
 
@@ -77,12 +78,17 @@ export class LaunchPanel {
   setParams(params) {
     const same = JSON.stringify(params) === JSON.stringify(this.params);
     this.params = params || [];
-    if (!same) this.render();
+    if (same) return;
+    // A grid the panel chose follows the parameters (another kernel's
+    // cdiv(n_cols, BLOCK) would name a parameter this one lacks).
+    if (this.gridAuto) this.spec.grid = [];
+    this.render();
   }
 
   // Fill the panel from a spec (an example's spec file, a run from the history).
   setSpec(spec, options) {
     this.spec = JSON.parse(JSON.stringify(spec || { grid: [], args: {} }));
+    this.gridAuto = !this.spec.grid?.length;
     if (!this.spec.args) this.spec.args = {};
     delete this.spec.source;
     delete this.spec.kernel;
@@ -135,10 +141,15 @@ export class LaunchPanel {
     for (const p of this.params.filter((q) => q.value))
       root.append(el('span', { class: 'specialised', text: `${p.name} = ${p.value}` }));
 
-    if (!this.spec.grid || !this.spec.grid.length) this.spec.grid = [defaultGrid(this.params)];
+    if (!this.spec.grid || !this.spec.grid.length) {
+      this.spec.grid = [defaultGrid(this.params)];
+      this.gridAuto = true;
+    }
     const grid = el('input', { class: 'grid', size: 30, spellcheck: 'false', value: this.spec.grid.join(', ') });
     grid.addEventListener('change', () => {
-      this.spec.grid = splitTopLevel(grid.value).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+      const typed = splitTopLevel(grid.value).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+      if (JSON.stringify(typed) !== JSON.stringify(this.spec.grid)) this.gridAuto = false;
+      this.spec.grid = typed;
     });
     const row = el('div', { class: 'launch-row' }, el('label', { text: 'grid ' }, grid));
     const backend = el('select', { class: 'backend' });

@@ -23,11 +23,11 @@ const fmt = (v, d = 4) => (typeof v === 'number' && Number.isFinite(v) ? Number(
 
 // What a run's result says about its timing (null when not profiled).
 export function profileOf(run) {
-  const res = run?.result?.result || run?.result;
+  const res = run?.result;
   const p = res?.profile;
   if (!p) return null;
-  const samples = (p.samples_ns || p.ns || []).map((x) => x / 1000);
-  const median = p.median_ns ?? (p.median_ms !== undefined ? p.median_ms * 1e6 : undefined);
+  const samples = (p.samples_ns || []).map((x) => x / 1000);
+  const median = p.median_ns;
   const bytes = res.bytes >= 0 ? res.bytes : undefined;
   const flops = res.flops >= 0 ? res.flops : undefined;
   return {
@@ -41,7 +41,7 @@ export function profileOf(run) {
     tflops: flops !== undefined && median ? flops / median / 1000 : undefined,
     bytes,
     flops,
-    kernel: res.kernel || {},
+    device: res.device || {},
   };
 }
 
@@ -82,11 +82,9 @@ export class ProfileView {
       (p.tflops !== undefined ? ` · ${fmt(p.tflops)} TFLOP/s` : '');
     root.append(facts);
     if (p.note) root.append(el('p', 'hint', p.note));
-    const k = p.kernel;
-    if (k.registers !== undefined)
-      root.append(el('p', 'facts', `registers ${k.registers} per thread · shared ${k.shared_bytes ?? 0} B per block` +
-        (k.local_bytes ? ` · ${k.local_bytes} B local (spills)` : '') +
-        (k.occupancy !== undefined ? ` · occupancy ${fmt(k.occupancy * 100, 3)}% (${k.blocks_per_sm} blocks per SM)` : '')));
+    const d = p.device;
+    if (d.registers !== undefined)
+      root.append(el('p', 'facts', `${d.name}: registers ${d.registers} per thread · shared ${d.shared_bytes ?? 0} B per block`));
     chart(root, {
       title: 'launch durations (µs)',
       scales: { x: { time: false } },
@@ -99,7 +97,7 @@ export class ProfileView {
   async roofline(root, p) {
     const box = el('div', 'roofline');
     root.append(box);
-    const device = this.run?.result?.result?.device?.ordinal ?? 0;
+    const device = this.run?.request?.device ?? 0;
     let doc;
     try {
       doc = await get(`/api/ceilings?device=${device}`);

@@ -17,7 +17,7 @@ export function renderRun(root, run) {
     root.append(el('p', 'hint', 'Run a kernel to see its outputs here.'));
     return;
   }
-  const res = run.result?.result || run.result || {};
+  const res = run.result || {};
   const head = el('div', 'run-head');
   head.append(el('span', `badge ${run.status}`, run.status));
   head.append(el('span', null, ` run ${run.id} · ${run.kernel || ''} · ${run.backend}${run.device ? ` (${run.device})` : ''} · ${run.created || ''}`));
@@ -44,9 +44,9 @@ export function renderRun(root, run) {
       tr.append(
         el('td', 'name', name),
         el('td', null, a.shape ? shapeText(a) : ''),
-        el('td', 'num', num(a.sum)),
-        el('td', 'num', num(a.min)),
-        el('td', 'num', num(a.max)),
+        el('td', 'num', num(a.stats?.sum)),
+        el('td', 'num', num(a.stats?.min)),
+        el('td', 'num', num(a.stats?.max)),
         el('td', 'preview', Array.isArray(a.preview) ? a.preview.join(', ') : a.preview ?? ''),
         el('td', `num ${cmp ? (cmp.ok ? 'ok' : 'bad') : ''}`, cmp ? `${num(cmp.max_abs_err, 3)}${cmp.mismatches ? ` (${cmp.mismatches} over tolerance)` : ''}` : ''),
       );
@@ -65,10 +65,12 @@ export function renderRun(root, run) {
   }
   const facts = [];
   if (res.grid) facts.push(`grid (${res.grid.join(', ')})`);
-  if (res.threads) facts.push(`${res.threads} threads per block`);
-  if (res.kernel?.registers !== undefined) facts.push(`${res.kernel.registers} registers`);
-  if (res.kernel?.shared_bytes !== undefined) facts.push(`${res.kernel.shared_bytes} B shared`);
-  if (res.time_ms !== undefined) facts.push(`run ${num(res.time_ms, 4)} ms`);
+  if (res.cuda_threads) facts.push(`${res.cuda_threads} CUDA threads per program`);
+  if (res.backend === 'interp' && res.threads) facts.push(`${res.threads} interpreter threads`);
+  if (res.device?.name) facts.push(`on ${res.device.name}`);
+  if (res.device?.registers !== undefined) facts.push(`${res.device.registers} registers per thread`);
+  if (res.device?.shared_bytes !== undefined) facts.push(`${res.device.shared_bytes} B shared`);
+  if (res.times_ms?.run !== undefined) facts.push(`run ${num(res.times_ms.run, 4)} ms`);
   if (facts.length) root.append(el('p', 'facts', facts.join(' · ')));
   const raw = el('details', 'raw');
   raw.append(el('summary', null, 'the run as recorded (JSON)'), el('pre', null, JSON.stringify(run.result, null, 2)));

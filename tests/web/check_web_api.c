@@ -8,9 +8,12 @@
  * non-loopback address refused without a token; and runs end to end
  * through worker processes, with a worker that crashes, one that hangs
  * and one that runs out of memory each costing only their own request
- * while another request succeeds. The workers are tests/web/fake_worker.py,
- * which speaks the worker protocol without running kernels; the real
- * worker's runs are tested by the browser test and the GPU test. */
+ * while another request succeeds. Most tests use tests/web/fake_worker.py,
+ * which speaks the worker protocol without running kernels; the "real"
+ * case runs `mytriton worker` itself on the interpreter: real outputs, a
+ * kernel that reads far out of bounds and one that never ends, each
+ * failing alone while a parallel run succeeds. The GPU's own fault case
+ * is tests/gpu (label gpu). */
 #include <check.h>
 #include <curl/curl.h>
 #include <ftw.h>
@@ -29,6 +32,9 @@
 #endif
 #ifndef MT_FAKE_WORKER
 #error "MT_FAKE_WORKER must name tests/web/fake_worker.py"
+#endif
+#ifndef MT_MYTRITON
+#error "MT_MYTRITON must name the mytriton executable (the real worker)"
 #endif
 
 static char tmp[256], root[300], data[300], base[128];
@@ -53,7 +59,8 @@ static MtWebServer *start(MtWebOptions o, char *err, size_t errlen)
     o.roots = roots;
     o.nroots = 1;
     o.data_dir = data;
-    o.worker_exe = MT_FAKE_WORKER;
+    if (!o.worker_exe)
+        o.worker_exe = MT_FAKE_WORKER;
     if (!o.max_body)
         o.max_body = 256 << 10;
     if (!o.max_upload)
@@ -71,10 +78,12 @@ static void setup_with(MtWebOptions o)
     snprintf(data, sizeof data, "%s/data", tmp);
     ck_assert_int_eq(mkdir(root, 0700), 0);
     char to[400];
-    static const char *const files[] = {"kernels.py", "faults.py"};
-    for (size_t i = 0; i < 2; i++) {
+    static const char *const files[] = {"kernels.py", "faults.py", "interp_faults.py"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char from[400];
+        snprintf(from, sizeof from, "%s/%s", MT_FIXTURES, files[i]);
         snprintf(to, sizeof to, "%s/%s", root, files[i]);
-        copy_file(i ? MT_FIXTURES "/faults.py" : MT_FIXTURES "/kernels.py", to);
+        copy_file(from, to);
     }
     snprintf(to, sizeof to, "%s/escape.py", root);
     ck_assert_int_eq(symlink("/etc/passwd", to), 0);
@@ -659,6 +668,92 @@ START_TEST(worker_errors_are_reported)
 }
 END_TEST
 
+/* ---- the real worker (mytriton worker, the interpreter) ----------------------------------- */
+
+static void setup_real(void) { setup_with((MtWebOptions){.worker_exe = MT_MYTRITON, .interp_workers = 2}); }
+
+static double array_sum(const cJSON *run, const char *name)
+{
+    const cJSON *a;
+    cJSON_ArrayForEach(a, cJSON_GetObjectItem(cJSON_GetObjectItem(run, "result"), "arrays"))
+    {
+        if (!strcmp(str_of(a, "name"), name))
+            return cJSON_GetObjectItem(cJSON_GetObjectItem(a, "stats"), "sum")->valuedouble;
+    }
+    ck_abort_msg("the run has no array %s", name);
+    return 0;
+}
+
+static const char add_spec[] =
+    "\"spec\": {\"grid\": [\"cdiv(n, BLOCK)\"], \"args\": {\"x\": {\"dtype\": \"float32\", \"shape\": [1000], "
+    "\"init\": \"arange\"}, \"y\": {\"dtype\": \"float32\", \"shape\": [1000], \"init\": \"ones\"}, \"out\": "
+    "{\"dtype\": \"float32\", \"shape\": [1000], \"init\": \"zeros\"}, \"n\": 1000}}";
+
+static const char interp_fault_spec[] =
+    "\"spec\": {\"grid\": [1], \"args\": {\"x\": {\"dtype\": \"float32\", \"shape\": [16]}, \"out\": "
+    "{\"dtype\": \"float32\", \"shape\": [16]}, \"n\": 16}}";
+
+/* A real run: out = arange(1000) + 1 sums to 499500 + 1000. */
+static void expect_real_add(const cJSON *run)
+{
+    ck_assert_msg(!strcmp(str_of(run, "status"), "ok"), "the add run: %s (%s)", str_of(run, "status"),
+                  str_of(run, "error") ? str_of(run, "error") : "");
+    ck_assert_double_eq_tol(array_sum(run, "out"), 500500.0, 1e-3);
+    ck_assert_double_eq_tol(array_sum(run, "x"), 499500.0, 1e-3);
+}
+
+START_TEST(real_worker_runs_the_interpreter)
+{
+    cJSON *run = finish_run(start_run("kernels.py", "add_kernel", add_spec));
+    expect_real_add(run);
+    ck_assert_str_eq(str_of(cJSON_GetObjectItem(run, "result"), "outcome"), "ok");
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(run, "outputs")), 3);
+    cJSON_Delete(run);
+    /* a launch the spec gets wrong is an error run naming the field */
+    char spec[512];
+    snprintf(spec, sizeof spec, "\"spec\": {\"grid\": [\"cdiv(m, BLOCK)\"], \"args\": {\"x\": {\"dtype\": \"float32\", "
+             "\"shape\": [4]}, \"y\": {\"dtype\": \"float32\", \"shape\": [4]}, \"out\": {\"dtype\": \"float32\", "
+             "\"shape\": [4]}, \"n\": 4}}");
+    run = finish_run(start_run("kernels.py", "add_kernel", spec));
+    ck_assert_str_eq(str_of(run, "status"), "error");
+    ck_assert_msg(strstr(str_of(run, "error"), "unknown name 'm'") && strstr(str_of(run, "error"), "R0704"),
+                  "error: %s", str_of(run, "error"));
+    cJSON_Delete(run);
+}
+END_TEST
+
+/* A faulting interpreter run fails alone: a run started beside it gets its
+ * right answer, and so does one started after it. */
+static void real_fault_costs_one_request(const char *kernel, const char *want)
+{
+    int bad = start_run("interp_faults.py", kernel, interp_fault_spec);
+    Parallel good = {start_run("kernels.py", "add_kernel", add_spec), NULL};
+    pthread_t t;
+    pthread_create(&t, NULL, good_run, &good);
+    cJSON *run = finish_run(bad);
+    pthread_join(t, NULL);
+    ck_assert_str_eq(str_of(run, "status"), "error");
+    ck_assert_msg(strstr(str_of(run, "error"), want), "%s: error '%s' lacks '%s'", kernel, str_of(run, "error"), want);
+    expect_real_add(good.run);
+    cJSON_Delete(run);
+    cJSON_Delete(good.run);
+    cJSON *after = finish_run(start_run("kernels.py", "add_kernel", add_spec));
+    expect_real_add(after);
+    cJSON_Delete(after);
+}
+
+START_TEST(real_far_read_costs_one_request)
+{
+    real_fault_costs_one_request("far_read_kernel", "reads x[1000000000], but x has 16 elements [R0701]");
+}
+END_TEST
+
+START_TEST(real_endless_loop_costs_one_request)
+{
+    real_fault_costs_one_request("endless_kernel", "ran for more than 3000 ms");
+}
+END_TEST
+
 /* A float32 .npy of n zeros, as np.save writes it (header padded to 64). */
 static char *npy_zeros(int count, size_t *len)
 {
@@ -735,6 +830,13 @@ int main(void)
     tcase_add_test(t, worker_errors_are_reported);
     tcase_add_test(t, uploads_are_checked);
     suite_add_tcase(s, t);
+    TCase *real = tcase_create("real");
+    tcase_add_checked_fixture(real, setup_real, teardown);
+    tcase_set_timeout(real, 60);
+    tcase_add_test(real, real_worker_runs_the_interpreter);
+    tcase_add_test(real, real_far_read_costs_one_request);
+    tcase_add_test(real, real_endless_loop_costs_one_request);
+    suite_add_tcase(s, real);
     TCase *tok = tcase_create("token");
     tcase_add_checked_fixture(tok, setup_token, teardown);
     tcase_add_test(tok, token_is_enforced);

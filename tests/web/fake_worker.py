@@ -1,18 +1,25 @@
 #!/usr/bin/env python3
-"""fake_worker.py: a stand-in for `mytriton worker` that speaks the
-dashboard's worker protocol (docs/dashboard.md) without running anything,
-so the HTTP tests can check the supervision -- results, progress, crashes,
-hangs, memory exhaustion -- on their own.
+"""fake_worker.py: a stand-in for `mytriton worker` that speaks its
+protocol (docs/runtime.md: a hello, a "started" event, then
+{"id", "ok": true, "result": RUN} or {"id", "ok": false, "error": {...}})
+without running anything, so the HTTP tests can check the server's
+supervision -- results, progress, crashes, hangs, memory exhaustion -- and
+its profile handling on their own. The real worker's runs are tested by
+check_web_api's real_worker case and the browser test.
 
     fake_worker.py worker                 serve requests, one JSON line each
-    fake_worker.py serve --probe-devices  answer the GPU probe: no devices
+    fake_worker.py serve --probe-devices  answer the GPU probe: no devices, or
+                                          one made-up GPU when FAKE_WORKER_GPU=1
 
 What it does depends on the spec's kernel name:
     crash_kernel   dies of SIGSEGV        hang_kernel   never answers
     oom_kernel     allocates until refused (MemoryError -> an error answer)
-    error_kernel   answers with an error  anything else: a result
+    error_kernel   a result with outcome "failed" and a diagnostic
+    anything else: a result with outcome "ok"
 A result lists the spec's arrays with made-up statistics and writes each
-one to the request's dump folder as a valid .npy file of zeros.
+one to the request's dump folder as a valid .npy file of zeros. A request
+with "profile": N gets N made-up launch times of 1000 ns each, plus the
+spec's bytes and flops when they are numbers (so GB/s = bytes / 1000).
 """
 import json
 import os
@@ -38,10 +45,30 @@ def answer(doc):
     sys.stdout.flush()
 
 
+def result(req, spec, outcome, arrays, diagnostics):
+    count = lambda k: spec.get(k) if isinstance(spec.get(k), int) else None
+    res = {"outcome": outcome, "exit_status": 0 if outcome == "ok" else 1, "ran": outcome == "ok",
+           "kernel": spec.get("kernel"), "signature": spec.get("signature"), "backend": req.get("backend"),
+           "grid": spec.get("grid"), "times_ms": {"compile": 0.1, "bind": 0.1, "run": 0.5, "total": 0.7},
+           "bytes": count("bytes"), "flops": count("flops"), "profile": None, "device": None,
+           "arrays": arrays, "diagnostics": diagnostics}
+    n = req.get("profile") or 0
+    if n:
+        res["profile"] = {"launches": n, "timer": "fake", "note": None, "min_ns": 1000, "median_ns": 1000,
+                          "max_ns": 1000, "mean_ns": 1000, "samples_ns": [1000] * n,
+                          "gbps": res["bytes"] / 1000 if res["bytes"] else None,
+                          "gflops": res["flops"] / 1000 if res["flops"] else None}
+    if req.get("backend") == "cuda":
+        res["device"] = {"name": "Fake GPU", "compute_capability": "9.0", "sm_count": 132, "registers": 16,
+                         "shared_bytes": 0}
+    return {"id": req["id"], "ok": True, "result": res}
+
+
 def run(req):
     with open(req["spec"]) as f:
         spec = json.load(f)
     kernel = spec.get("kernel", "")
+    answer({"id": req["id"], "event": "started", "pid": os.getpid()})
     if kernel == "crash_kernel":
         sys.stderr.write("fake worker: crashing on purpose\n")
         sys.stderr.flush()
@@ -56,10 +83,12 @@ def run(req):
                 hog.append(bytearray(256 << 20))
         except MemoryError:
             hog = None
-            return {"id": req["id"], "error": {"message": "out of memory allocating the kernel's arrays"}}
+            return {"id": req["id"], "ok": False,
+                    "error": {"code": "internal", "message": "out of memory allocating the kernel's arrays"}}
     if kernel == "error_kernel":
-        return {"id": req["id"], "error": {"message": "args.x: made-up error", "field": "args.x"}}
-    answer({"id": req["id"], "event": "progress", "phase": "run", "message": "running"})
+        return result(req, spec, "failed", [], [{"severity": "error", "code": "R0700", "field": "args.x",
+                                                 "message": "args.x: made-up error", "line": None,
+                                                 "rendered": "spec.json: error: args.x: made-up error [R0700]"}])
     arrays = []
     dump = req.get("dump")
     if dump:
@@ -69,21 +98,25 @@ def run(req):
             continue
         shape = a.get("shape", [4])
         arrays.append({"name": name, "dtype": a.get("dtype", "float32"), "shape": shape,
-                       "sum": 0.0, "min": 0.0, "max": 0.0, "preview": "[0.0, 0.0, 0.0]", "fnv1a": "0"})
+                       "stats": {"sum": 0.0, "min": 0.0, "max": 0.0, "mean": 0.0, "nans": 0, "infs": 0},
+                       "preview": "[0.0, 0.0, 0.0]", "fnv1a": "0", "compare": None})
         if dump:
             with open(os.path.join(dump, name + ".npy"), "wb") as f:
                 f.write(npy_bytes(shape))
-    return {"id": req["id"], "result": {"status": "ok", "backend": req.get("backend"), "time_ms": 0.5,
-                                         "grid": spec.get("grid"), "arrays": arrays}}
+    return result(req, spec, "ok", arrays, [])
 
 
 def main():
     if sys.argv[1:] == ["serve", "--probe-devices"]:
-        answer({"devices": [], "error": "the fake worker has no GPU"})
+        if os.environ.get("FAKE_WORKER_GPU") == "1":
+            answer({"devices": [{"ordinal": 0, "name": "Fake GPU", "cc": "9.0", "sm_count": 132}]})
+        else:
+            answer({"devices": [], "error": "the fake worker has no GPU"})
         return 0
     if sys.argv[1:] != ["worker"]:
         sys.stderr.write("usage: fake_worker.py worker\n")
         return 2
+    answer({"event": "ready", "worker": "fake_worker.py", "protocol": 1, "pid": os.getpid()})
     for line in sys.stdin:
         answer(run(json.loads(line)))
     return 0

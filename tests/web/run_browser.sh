@@ -1,10 +1,10 @@
 #!/bin/sh
-# run_browser.sh WORK_DIR MYTRITON REPO OUT_DIR [WORKER]: the browser test
+# run_browser.sh WORK_DIR MYTRITON REPO OUT_DIR: the browser test
 # (browser.mjs) in Debian's Chromium, headless. Exit 77 (skipped, with the
 # reason) when Chromium is not installed or the page's npm packages
 # (playwright-core) could not be installed; never downloads a browser.
 set -u
-work=$1 mytriton=$2 repo=$3 out=$4 worker=${5:-}
+work=$1 mytriton=$2 repo=$3 out=$4
 chromium=${MYTRITON_CHROMIUM:-/usr/bin/chromium}
 if [ ! -x "$chromium" ]; then
   echo "SKIP: no Chromium at $chromium (apt-get install chromium, or cmake/install-deps.sh test)"
@@ -14,6 +14,4 @@ if [ ! -d "$work/node_modules/playwright-core" ]; then
   echo "SKIP: playwright-core is not installed (see the web.npm test: node, npm or the registry is missing)"
   exit 77
 fi
-set -- --work "$work" --mytriton "$mytriton" --repo "$repo" --out "$out" --chromium "$chromium"
-[ -n "$worker" ] && set -- "$@" --worker "$worker"
-exec node "$(dirname "$0")/browser.mjs" "$@"
+exec node "$(dirname "$0")/browser.mjs" --work "$work" --mytriton "$mytriton" --repo "$repo" --out "$out" --chromium "$chromium"
