@@ -495,7 +495,8 @@ static void decl(Pr *p, const KStmt *s)
     const char *name = p->names[s->u.set.var];
     switch ((KVarKind)v->kind) {
     case KV_SHARED:
-        mt_buf_printf(p->b, "__shared__ __align__(16) %s %s[%u];\n", ctype((MtDtype)v->dt), name, v->n);
+        mt_buf_printf(p->b, "%s *const %s = (%s *)(mt_smem + %u); /* [%u] */\n", ctype((MtDtype)v->dt), name,
+                      ctype((MtDtype)v->dt), v->offset, v->n);
         return;
     case KV_REGS:
         mt_buf_printf(p->b, "%s %s[%u];\n", ctype((MtDtype)v->dt), name, v->n);
@@ -637,6 +638,8 @@ const char *mt_kir_cuda(MtCtx *c, const KFunc *f, MtLineMarks *marks)
                       p.names[f->params.v[i]]);
     }
     mt_buf_puts(&b, ") {\n");
+    if (f->shared_bytes)
+        mt_buf_printf(&b, "    __shared__ __align__(16) unsigned char mt_smem[%llu];\n", (unsigned long long)f->shared_bytes);
     block(&p, &f->shared);
     block(&p, &f->prologue);
     block(&p, &f->body);

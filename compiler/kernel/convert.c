@@ -4,9 +4,9 @@
  * in a buffer of the value's shape, the block synchronises, and every
  * thread reads the elements the target layout gives it. Threads holding
  * the same element write the same bits to the same place. The buffer is
- * the conversion's own (one per program when several share a block), and
- * a barrier before the writes keeps a conversion inside a loop from
- * overwriting what the previous iteration still reads. */
+ * scratch of the shared pool (one share per program when several share a
+ * block), and the barrier before the writes keeps them from overwriting
+ * what an earlier use of the pool (or the previous iteration) still reads. */
 #include "lower.h"
 
 /* Row-major position of register r of ll in its shape. */
@@ -25,6 +25,7 @@ LVal lw_convert(Lw *L, const LVal *from, const MtLinear *to, MtDtype dt)
     for (int d = 0; d < to->rank; d++)
         numel *= (uint32_t)to->shape[d];
     const KExpr *slot;
+    lw_scratch_begin(L);
     KVarId sm = lw_shared(L, dt, numel, "cvt_smem", &slot);
     k_barrier(&L->b);
     for (uint32_t r = 0; r < mt_ll_nregs(from->ll); r++)

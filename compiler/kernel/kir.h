@@ -41,7 +41,9 @@ typedef enum KVarKind {
     KV_PARAM,                 /* a kernel parameter (scalar, or a global pointer when ptr) */
     KV_LOCAL,                 /* a scalar local */
     KV_REGS,                  /* a per-thread register array of n elements */
-    KV_SHARED,                /* a shared-memory array of n elements */
+    KV_SHARED,                /* a shared-memory array of n elements: a view of the block's
+                               * shared pool at byte `offset` (views whose uses cannot overlap
+                               * in time share bytes; see lw_scratch_begin) */
 } KVarKind;
 
 typedef struct KVar {
@@ -50,6 +52,7 @@ typedef struct KVar {
     uint8_t dt;               /* MtDtype of the value (a pointer's pointee) */
     bool ptr;                 /* KV_PARAM: a global pointer */
     uint32_t n;               /* KV_REGS, KV_SHARED: elements */
+    uint32_t offset;          /* KV_SHARED: byte offset in the shared pool (16-byte aligned) */
 } KVar;
 
 typedef enum KOp {
@@ -147,7 +150,7 @@ typedef struct KFunc {
     KBlock body;
     uint32_t threads;         /* threads per block (blockDim.x) */
     uint32_t programs_per_block; /* program instances along grid x that one block runs */
-    uint64_t shared_bytes;    /* static shared memory of the block */
+    uint64_t shared_bytes;    /* static shared memory of the block: the pool's size */
     bool uses_f16, uses_bf16; /* the CUDA printer includes cuda_fp16.h / cuda_bf16.h */
     /* Facts for tools, per value of the SSA it was lowered from: where a
      * block value lives (NULL for scalars and for cheap values, which are

@@ -90,6 +90,8 @@ static void stmt(MtBuf *b, const KFunc *f, const KStmt *s, int indent)
         mt_buf_printf(b, "%s%s %s", v->kind == KV_SHARED ? "shared " : "", tyname((MtDtype)v->dt), v->name);
         if (v->kind == KV_REGS || v->kind == KV_SHARED)
             mt_buf_printf(b, "[%u]", v->n);
+        if (v->kind == KV_SHARED)
+            mt_buf_printf(b, " at +%u", v->offset);
         if (s->u.set.value) {
             mt_buf_puts(b, " = ");
             expr(b, f, s->u.set.value);

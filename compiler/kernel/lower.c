@@ -136,12 +136,18 @@ const KExpr *lw_owner(Lw *L, const MtLinear *ll)
 
 /* ---- values ------------------------------------------------------------------------- */
 
+void lw_scratch_begin(Lw *L) { L->scratch_top = 0; }
+
 KVarId lw_shared(Lw *L, MtDtype dt, uint32_t n, const char *prefix, const KExpr **base)
 {
     KVarId sm = k_var(L->c, L->kf, KV_SHARED, dt, n * (uint32_t)L->programs, lw_name(L, prefix));
     KBuilder sb = {.c = L->c, .f = L->kf, .block = &L->kf->shared};
     k_decl(&sb, sm, NULL);
-    L->kf->shared_bytes += (uint64_t)n * (uint64_t)L->programs * mt_dtype_info(dt)->size;
+    uint64_t at = (L->scratch_top + 15) & ~(uint64_t)15;
+    L->kf->vars.v[sm].offset = (uint32_t)at;
+    L->scratch_top = at + (uint64_t)n * (uint64_t)L->programs * mt_dtype_info(dt)->size;
+    if (L->scratch_top > L->kf->shared_bytes)
+        L->kf->shared_bytes = L->scratch_top;
     *base = k_mul(L->c, L->slot, k_int(L->c, MT_DT_I32, n));
     return sm;
 }
@@ -418,15 +424,11 @@ static LVal compute(Lw *L, const MtInst *in, const MtLinear *ll)
             k_set(&L->b, r.regs, k_int(L->c, MT_DT_I32, k),
                   k_add(L->c, k_int(L->c, MT_DT_I32, in->attr.start), lw_coord(L, ll, 0, k)));
         break;
-    case OP_EXPAND_DIMS: {
-        MtLinear sl = mt_ll_slice(ll, in->attr.axis);
-        r = lw_get(L, in->args[0], lw_layout(L, sl));
-        if (r.kind == LV_REGS)
-            r.ll = ll;
-        break;
-    }
     default:
-        r = lower_elementwise(L, in, ll);
+        if (mt_op_class(in->op) == OC_SHAPE || mt_op_class(in->op) == OC_HINT)
+            r = lw_shape(L, in, ll);
+        else
+            r = lower_elementwise(L, in, ll);
         break;
     }
     L->b.span = saved;
@@ -446,11 +448,11 @@ static bool cheap_op(const Lw *L, const MtInst *in)
     case OP_FULL:
     case OP_EMPTY:
         return true;
-    case OP_EXPAND_DIMS:
-        return L->cheap[in->args[0]];
     default:
         break;
     }
+    if (mt_op_class(in->op) == OC_SHAPE || mt_op_class(in->op) == OC_HINT)
+        return lw_shape_cheap(L, in);
     if (!(mt_op_info[in->op].flags & F_ELEM) || !(mt_op_info[in->op].flags & F_PURE))
         return false;
     for (uint32_t i = 0; i < in->nargs; i++)
@@ -462,30 +464,96 @@ static bool cheap_op(const Lw *L, const MtInst *in)
 
 static void plan_region(Lw *L, const MtRegion *r);
 
+/* The home of carried state (a loop's or a while's argument): the initial
+ * value's, until the value fed back says otherwise. */
+static void plan_carried_init(Lw *L, MtVal arg, MtVal init)
+{
+    const MtType *t = mt_val_ty(L->f, arg);
+    if (!is_block(t) || L->home[arg])
+        return;
+    const MtLinear *h = L->home[init];
+    L->home[arg] = h ? h : lw_default_layout(L, t);
+}
+
+static void plan_carried_next(Lw *L, MtVal arg, MtVal next)
+{
+    if (L->home[next] && is_block(mt_val_ty(L->f, arg))) {
+        L->home[arg] = L->home[next];
+        L->strong[arg] = L->strong[next];
+    }
+}
+
+/* Results take the home of the first value that defines them. */
+static void plan_result(Lw *L, MtVal res, MtVal from)
+{
+    const MtType *t = mt_val_ty(L->f, res);
+    if (!is_block(t))
+        return;
+    L->home[res] = L->home[from] ? L->home[from] : lw_default_layout(L, t);
+    L->strong[res] = L->strong[from];
+}
+
+static const MtInst *terminator(const MtBody *b) { return b->insts.n ? b->insts.v[b->insts.n - 1] : NULL; }
+
+static void plan_nest(Lw *L, const MtInst *in)
+{
+    MtNest *n = in->nest;
+    switch (in->op) {
+    case OP_IF:
+        for (uint32_t k = 0; k < n->nbodies; k++)
+            plan_region(L, &n->body[k].insts);
+        for (uint32_t i = 0; i < n->nresults; i++)
+            plan_result(L, n->results[i], terminator(&n->body[0])->args[i]);
+        return;
+    case OP_WHILE: {
+        const MtBody *before = &n->body[0], *after = &n->body[1];
+        for (uint32_t i = 0; i < before->nargs; i++)
+            plan_carried_init(L, before->args[i], in->args[i]);
+        plan_region(L, &before->insts);
+        const MtInst *cond = terminator(before);
+        for (uint32_t i = 0; i < after->nargs; i++) {
+            plan_result(L, after->args[i], cond->args[1 + i]);
+            plan_result(L, n->results[i], cond->args[1 + i]);
+        }
+        plan_region(L, &after->insts);
+        const MtInst *y = terminator(after);
+        for (uint32_t i = 0; i < before->nargs; i++)
+            plan_carried_next(L, before->args[i], y->args[i]);
+        return;
+    }
+    case OP_REDUCE: {
+        const MtLinear *h = lw_reduce_home(L, in);
+        for (uint32_t i = 0; i < n->nresults; i++)
+            L->home[n->results[i]] = h;
+        return;
+    }
+    default: { /* OP_SCAN */
+        const MtLinear *h = lw_scan_home(L, mt_val_ty(L->f, in->args[0]), in->attr.axis);
+        for (uint32_t i = 0; i < n->nresults; i++)
+            L->home[n->results[i]] = h;
+        return;
+    }
+    }
+}
+
 static void plan_inst(Lw *L, const MtInst *in)
 {
     const MtFunc *f = L->f;
     if (in->op == OP_FOR) {
         const MtForData *l = in->loop;
-        for (uint32_t i = 0; i < l->ncarried; i++) {
-            const MtType *t = mt_val_ty(f, l->iter_args[i]);
-            if (!is_block(t))
-                continue;
-            const MtLinear *h = L->home[in->args[2 + i]];
-            if (!L->home[l->iter_args[i]])
-                L->home[l->iter_args[i]] = h ? h : lw_default_layout(L, t);
-        }
+        for (uint32_t i = 0; i < l->ncarried; i++)
+            plan_carried_init(L, l->iter_args[i], in->args[2 + i]);
         plan_region(L, &l->body);
         const MtInst *y = l->body.v[l->body.n - 1];
         for (uint32_t i = 0; i < l->ncarried; i++) {
-            const MtLinear *yh = L->home[y->args[i]];
-            if (yh && is_block(mt_val_ty(f, l->iter_args[i]))) {
-                L->home[l->iter_args[i]] = yh;
-                L->strong[l->iter_args[i]] = L->strong[y->args[i]];
-            }
+            plan_carried_next(L, l->iter_args[i], y->args[i]);
             L->strong[l->results[i]] = L->strong[l->iter_args[i]];
             L->home[l->results[i]] = L->home[l->iter_args[i]];
         }
+        return;
+    }
+    if (in->nest) {
+        plan_nest(L, in);
         return;
     }
     if (!in->dst || !is_block(in->ty))
@@ -499,11 +567,17 @@ static void plan_inst(Lw *L, const MtInst *in)
         h = lw_dot_layout(L, in->ty);
         L->strong[in->dst] = 1;
         break;
-    case OC_SHAPE: {
-        const MtLinear *x = L->home[in->args[0]];
-        h = x ? lw_layout(L, mt_ll_expand(x, in->attr.axis)) : NULL;
+    case OC_SHAPE:
+    case OC_HINT:
+        h = lw_shape_home(L, in);
+        L->strong[in->dst] = L->strong[in->args[0]];
         break;
-    }
+    case OC_REDUCE:
+        h = lw_reduce_home(L, in);
+        break;
+    case OC_SCAN:
+        h = lw_scan_home(L, in->ty, in->attr.axis);
+        break;
     case OC_MEMORY:
         h = L->home[in->args[0]];
         break;
@@ -533,14 +607,16 @@ static void plan_region(Lw *L, const MtRegion *r)
 
 /* ---- launch shape ---------------------------------------------------------------------- */
 
-static void largest(const MtRegion *r, const MtFunc *f, int64_t *numel, bool *has_dot)
+static void largest(const MtRegion *r, const MtFunc *f, int64_t *numel, bool *has_dot, bool *branches)
 {
     for (uint32_t i = 0; i < r->n; i++) {
         const MtInst *in = r->v[i];
         if (in->op == OP_DOT)
             *has_dot = true;
-        if (in->loop)
-            largest(&in->loop->body, f, numel, has_dot);
+        if (in->op == OP_IF || in->op == OP_WHILE)
+            *branches = true;
+        for (uint32_t k = 0; k < mt_inst_nregions(in); k++)
+            largest(mt_inst_region((MtInst *)in, k), f, numel, has_dot, branches);
         for (uint32_t k = 0; k < in->nargs; k++)
             if (in->args[k] && is_block(f->vals[in->args[k]].ty) && mt_ty_numel(f->vals[in->args[k]].ty) > *numel)
                 *numel = mt_ty_numel(f->vals[in->args[k]].ty);
@@ -550,12 +626,14 @@ static void largest(const MtRegion *r, const MtFunc *f, int64_t *numel, bool *ha
 }
 
 /* Warps per program: about two 16-byte vectors per thread, 1 to 8 warps;
- * programs of one warp share a block four at a time. */
+ * programs of one warp share a block four at a time, unless the kernel
+ * branches at run time (programs of one block taking different branches
+ * would meet different barriers). */
 static void launch_shape(Lw *L, const MtKernelOptions *opt)
 {
     int64_t numel = 1;
-    bool dot = false;
-    largest(&L->f->body, L->f, &numel, &dot);
+    bool dot = false, branches = false;
+    largest(&L->f->body, L->f, &numel, &dot, &branches);
     int64_t threads = dot ? numel / 64 : numel / 8;
     int warps = 1;
     while (warps < 8 && (int64_t)warps * 32 < threads)
@@ -563,7 +641,7 @@ static void launch_shape(Lw *L, const MtKernelOptions *opt)
     if (opt && opt->num_warps > 0)
         warps = opt->num_warps;
     L->warps = warps;
-    L->programs = warps == 1 ? 4 : 1;
+    L->programs = warps == 1 && !branches ? 4 : 1;
 }
 
 /* ---- instructions ----------------------------------------------------------------------- */
@@ -622,6 +700,141 @@ static void pop_memo(Lw *L)
         L->memo.n--;
 }
 
+/* Storage for values assigned in branches (an if's results, a while's
+ * results), in ll (NULL: a scalar). */
+static LVal declare_state(Lw *L, const MtType *t, const MtLinear *ll)
+{
+    MtDtype dt = lw_dtype(t);
+    if (!ll) {
+        KVarId s = k_var(L->c, L->kf, KV_LOCAL, dt, 0, lw_name(L, "r"));
+        k_decl(&L->b, s, NULL);
+        return uniform(k_ref(L->c, L->kf, s), 0);
+    }
+    return lw_new_regs(L, dt, ll, "r");
+}
+
+/* dst = the value v (converted to dst's layout), for state declared by
+ * declare_state or carried_copy; pointers keep the parameter they point into. */
+static void assign_value(Lw *L, const MtInst *at, LVal *dst, MtVal v)
+{
+    const MtType *t = mt_val_ty(L->f, v);
+    LVal src = lw_get(L, v, is_block(t) && dst->kind == LV_REGS ? dst->ll : NULL);
+    if (mt_ty_is_ptr(t)) {
+        if (dst->base && dst->base != src.base)
+            lw_fail(L, at, "a pointer that points into different arguments on different paths is not supported by "
+                    "the fast lowering yet");
+        dst->base = src.base;
+    }
+    carried_assign(L, dst, &src, lw_dtype(t));
+}
+
+/* Lower a region's instructions but its terminator, which it returns. */
+static const MtInst *lower_body(Lw *L, const MtRegion *r)
+{
+    for (uint32_t i = 0; i + 1 < r->n && !L->failed; i++)
+        lower_inst(L, r->v[i]);
+    return r->n ? r->v[r->n - 1] : NULL;
+}
+
+/* Statements go into blk, in a region whose conversions stay inside it. */
+static KBlock *enter(Lw *L, KBlock *blk)
+{
+    KBlock *outer = L->b.block;
+    L->b.block = blk;
+    L->depth++;
+    return outer;
+}
+
+static void leave(Lw *L, KBlock *outer)
+{
+    L->depth--;
+    pop_memo(L);
+    L->b.block = outer;
+}
+
+static const MtLinear *state_layout(Lw *L, MtVal v) { return is_block(mt_val_ty(L->f, v)) ? L->home[v] : NULL; }
+
+static void lower_if(Lw *L, const MtInst *in)
+{
+    MtNest *n = in->nest;
+    LVal cond = lw_get(L, in->args[0], NULL);
+    LVal *res = mt_arena_alloc(&L->c->arena, (n->nresults + 1) * sizeof *res);
+    for (uint32_t i = 0; i < n->nresults; i++)
+        res[i] = declare_state(L, mt_val_ty(L->f, n->results[i]), state_layout(L, n->results[i]));
+    L->b.span = in->span;
+    KStmt *s = k_stmt(&L->b, KST_IF);
+    s->u.if_.cond = cond.u;
+    for (uint32_t k = 0; k < n->nbodies && !L->failed; k++) {
+        KBlock *outer = enter(L, k ? &s->u.if_.els : &s->u.if_.then);
+        const MtInst *y = lower_body(L, &n->body[k].insts);
+        if (y)
+            L->b.span = y->span;
+        for (uint32_t i = 0; y && i < n->nresults && !L->failed; i++)
+            assign_value(L, y, &res[i], y->args[i]);
+        leave(L, outer);
+    }
+    for (uint32_t i = 0; i < n->nresults; i++)
+        L->val[n->results[i]] = res[i];
+}
+
+/* while: the carried state, then `go = true; while (go) { before; go = c;
+ * if (c) { after; state = next } else results = the condition's values }`. */
+static void lower_while(Lw *L, const MtInst *in)
+{
+    MtCtx *c = L->c;
+    MtNest *n = in->nest;
+    const MtBody *before = &n->body[0], *after = &n->body[1];
+    LVal *state = mt_arena_alloc(&c->arena, (before->nargs + 1) * sizeof *state);
+    LVal *res = mt_arena_alloc(&c->arena, (n->nresults + 1) * sizeof *res);
+    for (uint32_t i = 0; i < before->nargs; i++) {
+        MtVal a = before->args[i];
+        LVal init = lw_get(L, in->args[i], state_layout(L, a));
+        state[i] = carried_copy(L, &init, mt_val_ty(L->f, a), state_layout(L, a));
+        L->val[a] = state[i];
+    }
+    for (uint32_t i = 0; i < n->nresults; i++)
+        res[i] = declare_state(L, mt_val_ty(L->f, n->results[i]), state_layout(L, n->results[i]));
+    KVarId go = k_var(c, L->kf, KV_LOCAL, MT_DT_I1, 0, lw_name(L, "go"));
+    L->b.span = in->span;
+    k_decl(&L->b, go, k_int(c, MT_DT_I1, 1));
+    KStmt *w = k_stmt(&L->b, KST_WHILE);
+    w->u.while_.cond = k_ref(c, L->kf, go);
+    KBlock *outer = enter(L, &w->u.while_.body);
+    const MtInst *cond = lower_body(L, &before->insts);
+    if (!L->failed) {
+        const KExpr *cv = lw_get(L, cond->args[0], NULL).u;
+        L->b.span = cond->span;
+        k_set(&L->b, go, NULL, cv);
+        KStmt *s = k_stmt(&L->b, KST_IF);
+        s->u.if_.cond = k_ref(c, L->kf, go);
+        KBlock *loop = enter(L, &s->u.if_.then);
+        for (uint32_t i = 0; i < after->nargs && !L->failed; i++) {
+            MtVal a = after->args[i];
+            L->val[a] = lw_get(L, cond->args[1 + i], state_layout(L, a));
+        }
+        const MtInst *y = lower_body(L, &after->insts);
+        if (y && !L->failed) {
+            L->b.span = y->span;
+            LVal *next = mt_arena_alloc(&c->arena, (before->nargs + 1) * sizeof *next);
+            for (uint32_t i = 0; i < before->nargs; i++) {
+                MtVal a = before->args[i];
+                LVal v = lw_get(L, y->args[i], state_layout(L, a));
+                next[i] = carried_copy(L, &v, mt_val_ty(L->f, a), state_layout(L, a));
+            }
+            for (uint32_t i = 0; i < before->nargs; i++)
+                carried_assign(L, &state[i], &next[i], lw_dtype(mt_val_ty(L->f, before->args[i])));
+        }
+        leave(L, loop);
+        loop = enter(L, &s->u.if_.els);
+        for (uint32_t i = 0; i < n->nresults && !L->failed; i++)
+            assign_value(L, cond, &res[i], cond->args[1 + i]);
+        leave(L, loop);
+    }
+    leave(L, outer);
+    for (uint32_t i = 0; i < n->nresults; i++)
+        L->val[n->results[i]] = res[i];
+}
+
 static void lower_for(Lw *L, const MtInst *in)
 {
     MtCtx *c = L->c;
@@ -644,12 +857,8 @@ static void lower_for(Lw *L, const MtInst *in)
     s->u.for_.stop = stop;
     s->u.for_.step = l->step;
     L->val[l->iv] = uniform(k_ref(c, L->kf, iv), 0);
-    KBlock *outer = L->b.block;
-    L->b.block = &s->u.for_.body;
-    L->depth++;
-    const MtInst *y = l->body.v[l->body.n - 1];
-    for (uint32_t i = 0; i + 1 < l->body.n && !L->failed; i++)
-        lower_inst(L, l->body.v[i]);
+    KBlock *outer = enter(L, &s->u.for_.body);
+    const MtInst *y = lower_body(L, &l->body);
     /* The yield is a parallel assignment: read every yielded value into
      * fresh variables before writing the state. */
     L->b.span = y->span;
@@ -662,11 +871,21 @@ static void lower_for(Lw *L, const MtInst *in)
     }
     for (uint32_t i = 0; i < n && !L->failed; i++)
         carried_assign(L, &state[i], &next[i], lw_dtype(mt_val_ty(L->f, l->iter_args[i])));
-    L->depth--;
-    pop_memo(L);
-    L->b.block = outer;
+    leave(L, outer);
     for (uint32_t i = 0; i < n; i++)
         L->val[l->results[i]] = state[i];
+}
+
+const MtInst *lw_inline_combine(Lw *L, const MtBody *body, const KExpr *const *args)
+{
+    MtSpan span = L->b.span;
+    uint32_t inl = L->b.inl;
+    for (uint32_t i = 0; i < body->nargs; i++)
+        L->val[body->args[i]] = uniform(args[i], 0);
+    const MtInst *y = lower_body(L, &body->insts);
+    L->b.span = span;
+    L->b.inl = inl;
+    return y;
 }
 
 static void lower_inst(Lw *L, const MtInst *in)
@@ -674,9 +893,13 @@ static void lower_inst(Lw *L, const MtInst *in)
     L->b.span = in->span;
     L->b.inl = in->inl;
     const MtFunc *f = L->f;
-    if (in->op == OP_FOR) {
-        lower_for(L, in);
-        return;
+    switch (in->op) {
+    case OP_FOR: lower_for(L, in); return;
+    case OP_IF: lower_if(L, in); return;
+    case OP_WHILE: lower_while(L, in); return;
+    case OP_REDUCE: lw_reduce(L, in); return;
+    case OP_SCAN: lw_scan(L, in); return;
+    default: break;
     }
     if (in->dst && L->cheap[in->dst])
         return;
@@ -696,22 +919,22 @@ static void lower_inst(Lw *L, const MtInst *in)
         lw_reduce(L, in);
         return;
     case OC_SCAN:
-    case OC_COMBINE:
-    case OC_HINT:
+        lw_scan(L, in);
+        return;
     case OC_ATOMIC:
     case OC_DEBUG:
         lw_fail(L, in, "%s is not supported by the fast CUDA lowering yet", mt_op_info[in->op].py);
         return;
+    case OC_COMBINE: /* handled above */
+        return;
     case OC_DOT:
         lw_dot(L, in);
         return;
-    case OC_SHAPE: {
-        LVal x = lw_get_any(L, in->args[0]);
-        if (x.kind == LV_REGS)
-            x.ll = L->home[in->dst];
-        L->val[in->dst] = x;
+    case OC_SHAPE:
+    case OC_HINT:
+        if (in->dst)
+            L->val[in->dst] = lw_shape(L, in, is_block(in->ty) ? L->home[in->dst] : NULL);
         return;
-    }
     case OC_FACTORY:
         /* non-block factories do not exist; block ones are cheap */
         return;
@@ -782,30 +1005,21 @@ static bool fast_supported(Lw *L, const MtRegion *r)
 {
     for (uint32_t i = 0; i < r->n; i++) {
         const MtInst *in = r->v[i];
-        if (in->loop && !fast_supported(L, &in->loop->body))
-            return false;
+        for (uint32_t k = 0; k < mt_inst_nregions(in); k++)
+            if (!fast_supported(L, mt_inst_region((MtInst *)in, k)))
+                return false;
         const char *why = NULL;
         if (in->loop && (in->loop->dyn_step || mt_val_ty(L->f, in->loop->iv) != &mt_ty_i32))
             why = " with a runtime step or a non-i32 induction variable";
-        const MtType *x = in->nargs && in->args[0] ? mt_val_ty(L->f, in->args[0]) : NULL;
-        switch (mt_op_class(in->op)) {
-        case OC_SCAN:
-        case OC_COMBINE:
-        case OC_HINT:
-        case OC_ATOMIC:
-        case OC_DEBUG: why = ""; break;
-        case OC_REDUCE:
-            if (in->op == OP_XOR_SUM || !x || x->rank != 1 || (in->attr.flags & MT_KEEP_DIMS))
-                why = "";
-            break;
-        case OC_SHAPE:
-            if (in->op != OP_EXPAND_DIMS || !x || x->rank != 1)
-                why = "";
-            break;
-        default: break;
-        }
-        if (in->nest)
+        else if ((in->op == OP_REDUCE || in->op == OP_SCAN) && in->nargs > 8)
+            why = " of more than 8 blocks";
+        else if (in->op == OP_IF && mt_val_ty(L->f, in->args[0])->kind == TY_BLOCK)
+            why = " on a block condition";
+        else if (mt_op_class(in->op) == OC_ATOMIC || mt_op_class(in->op) == OC_DEBUG)
             why = "";
+        for (uint32_t k = 0; !why && k < in->nargs; k++)
+            if (in->args[k] && mt_ty_rank(mt_val_ty(L->f, in->args[k])) > 2)
+                why = mt_sprintf(L->c, " on a rank-%d block", mt_ty_rank(mt_val_ty(L->f, in->args[k])));
         if (!why && in->ty && in->ty->rank > 2)
             why = mt_sprintf(L->c, " on a rank-%d block", in->ty->rank);
         if (why) {

@@ -1,8 +1,9 @@
 /* lower.h: the fast lowering, SSA + linear layouts -> kernel layer, and
  * the internals its files share (lower.c: the driver, layouts of values,
  * elementwise operations and control flow; lower_mem.c: loads and stores;
- * lower_reduce.c: reductions; lower_dot.c: tl.dot; convert.c: moving a
- * value between layouts through shared memory).
+ * lower_reduce.c: reductions and scans; lower_shape.c: shape operations
+ * and hints; lower_dot.c: tl.dot; convert.c: moving a value between
+ * layouts through shared memory).
  *
  * Execution model. One CUDA block runs `programs_per_block` program
  * instances along grid x (several small programs share a block, one warp
@@ -94,6 +95,7 @@ typedef struct Lw {
     const KExpr *slot;        /* this thread's program within the block (0 when one per block) */
     KVarId grid[3];           /* the program grid (hidden parameters) */
     uint32_t next_name;       /* for generated names */
+    uint64_t scratch_top;     /* bytes of the shared pool the current use holds */
     bool failed;
 } Lw;
 
@@ -122,6 +124,13 @@ const KExpr *lw_coord(Lw *L, const MtLinear *ll, int d, uint32_t r);
  * threads holding the same element (stores and atomics happen once). */
 const KExpr *lw_owner(Lw *L, const MtLinear *ll);
 
+/* Shared memory is one pool of scratch bytes. Each use of it (a layout
+ * conversion, a reduction's exchange, a tl.dot's staging) begins with
+ * lw_scratch_begin, allocates its arrays with lw_shared, and emits a
+ * barrier before its first write: its arrays then reuse the bytes of
+ * every earlier use, whose reads all happen before that barrier. The
+ * pool is as large as the largest use. */
+void lw_scratch_begin(Lw *L);
 /* A shared array of n elements of dt for each program of the block; the
  * element i of this program's share is at *base + i. */
 KVarId lw_shared(Lw *L, MtDtype dt, uint32_t n, const char *prefix, const KExpr **base);
@@ -132,8 +141,21 @@ void lw_axis_analysis(Lw *L);
 /* lower_mem.c */
 void lw_load(Lw *L, const MtInst *in);
 void lw_store(Lw *L, const MtInst *in);
-/* lower_reduce.c */
+/* Lower a nest's region (a combine function) with its arguments bound to
+ * scalar expressions; returns its terminator (whose operands are the
+ * region's results), NULL for an empty region. */
+const MtInst *lw_inline_combine(Lw *L, const MtBody *body, const KExpr *const *args);
+
+/* lower_reduce.c: reductions (OC_REDUCE, tl.reduce) and scans (OC_SCAN,
+ * tl.associative_scan); the homes of their results */
 void lw_reduce(Lw *L, const MtInst *in);
+void lw_scan(Lw *L, const MtInst *in);
+const MtLinear *lw_reduce_home(Lw *L, const MtInst *in);   /* NULL: a scalar */
+const MtLinear *lw_scan_home(Lw *L, const MtType *t, int axis);
+/* lower_shape.c: shape operations and hints */
+bool lw_shape_cheap(const Lw *L, const MtInst *in);
+const MtLinear *lw_shape_home(Lw *L, const MtInst *in);
+LVal lw_shape(Lw *L, const MtInst *in, const MtLinear *ll);
 /* lower_dot.c */
 const MtLinear *lw_dot_layout(Lw *L, const MtType *result);
 void lw_dot(Lw *L, const MtInst *in);

@@ -87,6 +87,7 @@ void lw_dot(Lw *L, const MtInst *in)
     LVal a = lw_get_any(L, in->args[0]);
     LVal b = lw_get_any(L, in->args[1]);
     const KExpr *aslot, *bslot;
+    lw_scratch_begin(L);
     KVarId as = lw_shared(L, dt, (uint32_t)(K * M), "dot_a", &aslot);
     KVarId bs = lw_shared(L, dt, (uint32_t)(K * N), "dot_b", &bslot);
     k_barrier(&L->b);

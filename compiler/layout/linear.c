@@ -166,6 +166,21 @@ MtLinear mt_ll_project(const MtLinear *l, int rank, const int32_t *shape)
     return remap(l, rank, shape, -1, -1);
 }
 
+MtLinear mt_ll_permute(const MtLinear *l, const int8_t *order)
+{
+    MtLinear r = *l;
+    for (int d = 0; d < l->rank; d++) {
+        r.shape[d] = l->shape[order[d]];
+        for (int i = 0; i < l->nreg; i++)
+            r.reg[i][d] = l->reg[i][order[d]];
+        for (int i = 0; i < MT_LL_LANES; i++)
+            r.lane[i][d] = l->lane[i][order[d]];
+        for (int i = 0; i < l->nwarp; i++)
+            r.warp[i][d] = l->warp[i][order[d]];
+    }
+    return r;
+}
+
 bool mt_ll_equal(const MtLinear *a, const MtLinear *b)
 {
     if (a->rank != b->rank || a->nreg != b->nreg || a->nwarp != b->nwarp)

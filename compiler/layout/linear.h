@@ -60,6 +60,10 @@ MtLinear mt_ll_default(int rank, const int32_t *shape, int esize, int warps);
 MtLinear mt_ll_slice(const MtLinear *l, int dim);
 /* A size-1 dimension inserted at `dim` (expand_dims of a slice). */
 MtLinear mt_ll_expand(const MtLinear *l, int dim);
+/* l with its dimensions reordered: result dimension d is l's dimension
+ * order[d] (tl.permute, tl.trans); registers, lanes and warps keep their
+ * elements. */
+MtLinear mt_ll_permute(const MtLinear *l, const int8_t *order);
 /* The layout an operand of `shape` (1 where it broadcasts, else l's size)
  * must have to be read register by register for a result in l. */
 MtLinear mt_ll_project(const MtLinear *l, int rank, const int32_t *shape);

@@ -72,10 +72,12 @@ MlirValue elem_addr(Em *e, KVarId v, MlirValue index, MtDtype index_dt)
         return gep(e, e->param[v], elem, ty_ptr(e, 0), false, index);
     MlirType arr = mlirLLVMArrayTypeGet(elem, x->n);
     if (x->kind == KV_SHARED) {
+        /* a view of the block's shared pool at its byte offset */
         MlirNamedAttribute na =
-            named(e, "global_name", mlirFlatSymbolRefAttrGet(e->ctx, mlirStringRefCreateFromCString(x->name)));
-        MlirValue base = op_value(e, "llvm.mlir.addressof", ty_ptr(e, 3), 0, NULL, 1, &na);
-        return gep(e, base, arr, ty_ptr(e, 3), true, index);
+            named(e, "global_name", mlirFlatSymbolRefAttrGet(e->ctx, mlirStringRefCreateFromCString("mt_smem")));
+        MlirValue pool = op_value(e, "llvm.mlir.addressof", ty_ptr(e, 3), 0, NULL, 1, &na);
+        MlirValue view = gep(e, pool, ty_of(e, MT_DT_I8), ty_ptr(e, 3), false, c_int(e, MT_DT_I32, x->offset));
+        return gep(e, view, elem, ty_ptr(e, 3), false, index);
     }
     return gep(e, e->mem[v], arr, ty_ptr(e, 0), true, index);
 }

@@ -3,7 +3,7 @@
  * The module is
  *     module attributes {gpu.container_module} {
  *       gpu.module @<kernel>_module {
- *         llvm.mlir.global internal @<shared array>() {addr_space = 3 ...}   (one per shared array)
+ *         llvm.mlir.global internal @mt_smem() {addr_space = 3 ...}   (the shared pool; arrays are views)
  *         gpu.func @<kernel>(<parameters>, mt_grid_x, mt_grid_y, mt_grid_z) kernel
  *             attributes {known_block_size = array<i32: threads, 1, 1>} { ... }
  *       }
@@ -590,13 +590,22 @@ static void block(Em *e, const KBlock *b)
 
 /* ---- the kernel ------------------------------------------------------------------------------ */
 
-static void shared_global(Em *e, const KStmt *s)
+/* The block's shared pool: one byte array every shared view points into,
+ * as large as the views reach. */
+static void shared_pool(Em *e)
 {
-    const KVar *x = k_var_at(e->f, s->u.set.var);
-    e->loc = em_stmt_loc(e, s->span, s->inl);
+    uint64_t bytes = 0;
+    for (KVarId v = 1; v < e->f->vars.n; v++) {
+        const KVar *x = k_var_at(e->f, v);
+        uint64_t end = x->offset + (uint64_t)x->n * mt_dtype_info((MtDtype)x->dt)->size;
+        if (x->kind == KV_SHARED && end > bytes)
+            bytes = end;
+    }
+    if (!bytes)
+        return;
     MlirNamedAttribute na[5] = {
-        named(e, "sym_name", attr_str(e, x->name)),
-        named(e, "global_type", mlirTypeAttrGet(mlirLLVMArrayTypeGet(ty_mem(e, (MtDtype)x->dt), x->n))),
+        named(e, "sym_name", attr_str(e, "mt_smem")),
+        named(e, "global_type", mlirTypeAttrGet(mlirLLVMArrayTypeGet(ty_of(e, MT_DT_I8), bytes))),
         named(e, "linkage", mlirLLVMLinkageAttrGet(e->ctx, MlirLLVMLinkageInternal)),
         named(e, "addr_space", attr_i32(e, 3)),
         named(e, "alignment", attr_i64(e, 16)),
@@ -662,9 +671,7 @@ bool em_build(Em *e)
     op_make(e, "gpu.module", 0, NULL, 0, NULL, 1, &gna, 1, &gr);
     e->gpu_body = gb;
     e->block = gb;
-    for (uint32_t i = 0; i < f->shared.n; i++)
-        if (f->shared.v[i]->kind == KST_DECL)
-            shared_global(e, f->shared.v[i]);
+    shared_pool(e);
 
     /* gpu.func: parameters in launch order, named after the kernel's */
     uint32_t np = f->params.n;

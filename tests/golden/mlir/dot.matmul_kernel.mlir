@@ -1,7 +1,6 @@
 module attributes {gpu.container_module} {
   gpu.module @matmul_kernel_module {
-    llvm.mlir.global internal @dot_a32() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<512 x f32>
-    llvm.mlir.global internal @dot_b33() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<512 x f32>
+    llvm.mlir.global internal @mt_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4096 x i8>
     gpu.func @matmul_kernel(%a: !llvm.ptr, %b: !llvm.ptr, %c: !llvm.ptr, %M: i32, %N: i32, %K: i32, %mt_grid_x: i32, %mt_grid_y: i32, %mt_grid_z: i32) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c31_i32 = arith.constant 31 : i32
       %c5_i32 = arith.constant 5 : i32
@@ -17,6 +16,7 @@ module attributes {gpu.container_module} {
       %c8_i32 = arith.constant 8 : i32
       %c-1_i32 = arith.constant -1 : i32
       %c128_i32 = arith.constant 128 : i32
+      %c2048_i32 = arith.constant 2048 : i32
       %0 = nvvm.read.ptx.sreg.tid.x : i32
       %lane = arith.andi %0, %c31_i32 : i32
       %1 = nvvm.read.ptx.sreg.tid.x : i32
@@ -72,30 +72,30 @@ module attributes {gpu.container_module} {
           %v16_2 = arith.andi %v14_0, %v15_2 : i1
           %v16_3 = arith.andi %v14_0, %v15_3 : i1
           %v17_0 = scf.if %v16_0 -> (f32) {
-            %80 = llvm.getelementptr %a[%v13_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %81 = llvm.load %80 : !llvm.ptr -> f32
-            scf.yield %81 : f32
+            %88 = llvm.getelementptr %a[%v13_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %89 = llvm.load %88 : !llvm.ptr -> f32
+            scf.yield %89 : f32
           } else {
             scf.yield %cst : f32
           }
           %v17_1 = scf.if %v16_1 -> (f32) {
-            %80 = llvm.getelementptr %a[%v13_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %81 = llvm.load %80 : !llvm.ptr -> f32
-            scf.yield %81 : f32
+            %88 = llvm.getelementptr %a[%v13_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %89 = llvm.load %88 : !llvm.ptr -> f32
+            scf.yield %89 : f32
           } else {
             scf.yield %cst : f32
           }
           %v17_2 = scf.if %v16_2 -> (f32) {
-            %80 = llvm.getelementptr %a[%v13_2] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %81 = llvm.load %80 : !llvm.ptr -> f32
-            scf.yield %81 : f32
+            %88 = llvm.getelementptr %a[%v13_2] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %89 = llvm.load %88 : !llvm.ptr -> f32
+            scf.yield %89 : f32
           } else {
             scf.yield %cst : f32
           }
           %v17_3 = scf.if %v16_3 -> (f32) {
-            %80 = llvm.getelementptr %a[%v13_3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %81 = llvm.load %80 : !llvm.ptr -> f32
-            scf.yield %81 : f32
+            %88 = llvm.getelementptr %a[%v13_3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %89 = llvm.load %88 : !llvm.ptr -> f32
+            scf.yield %89 : f32
           } else {
             scf.yield %cst : f32
           }
@@ -128,30 +128,30 @@ module attributes {gpu.container_module} {
           %v30_2 = arith.andi %v28_0, %v29_2 : i1
           %v30_3 = arith.andi %v28_0, %v29_3 : i1
           %v31_0 = scf.if %v30_0 -> (f32) {
-            %80 = llvm.getelementptr %b[%v27_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %81 = llvm.load %80 : !llvm.ptr -> f32
-            scf.yield %81 : f32
+            %88 = llvm.getelementptr %b[%v27_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %89 = llvm.load %88 : !llvm.ptr -> f32
+            scf.yield %89 : f32
           } else {
             scf.yield %cst : f32
           }
           %v31_1 = scf.if %v30_1 -> (f32) {
-            %80 = llvm.getelementptr %b[%v27_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %81 = llvm.load %80 : !llvm.ptr -> f32
-            scf.yield %81 : f32
+            %88 = llvm.getelementptr %b[%v27_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %89 = llvm.load %88 : !llvm.ptr -> f32
+            scf.yield %89 : f32
           } else {
             scf.yield %cst : f32
           }
           %v31_2 = scf.if %v30_2 -> (f32) {
-            %80 = llvm.getelementptr %b[%v27_2] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %81 = llvm.load %80 : !llvm.ptr -> f32
-            scf.yield %81 : f32
+            %88 = llvm.getelementptr %b[%v27_2] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %89 = llvm.load %88 : !llvm.ptr -> f32
+            scf.yield %89 : f32
           } else {
             scf.yield %cst : f32
           }
           %v31_3 = scf.if %v30_3 -> (f32) {
-            %80 = llvm.getelementptr %b[%v27_3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %81 = llvm.load %80 : !llvm.ptr -> f32
-            scf.yield %81 : f32
+            %88 = llvm.getelementptr %b[%v27_3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %89 = llvm.load %88 : !llvm.ptr -> f32
+            scf.yield %89 : f32
           } else {
             scf.yield %cst : f32
           }
@@ -160,94 +160,105 @@ module attributes {gpu.container_module} {
           %26 = arith.addi %25, %base6 : i32
           %27 = arith.muli %slot, %c128_i32 : i32
           %28 = arith.addi %27, %26 : i32
-          %29 = llvm.mlir.addressof @dot_a32 : !llvm.ptr<3>
-          %30 = llvm.getelementptr %29[0, %28] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<512 x f32>
-          llvm.store %v17_0, %30 : f32, !llvm.ptr<3>
-          %31 = arith.addi %base11, %c1_i32 : i32
-          %32 = arith.muli %31, %c8_i32 : i32
-          %33 = arith.addi %32, %base6 : i32
-          %34 = arith.muli %slot, %c128_i32 : i32
-          %35 = arith.addi %34, %33 : i32
-          %36 = llvm.mlir.addressof @dot_a32 : !llvm.ptr<3>
-          %37 = llvm.getelementptr %36[0, %35] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<512 x f32>
-          llvm.store %v17_1, %37 : f32, !llvm.ptr<3>
-          %38 = arith.addi %base11, %c2_i32 : i32
-          %39 = arith.muli %38, %c8_i32 : i32
-          %40 = arith.addi %39, %base6 : i32
-          %41 = arith.muli %slot, %c128_i32 : i32
-          %42 = arith.addi %41, %40 : i32
-          %43 = llvm.mlir.addressof @dot_a32 : !llvm.ptr<3>
-          %44 = llvm.getelementptr %43[0, %42] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<512 x f32>
-          llvm.store %v17_2, %44 : f32, !llvm.ptr<3>
-          %45 = arith.addi %base11, %c3_i32 : i32
-          %46 = arith.muli %45, %c8_i32 : i32
-          %47 = arith.addi %46, %base6 : i32
-          %48 = arith.muli %slot, %c128_i32 : i32
-          %49 = arith.addi %48, %47 : i32
-          %50 = llvm.mlir.addressof @dot_a32 : !llvm.ptr<3>
-          %51 = llvm.getelementptr %50[0, %49] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<512 x f32>
-          llvm.store %v17_3, %51 : f32, !llvm.ptr<3>
-          %52 = arith.muli %base20, %c8_i32 : i32
-          %53 = arith.addi %52, %base25 : i32
-          %54 = arith.muli %slot, %c128_i32 : i32
-          %55 = arith.addi %54, %53 : i32
-          %56 = llvm.mlir.addressof @dot_b33 : !llvm.ptr<3>
-          %57 = llvm.getelementptr %56[0, %55] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<512 x f32>
-          llvm.store %v31_0, %57 : f32, !llvm.ptr<3>
-          %58 = arith.addi %base25, %c1_i32 : i32
-          %59 = arith.muli %base20, %c8_i32 : i32
-          %60 = arith.addi %59, %58 : i32
-          %61 = arith.muli %slot, %c128_i32 : i32
-          %62 = arith.addi %61, %60 : i32
-          %63 = llvm.mlir.addressof @dot_b33 : !llvm.ptr<3>
-          %64 = llvm.getelementptr %63[0, %62] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<512 x f32>
-          llvm.store %v31_1, %64 : f32, !llvm.ptr<3>
-          %65 = arith.addi %base25, %c2_i32 : i32
-          %66 = arith.muli %base20, %c8_i32 : i32
+          %29 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+          %30 = llvm.getelementptr %29[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %31 = llvm.getelementptr %30[%28] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %v17_0, %31 : f32, !llvm.ptr<3>
+          %32 = arith.addi %base11, %c1_i32 : i32
+          %33 = arith.muli %32, %c8_i32 : i32
+          %34 = arith.addi %33, %base6 : i32
+          %35 = arith.muli %slot, %c128_i32 : i32
+          %36 = arith.addi %35, %34 : i32
+          %37 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+          %38 = llvm.getelementptr %37[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %39 = llvm.getelementptr %38[%36] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %v17_1, %39 : f32, !llvm.ptr<3>
+          %40 = arith.addi %base11, %c2_i32 : i32
+          %41 = arith.muli %40, %c8_i32 : i32
+          %42 = arith.addi %41, %base6 : i32
+          %43 = arith.muli %slot, %c128_i32 : i32
+          %44 = arith.addi %43, %42 : i32
+          %45 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+          %46 = llvm.getelementptr %45[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %47 = llvm.getelementptr %46[%44] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %v17_2, %47 : f32, !llvm.ptr<3>
+          %48 = arith.addi %base11, %c3_i32 : i32
+          %49 = arith.muli %48, %c8_i32 : i32
+          %50 = arith.addi %49, %base6 : i32
+          %51 = arith.muli %slot, %c128_i32 : i32
+          %52 = arith.addi %51, %50 : i32
+          %53 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+          %54 = llvm.getelementptr %53[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %55 = llvm.getelementptr %54[%52] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %v17_3, %55 : f32, !llvm.ptr<3>
+          %56 = arith.muli %base20, %c8_i32 : i32
+          %57 = arith.addi %56, %base25 : i32
+          %58 = arith.muli %slot, %c128_i32 : i32
+          %59 = arith.addi %58, %57 : i32
+          %60 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+          %61 = llvm.getelementptr %60[%c2048_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %62 = llvm.getelementptr %61[%59] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %v31_0, %62 : f32, !llvm.ptr<3>
+          %63 = arith.addi %base25, %c1_i32 : i32
+          %64 = arith.muli %base20, %c8_i32 : i32
+          %65 = arith.addi %64, %63 : i32
+          %66 = arith.muli %slot, %c128_i32 : i32
           %67 = arith.addi %66, %65 : i32
-          %68 = arith.muli %slot, %c128_i32 : i32
-          %69 = arith.addi %68, %67 : i32
-          %70 = llvm.mlir.addressof @dot_b33 : !llvm.ptr<3>
-          %71 = llvm.getelementptr %70[0, %69] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<512 x f32>
-          llvm.store %v31_2, %71 : f32, !llvm.ptr<3>
-          %72 = arith.addi %base25, %c3_i32 : i32
-          %73 = arith.muli %base20, %c8_i32 : i32
-          %74 = arith.addi %73, %72 : i32
-          %75 = arith.muli %slot, %c128_i32 : i32
-          %76 = arith.addi %75, %74 : i32
-          %77 = llvm.mlir.addressof @dot_b33 : !llvm.ptr<3>
-          %78 = llvm.getelementptr %77[0, %76] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<512 x f32>
-          llvm.store %v31_3, %78 : f32, !llvm.ptr<3>
+          %68 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+          %69 = llvm.getelementptr %68[%c2048_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %70 = llvm.getelementptr %69[%67] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %v31_1, %70 : f32, !llvm.ptr<3>
+          %71 = arith.addi %base25, %c2_i32 : i32
+          %72 = arith.muli %base20, %c8_i32 : i32
+          %73 = arith.addi %72, %71 : i32
+          %74 = arith.muli %slot, %c128_i32 : i32
+          %75 = arith.addi %74, %73 : i32
+          %76 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+          %77 = llvm.getelementptr %76[%c2048_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %78 = llvm.getelementptr %77[%75] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %v31_2, %78 : f32, !llvm.ptr<3>
+          %79 = arith.addi %base25, %c3_i32 : i32
+          %80 = arith.muli %base20, %c8_i32 : i32
+          %81 = arith.addi %80, %79 : i32
+          %82 = arith.muli %slot, %c128_i32 : i32
+          %83 = arith.addi %82, %81 : i32
+          %84 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+          %85 = llvm.getelementptr %84[%c2048_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %86 = llvm.getelementptr %85[%83] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %v31_3, %86 : f32, !llvm.ptr<3>
           nvvm.bar.warp.sync %c-1_i32 : i32
-          %79:2 = scf.for %k37 = %c0_i32 to %c16_i32 step %c1_i32 iter_args(%acc34_0 = %cst, %acc34_1 = %cst) -> (f32, f32)  : i32 {
-            %80 = arith.muli %k37, %c8_i32 : i32
-            %81 = arith.addi %80, %base35 : i32
-            %82 = arith.muli %slot, %c128_i32 : i32
-            %83 = arith.addi %82, %81 : i32
-            %84 = llvm.mlir.addressof @dot_a32 : !llvm.ptr<3>
-            %85 = llvm.getelementptr %84[0, %83] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<512 x f32>
-            %a38_0 = llvm.load %85 : !llvm.ptr<3> -> f32
-            %86 = arith.muli %k37, %c8_i32 : i32
-            %87 = arith.addi %86, %base35 : i32
-            %88 = arith.muli %slot, %c128_i32 : i32
-            %89 = arith.addi %88, %87 : i32
-            %90 = arith.addi %89, %c1_i32 : i32
-            %91 = llvm.mlir.addressof @dot_a32 : !llvm.ptr<3>
-            %92 = llvm.getelementptr %91[0, %90] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<512 x f32>
-            %a38_1 = llvm.load %92 : !llvm.ptr<3> -> f32
-            %93 = arith.muli %k37, %c8_i32 : i32
-            %94 = arith.addi %93, %base36 : i32
-            %95 = arith.muli %slot, %c128_i32 : i32
-            %96 = arith.addi %95, %94 : i32
-            %97 = llvm.mlir.addressof @dot_b33 : !llvm.ptr<3>
-            %98 = llvm.getelementptr %97[0, %96] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<512 x f32>
-            %b39_0 = llvm.load %98 : !llvm.ptr<3> -> f32
+          %87:2 = scf.for %k37 = %c0_i32 to %c16_i32 step %c1_i32 iter_args(%acc34_0 = %cst, %acc34_1 = %cst) -> (f32, f32)  : i32 {
+            %88 = arith.muli %k37, %c8_i32 : i32
+            %89 = arith.addi %88, %base35 : i32
+            %90 = arith.muli %slot, %c128_i32 : i32
+            %91 = arith.addi %90, %89 : i32
+            %92 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+            %93 = llvm.getelementptr %92[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+            %94 = llvm.getelementptr %93[%91] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %a38_0 = llvm.load %94 : !llvm.ptr<3> -> f32
+            %95 = arith.muli %k37, %c8_i32 : i32
+            %96 = arith.addi %95, %base35 : i32
+            %97 = arith.muli %slot, %c128_i32 : i32
+            %98 = arith.addi %97, %96 : i32
+            %99 = arith.addi %98, %c1_i32 : i32
+            %100 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+            %101 = llvm.getelementptr %100[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+            %102 = llvm.getelementptr %101[%99] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %a38_1 = llvm.load %102 : !llvm.ptr<3> -> f32
+            %103 = arith.muli %k37, %c8_i32 : i32
+            %104 = arith.addi %103, %base36 : i32
+            %105 = arith.muli %slot, %c128_i32 : i32
+            %106 = arith.addi %105, %104 : i32
+            %107 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+            %108 = llvm.getelementptr %107[%c2048_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+            %109 = llvm.getelementptr %108[%106] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %b39_0 = llvm.load %109 : !llvm.ptr<3> -> f32
             %acc34_0_0 = math.fma %a38_0, %b39_0, %acc34_0 : f32
             %acc34_1_1 = math.fma %a38_1, %b39_0, %acc34_1 : f32
             scf.yield %acc34_0_0, %acc34_1_1 : f32, f32
           }
-          %v40_0 = arith.addf %c2_0, %79#0 : f32
-          %v40_1 = arith.addf %c2_1, %79#1 : f32
+          %v40_0 = arith.addf %c2_0, %87#0 : f32
+          %v40_1 = arith.addf %c2_1, %87#1 : f32
           scf.yield %v40_0, %v40_1 : f32, f32
         }
         %s42 = arith.muli %s0, %c8_i32 : i32

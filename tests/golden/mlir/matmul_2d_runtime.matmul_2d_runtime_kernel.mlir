@@ -1,6 +1,6 @@
 module attributes {gpu.container_module} {
   gpu.module @matmul_2d_runtime_kernel_module {
-    llvm.mlir.global internal @cvt_smem22() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x f32>
+    llvm.mlir.global internal @mt_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<64 x i8>
     gpu.func @matmul_2d_runtime_kernel(%a: !llvm.ptr, %b: !llvm.ptr, %c: !llvm.ptr, %M: i32, %N: i32, %K: i32, %mt_grid_x: i32, %mt_grid_y: i32, %mt_grid_z: i32) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c31_i32 = arith.constant 31 : i32
       %c5_i32 = arith.constant 5 : i32
@@ -41,9 +41,9 @@ module attributes {gpu.container_module} {
           %v11_0 = arith.addi %v10_0, %17 : i64
           %v12_0 = arith.cmpi slt, %v8_0, %M : i32
           %v13_0 = scf.if %v12_0 -> (f32) {
-            %30 = llvm.getelementptr %a[%v11_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %31 = llvm.load %30 : !llvm.ptr -> f32
-            scf.yield %31 : f32
+            %32 = llvm.getelementptr %a[%v11_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %33 = llvm.load %32 : !llvm.ptr -> f32
+            scf.yield %33 : f32
           } else {
             scf.yield %cst : f32
           }
@@ -69,45 +69,47 @@ module attributes {gpu.container_module} {
           %v20_2 = arith.cmpi slt, %v18_2, %N : i32
           %v20_3 = arith.cmpi slt, %v18_3, %N : i32
           %v21_0 = scf.if %v20_0 -> (f32) {
-            %30 = llvm.getelementptr %b[%v19_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %31 = llvm.load %30 : !llvm.ptr -> f32
-            scf.yield %31 : f32
+            %32 = llvm.getelementptr %b[%v19_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %33 = llvm.load %32 : !llvm.ptr -> f32
+            scf.yield %33 : f32
           } else {
             scf.yield %cst : f32
           }
           %v21_1 = scf.if %v20_1 -> (f32) {
-            %30 = llvm.getelementptr %b[%v19_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %31 = llvm.load %30 : !llvm.ptr -> f32
-            scf.yield %31 : f32
+            %32 = llvm.getelementptr %b[%v19_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %33 = llvm.load %32 : !llvm.ptr -> f32
+            scf.yield %33 : f32
           } else {
             scf.yield %cst : f32
           }
           %v21_2 = scf.if %v20_2 -> (f32) {
-            %30 = llvm.getelementptr %b[%v19_2] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %31 = llvm.load %30 : !llvm.ptr -> f32
-            scf.yield %31 : f32
+            %32 = llvm.getelementptr %b[%v19_2] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %33 = llvm.load %32 : !llvm.ptr -> f32
+            scf.yield %33 : f32
           } else {
             scf.yield %cst : f32
           }
           %v21_3 = scf.if %v20_3 -> (f32) {
-            %30 = llvm.getelementptr %b[%v19_3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %31 = llvm.load %30 : !llvm.ptr -> f32
-            scf.yield %31 : f32
+            %32 = llvm.getelementptr %b[%v19_3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %33 = llvm.load %32 : !llvm.ptr -> f32
+            scf.yield %33 : f32
           } else {
             scf.yield %cst : f32
           }
           nvvm.bar.warp.sync %c-1_i32 : i32
           %22 = arith.muli %slot, %c4_i32 : i32
           %23 = arith.addi %22, %base7 : i32
-          %24 = llvm.mlir.addressof @cvt_smem22 : !llvm.ptr<3>
-          %25 = llvm.getelementptr %24[0, %23] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<16 x f32>
-          llvm.store %v13_0, %25 : f32, !llvm.ptr<3>
+          %24 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+          %25 = llvm.getelementptr %24[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %26 = llvm.getelementptr %25[%23] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %v13_0, %26 : f32, !llvm.ptr<3>
           nvvm.bar.warp.sync %c-1_i32 : i32
-          %26 = arith.muli %slot, %c4_i32 : i32
-          %27 = arith.addi %26, %base24 : i32
-          %28 = llvm.mlir.addressof @cvt_smem22 : !llvm.ptr<3>
-          %29 = llvm.getelementptr %28[0, %27] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, !llvm.array<16 x f32>
-          %v23_0 = llvm.load %29 : !llvm.ptr<3> -> f32
+          %27 = arith.muli %slot, %c4_i32 : i32
+          %28 = arith.addi %27, %base24 : i32
+          %29 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+          %30 = llvm.getelementptr %29[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %31 = llvm.getelementptr %30[%28] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %v23_0 = llvm.load %31 : !llvm.ptr<3> -> f32
           %v25_0 = arith.mulf %v23_0, %v21_0 : f32
           %v25_1 = arith.mulf %v23_0, %v21_1 : f32
           %v25_2 = arith.mulf %v23_0, %v21_2 : f32

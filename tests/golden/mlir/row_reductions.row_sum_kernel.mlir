@@ -42,61 +42,61 @@ module attributes {gpu.container_module} {
         %v6_2 = arith.cmpi slt, %v2_2, %n_cols : i32
         %v6_3 = arith.cmpi slt, %v2_3, %n_cols : i32
         %v7_0 = scf.if %v6_0 -> (f32) {
-          %14 = llvm.getelementptr %x[%v5_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-          %15 = llvm.load %14 : !llvm.ptr -> f32
-          scf.yield %15 : f32
+          %13 = llvm.getelementptr %x[%v5_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %14 = llvm.load %13 : !llvm.ptr -> f32
+          scf.yield %14 : f32
         } else {
           scf.yield %cst : f32
         }
         %v7_1 = scf.if %v6_1 -> (f32) {
-          %14 = llvm.getelementptr %x[%v5_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-          %15 = llvm.load %14 : !llvm.ptr -> f32
-          scf.yield %15 : f32
+          %13 = llvm.getelementptr %x[%v5_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %14 = llvm.load %13 : !llvm.ptr -> f32
+          scf.yield %14 : f32
         } else {
           scf.yield %cst : f32
         }
         %v7_2 = scf.if %v6_2 -> (f32) {
-          %14 = llvm.getelementptr %x[%v5_2] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-          %15 = llvm.load %14 : !llvm.ptr -> f32
-          scf.yield %15 : f32
+          %13 = llvm.getelementptr %x[%v5_2] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %14 = llvm.load %13 : !llvm.ptr -> f32
+          scf.yield %14 : f32
         } else {
           scf.yield %cst : f32
         }
         %v7_3 = scf.if %v6_3 -> (f32) {
-          %14 = llvm.getelementptr %x[%v5_3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-          %15 = llvm.load %14 : !llvm.ptr -> f32
-          scf.yield %15 : f32
+          %13 = llvm.getelementptr %x[%v5_3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %14 = llvm.load %13 : !llvm.ptr -> f32
+          scf.yield %14 : f32
         } else {
           scf.yield %cst : f32
         }
         %9 = arith.addf %v7_0, %v7_1 : f32
         %10 = arith.addf %9, %v7_2 : f32
         %red8 = arith.addf %10, %v7_3 : f32
-        %11 = nvvm.shfl.sync  bfly %c-1_i32, %red8, %c1_i32, %c31_i32 : f32 -> f32
-        %red9 = arith.addf %red8, %11 : f32
-        %s10 = arith.extsi %s0 : i32 to i64
-        %v11_0 = arith.cmpi slt, %base3, %c1_i32 : i32
-        %v11_1 = arith.cmpi slt, %v2_1, %c1_i32 : i32
-        %v11_2 = arith.cmpi slt, %v2_2, %c1_i32 : i32
-        %v11_3 = arith.cmpi slt, %v2_3, %c1_i32 : i32
-        %12 = arith.andi %lane, %c30_i32 : i32
-        %13 = arith.cmpi eq, %12, %c0_i32 : i32
-        scf.if %13 {
-          scf.if %v11_0 {
-            %14 = llvm.getelementptr %out[%s10] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            llvm.store %red9, %14 : f32, !llvm.ptr
+        %sh9 = nvvm.shfl.sync  bfly %c-1_i32, %red8, %c1_i32, %c31_i32 : f32 -> f32
+        %red10 = arith.addf %red8, %sh9 : f32
+        %s11 = arith.extsi %s0 : i32 to i64
+        %v12_0 = arith.cmpi slt, %base3, %c1_i32 : i32
+        %v12_1 = arith.cmpi slt, %v2_1, %c1_i32 : i32
+        %v12_2 = arith.cmpi slt, %v2_2, %c1_i32 : i32
+        %v12_3 = arith.cmpi slt, %v2_3, %c1_i32 : i32
+        %11 = arith.andi %lane, %c30_i32 : i32
+        %12 = arith.cmpi eq, %11, %c0_i32 : i32
+        scf.if %12 {
+          scf.if %v12_0 {
+            %13 = llvm.getelementptr %out[%s11] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            llvm.store %red10, %13 : f32, !llvm.ptr
           }
-          scf.if %v11_1 {
-            %14 = llvm.getelementptr %out[%s10] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            llvm.store %red9, %14 : f32, !llvm.ptr
+          scf.if %v12_1 {
+            %13 = llvm.getelementptr %out[%s11] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            llvm.store %red10, %13 : f32, !llvm.ptr
           }
-          scf.if %v11_2 {
-            %14 = llvm.getelementptr %out[%s10] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            llvm.store %red9, %14 : f32, !llvm.ptr
+          scf.if %v12_2 {
+            %13 = llvm.getelementptr %out[%s11] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            llvm.store %red10, %13 : f32, !llvm.ptr
           }
-          scf.if %v11_3 {
-            %14 = llvm.getelementptr %out[%s10] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            llvm.store %red9, %14 : f32, !llvm.ptr
+          scf.if %v12_3 {
+            %13 = llvm.getelementptr %out[%s11] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            llvm.store %red10, %13 : f32, !llvm.ptr
           }
         }
       }

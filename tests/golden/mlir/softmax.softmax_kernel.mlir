@@ -42,77 +42,77 @@ module attributes {gpu.container_module} {
         %v6_2 = arith.cmpi slt, %v2_2, %n_cols : i32
         %v6_3 = arith.cmpi slt, %v2_3, %n_cols : i32
         %v7_0 = scf.if %v6_0 -> (f32) {
-          %17 = llvm.getelementptr %x[%v5_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-          %18 = llvm.load %17 : !llvm.ptr -> f32
-          scf.yield %18 : f32
+          %15 = llvm.getelementptr %x[%v5_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %16 = llvm.load %15 : !llvm.ptr -> f32
+          scf.yield %16 : f32
         } else {
           scf.yield %cst : f32
         }
         %v7_1 = scf.if %v6_1 -> (f32) {
-          %17 = llvm.getelementptr %x[%v5_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-          %18 = llvm.load %17 : !llvm.ptr -> f32
-          scf.yield %18 : f32
+          %15 = llvm.getelementptr %x[%v5_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %16 = llvm.load %15 : !llvm.ptr -> f32
+          scf.yield %16 : f32
         } else {
           scf.yield %cst : f32
         }
         %v7_2 = scf.if %v6_2 -> (f32) {
-          %17 = llvm.getelementptr %x[%v5_2] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-          %18 = llvm.load %17 : !llvm.ptr -> f32
-          scf.yield %18 : f32
+          %15 = llvm.getelementptr %x[%v5_2] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %16 = llvm.load %15 : !llvm.ptr -> f32
+          scf.yield %16 : f32
         } else {
           scf.yield %cst : f32
         }
         %v7_3 = scf.if %v6_3 -> (f32) {
-          %17 = llvm.getelementptr %x[%v5_3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-          %18 = llvm.load %17 : !llvm.ptr -> f32
-          scf.yield %18 : f32
+          %15 = llvm.getelementptr %x[%v5_3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %16 = llvm.load %15 : !llvm.ptr -> f32
+          scf.yield %16 : f32
         } else {
           scf.yield %cst : f32
         }
         %9 = arith.maxnumf %v7_0, %v7_1 : f32
         %10 = arith.maxnumf %9, %v7_2 : f32
         %red8 = arith.maxnumf %10, %v7_3 : f32
-        %11 = nvvm.shfl.sync  bfly %c-1_i32, %red8, %c1_i32, %c31_i32 : f32 -> f32
-        %red9 = arith.maxnumf %red8, %11 : f32
-        %v10_0 = arith.subf %v7_0, %red9 : f32
-        %v10_1 = arith.subf %v7_1, %red9 : f32
-        %v10_2 = arith.subf %v7_2, %red9 : f32
-        %v10_3 = arith.subf %v7_3, %red9 : f32
-        %v11_0 = llvm.call @__nv_expf(%v10_0) : (f32) -> f32
-        %v11_1 = llvm.call @__nv_expf(%v10_1) : (f32) -> f32
-        %v11_2 = llvm.call @__nv_expf(%v10_2) : (f32) -> f32
-        %v11_3 = llvm.call @__nv_expf(%v10_3) : (f32) -> f32
-        %12 = arith.addf %v11_0, %v11_1 : f32
-        %13 = arith.addf %12, %v11_2 : f32
-        %red12 = arith.addf %13, %v11_3 : f32
-        %14 = nvvm.shfl.sync  bfly %c-1_i32, %red12, %c1_i32, %c31_i32 : f32 -> f32
-        %red13 = arith.addf %red12, %14 : f32
-        %v14_0 = arith.divf %v11_0, %red13 : f32
-        %v14_1 = arith.divf %v11_1, %red13 : f32
-        %v14_2 = arith.divf %v11_2, %red13 : f32
-        %v14_3 = arith.divf %v11_3, %red13 : f32
-        %v15_0 = arith.extsi %v4_0 : i32 to i64
-        %v15_1 = arith.extsi %v4_1 : i32 to i64
-        %v15_2 = arith.extsi %v4_2 : i32 to i64
-        %v15_3 = arith.extsi %v4_3 : i32 to i64
-        %15 = arith.andi %lane, %c30_i32 : i32
-        %16 = arith.cmpi eq, %15, %c0_i32 : i32
-        scf.if %16 {
+        %sh9 = nvvm.shfl.sync  bfly %c-1_i32, %red8, %c1_i32, %c31_i32 : f32 -> f32
+        %red10 = arith.maxnumf %red8, %sh9 : f32
+        %v11_0 = arith.subf %v7_0, %red10 : f32
+        %v11_1 = arith.subf %v7_1, %red10 : f32
+        %v11_2 = arith.subf %v7_2, %red10 : f32
+        %v11_3 = arith.subf %v7_3, %red10 : f32
+        %v12_0 = llvm.call @__nv_expf(%v11_0) : (f32) -> f32
+        %v12_1 = llvm.call @__nv_expf(%v11_1) : (f32) -> f32
+        %v12_2 = llvm.call @__nv_expf(%v11_2) : (f32) -> f32
+        %v12_3 = llvm.call @__nv_expf(%v11_3) : (f32) -> f32
+        %11 = arith.addf %v12_0, %v12_1 : f32
+        %12 = arith.addf %11, %v12_2 : f32
+        %red13 = arith.addf %12, %v12_3 : f32
+        %sh14 = nvvm.shfl.sync  bfly %c-1_i32, %red13, %c1_i32, %c31_i32 : f32 -> f32
+        %red15 = arith.addf %red13, %sh14 : f32
+        %v16_0 = arith.divf %v12_0, %red15 : f32
+        %v16_1 = arith.divf %v12_1, %red15 : f32
+        %v16_2 = arith.divf %v12_2, %red15 : f32
+        %v16_3 = arith.divf %v12_3, %red15 : f32
+        %v17_0 = arith.extsi %v4_0 : i32 to i64
+        %v17_1 = arith.extsi %v4_1 : i32 to i64
+        %v17_2 = arith.extsi %v4_2 : i32 to i64
+        %v17_3 = arith.extsi %v4_3 : i32 to i64
+        %13 = arith.andi %lane, %c30_i32 : i32
+        %14 = arith.cmpi eq, %13, %c0_i32 : i32
+        scf.if %14 {
           scf.if %v6_0 {
-            %17 = llvm.getelementptr %out[%v15_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            llvm.store %v14_0, %17 : f32, !llvm.ptr
+            %15 = llvm.getelementptr %out[%v17_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            llvm.store %v16_0, %15 : f32, !llvm.ptr
           }
           scf.if %v6_1 {
-            %17 = llvm.getelementptr %out[%v15_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            llvm.store %v14_1, %17 : f32, !llvm.ptr
+            %15 = llvm.getelementptr %out[%v17_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            llvm.store %v16_1, %15 : f32, !llvm.ptr
           }
           scf.if %v6_2 {
-            %17 = llvm.getelementptr %out[%v15_2] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            llvm.store %v14_2, %17 : f32, !llvm.ptr
+            %15 = llvm.getelementptr %out[%v17_2] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            llvm.store %v16_2, %15 : f32, !llvm.ptr
           }
           scf.if %v6_3 {
-            %17 = llvm.getelementptr %out[%v15_3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            llvm.store %v14_3, %17 : f32, !llvm.ptr
+            %15 = llvm.getelementptr %out[%v17_3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            llvm.store %v16_3, %15 : f32, !llvm.ptr
           }
         }
       }
