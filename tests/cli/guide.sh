@@ -28,7 +28,14 @@ if [ -n "${MT_BUILD_DIR:-}" ]; then
     PYTHONPATH="$MT_BUILD_DIR/python"
     export PYTHONPATH
 fi
-[ -n "${MT_PYTHON:-}" ] && ln -sf "$MT_PYTHON" "$W/bin/python3"
+# (in a sanitizer build, with the ASan runtime the extension needs preloaded)
+if [ -n "${MT_PYTHON_PRELOAD:-}" ]; then
+    printf '#!/bin/sh\nLD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 exec %s "$@"\n' \
+        "$MT_PYTHON_PRELOAD" "${MT_PYTHON:-/usr/bin/python3}" > "$W/bin/python3"
+    chmod +x "$W/bin/python3"
+elif [ -n "${MT_PYTHON:-}" ]; then
+    ln -sf "$MT_PYTHON" "$W/bin/python3"
+fi
 cd "$W/guide" || exit 1
 
 # Split the guide into files and command scripts: blocks/NNN.file (a file
