@@ -9,10 +9,12 @@
  *   cnst    runs of this many elements along d are equal (a scalar or a
  *           broadcast dimension: the whole size).
  * The facts come from constants, the signature's ":16" hints, tl.arange,
- * program ids, and flow through +, -, *, expand_dims, broadcasting,
- * pointer offsets, comparisons and & / |; anything else knows nothing
- * (1, 1, 1). Loop-carried values start from their initial value and meet
- * their yielded one until nothing changes.
+ * program ids and the tl.multiple_of / max_contiguous / max_constancy
+ * hints, and flow through +, -, *, expand_dims, broadcasting, pointer
+ * offsets, comparisons and & / |; any other block knows nothing (1, 1, 1)
+ * and any other scalar is constant. Loop-carried values start from their
+ * initial value and meet their yielded one until nothing changes; an if's
+ * results meet both branches' yields.
  *
  * A load or store of `vec` consecutive elements per access is valid when
  * the pointer's runs are at least vec long and vec * size bytes aligned,
@@ -60,6 +62,22 @@ static LAxis scalar(int32_t div)
     return a;
 }
 
+/* The facts of a value nothing is known about: a block's elements may all
+ * differ; a scalar is one value. */
+static LAxis unknown(const MtType *t)
+{
+    LAxis a = scalar(1);
+    for (int d = 0; d < rank_of(t); d++)
+        a.cnst[d] = 1;
+    return a;
+}
+
+/* The largest power of two dividing a hint's value for dimension d. */
+static int32_t hint_of(const MtInst *in, int d)
+{
+    return pow2_div(in->attr.shape[in->attr.rank > 1 ? d : 0]);
+}
+
 /* v's facts seen from a result of shape `t` (broadcast: a size-1 dimension
  * of v, or a missing one, is constant along the result's). */
 static LAxis seen_as(const LAxis *info, const MtFunc *f, MtVal v, const MtType *t)
@@ -100,7 +118,7 @@ static LAxis inst_axis(Lw *L, const MtInst *in)
     const MtFunc *f = L->f;
     const MtType *t = in->ty;
     int rank = rank_of(t);
-    LAxis x[3], r = scalar(1);
+    LAxis x[3], r = unknown(t);
     for (uint32_t i = 0; i < in->nargs && i < 3; i++)
         x[i] = in->args[i] ? seen_as(L->axis, f, in->args[i], t) : scalar(BIG);
     switch (in->op) {
@@ -114,6 +132,15 @@ static LAxis inst_axis(Lw *L, const MtInst *in)
         return in->op == OP_FULL ? seen_as(L->axis, f, in->args[0], t) : scalar(BIG);
     case OP_PROGRAM_ID:
         return scalar(1);
+    case OP_MULTIPLE_OF:
+    case OP_MAX_CONTIGUOUS:
+    case OP_MAX_CONSTANCY:
+        r = L->axis[in->args[0]];
+        for (int d = 0; d < (rank ? rank : 1); d++) {
+            int32_t *fact = in->op == OP_MULTIPLE_OF ? r.div : in->op == OP_MAX_CONTIGUOUS ? r.contig : r.cnst;
+            fact[d] = hint_of(in, d);
+        }
+        return r;
     case OP_EXPAND_DIMS: {
         const LAxis *a = &L->axis[in->args[0]];
         int k = 0;
@@ -176,7 +203,7 @@ static LAxis inst_axis(Lw *L, const MtInst *in)
     case OP_AND:
     case OP_OR:
     case OP_SELECT:
-        for (int d = 0; d < MT_LL_MAX_RANK; d++) {
+        for (int d = 0; d < rank; d++) {
             r.cnst[d] = min32(x[0].cnst[d], x[1].cnst[d]);
             if (in->op == OP_SELECT)
                 r.cnst[d] = min32(r.cnst[d], x[2].cnst[d]);
@@ -189,6 +216,68 @@ static LAxis inst_axis(Lw *L, const MtInst *in)
 
 static void axis_region(Lw *L, const MtRegion *r);
 
+/* Carried values: from their initial facts, met with the yielded ones
+ * until nothing changes (facts only shrink, so this ends; eight rounds
+ * bound it). `run` analyses the body and names what it yields. */
+typedef const MtVal *(*Body)(Lw *L, const MtInst *in);
+
+static void carried_fixpoint(Lw *L, const MtInst *in, MtVal *carried, uint32_t n, Body run)
+{
+    for (int round = 0; round < 8; round++) {
+        const MtVal *next = run(L, in);
+        bool changed = false;
+        for (uint32_t i = 0; i < n; i++) {
+            LAxis m = meet(L->axis[carried[i]], L->axis[next[i]]);
+            changed |= !same(&m, &L->axis[carried[i]]);
+            L->axis[carried[i]] = m;
+        }
+        if (!changed)
+            return;
+    }
+}
+
+static const MtInst *last(const MtRegion *r) { return r->v[r->n - 1]; }
+
+static const MtVal *for_body(Lw *L, const MtInst *in)
+{
+    axis_region(L, &in->loop->body);
+    return last(&in->loop->body)->args;
+}
+
+/* A while: the "before" region's arguments are carried; its condition
+ * forwards values (args[1..]) to the "after" region, which yields the next
+ * carried values. */
+static const MtVal *while_body(Lw *L, const MtInst *in)
+{
+    const MtNest *n = in->nest;
+    axis_region(L, &n->body[0].insts);
+    const MtInst *cond = last(&n->body[0].insts);
+    for (uint32_t i = 0; i < n->body[1].nargs; i++)
+        L->axis[n->body[1].args[i]] = L->axis[cond->args[1 + i]];
+    axis_region(L, &n->body[1].insts);
+    return last(&n->body[1].insts)->args;
+}
+
+static void axis_nest(Lw *L, const MtInst *in)
+{
+    const MtNest *n = in->nest;
+    if (in->op == OP_WHILE) {
+        for (uint32_t i = 0; i < n->body[0].nargs; i++)
+            L->axis[n->body[0].args[i]] = L->axis[in->args[i]];
+        carried_fixpoint(L, in, n->body[0].args, n->body[0].nargs, while_body);
+        const MtInst *cond = last(&n->body[0].insts);
+        for (uint32_t i = 0; i < n->nresults; i++)
+            L->axis[n->results[i]] = L->axis[cond->args[1 + i]];
+        return;
+    }
+    for (uint32_t k = 0; k < n->nbodies; k++)
+        axis_region(L, &n->body[k].insts);
+    for (uint32_t i = 0; i < n->nresults; i++)
+        L->axis[n->results[i]] = in->op == OP_IF ? meet(L->axis[last(&n->body[0].insts)->args[i]],
+                                                         L->axis[last(&n->body[1].insts)->args[i]])
+                                                  : unknown(mt_val_ty(L->f, n->results[i]));
+}
+
 static void axis_for(Lw *L, const MtInst *in)
 {
     const MtForData *l = in->loop;
@@ -196,18 +285,7 @@ static void axis_for(Lw *L, const MtInst *in)
     L->axis[l->iv] = scalar(gcd(L->axis[in->args[0]].div[0], pow2_div(l->step)));
     for (uint32_t i = 0; i < l->ncarried; i++)
         L->axis[l->iter_args[i]] = L->axis[in->args[2 + i]];
-    const MtInst *y = l->body.v[l->body.n - 1];
-    for (int round = 0; round < 8; round++) {
-        axis_region(L, &l->body);
-        bool changed = false;
-        for (uint32_t i = 0; i < l->ncarried; i++) {
-            LAxis m = meet(L->axis[l->iter_args[i]], L->axis[y->args[i]]);
-            changed |= !same(&m, &L->axis[l->iter_args[i]]);
-            L->axis[l->iter_args[i]] = m;
-        }
-        if (!changed)
-            break;
-    }
+    carried_fixpoint(L, in, l->iter_args, l->ncarried, for_body);
     for (uint32_t i = 0; i < l->ncarried; i++)
         L->axis[l->results[i]] = L->axis[l->iter_args[i]];
 }
@@ -216,8 +294,10 @@ static void axis_region(Lw *L, const MtRegion *r)
 {
     for (uint32_t i = 0; i < r->n; i++) {
         const MtInst *in = r->v[i];
-        if (in->op == OP_FOR)
+        if (in->loop)
             axis_for(L, in);
+        else if (in->nest)
+            axis_nest(L, in);
         else if (in->dst)
             L->axis[in->dst] = inst_axis(L, in);
     }
@@ -234,7 +314,7 @@ void lw_axis_analysis(Lw *L)
         else if (x->kind == VK_PARAM)
             L->axis[v] = scalar(x->div ? (int32_t)x->div : 1);
         else
-            L->axis[v] = scalar(1);
+            L->axis[v] = unknown(x->ty);
     }
     axis_region(L, &f->body);
 }

@@ -42,3 +42,16 @@ def loops_kernel(x_ptr, out_ptr, steps_ptr, n, BLOCK: tl.constexpr):
             acc = acc % 1000
         i += 1
     tl.store(out_ptr + offs, acc, mask=mask)
+
+
+@triton.jit
+def data_masks_kernel(x_ptr, out_ptr, flag_ptr, n, BLOCK: tl.constexpr):
+    # masks computed from loaded data (not constant over any run) beside a
+    # contiguous, aligned pointer, at the top level and inside a branch
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0)
+    tl.store(out_ptr + offs, x * 10, mask=(x > 0) & (offs < n))
+    if tl.load(flag_ptr + pid) > 0:
+        odd = (x & 1) == 1
+        tl.store(out_ptr + offs, x + 1000, mask=odd & (offs < n))
