@@ -41,3 +41,9 @@ def bad_arange(out, BLOCK: tl.constexpr):
 def oob_kernel(x, out, n, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(out + offs, tl.load(x + offs))  # OOB
+
+
+@triton.jit
+def printing_kernel(x, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.device_print("x", tl.load(x + offs))  # NOT-FAST
