@@ -19,7 +19,7 @@ from . import _C
 from ._C import CompilationError, Diagnostic, LaunchError, MytritonError
 from . import language
 from .jit import JITFunction, jit
-from .autotuner import Autotuner, Config, Heuristics, autotune, heuristics
+from .autotuner import Autotuner, AutotuneWarning, Config, Heuristics, autotune, heuristics
 from . import testing
 
 __version__ = _C.version
@@ -36,6 +36,6 @@ def next_power_of_2(n):
     return 1 if n <= 1 else 1 << (n - 1).bit_length()
 
 
-__all__ = ["jit", "JITFunction", "Config", "autotune", "heuristics", "Autotuner", "Heuristics", "cdiv",
-           "next_power_of_2", "language", "testing", "CompilationError", "LaunchError", "MytritonError",
+__all__ = ["jit", "JITFunction", "Config", "autotune", "heuristics", "Autotuner", "AutotuneWarning", "Heuristics",
+           "cdiv", "next_power_of_2", "language", "testing", "CompilationError", "LaunchError", "MytritonError",
            "Diagnostic"]

@@ -224,6 +224,12 @@ def gpu_available():
     return _gpu["ok"]
 
 
+def gpu_error():
+    """Why there is no GPU (empty when there is one)."""
+    gpu_available()
+    return _gpu["why"]
+
+
 def device_info():
     if "info" not in _gpu:
         _gpu["info"] = _C.cuda_device()

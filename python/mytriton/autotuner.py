@@ -9,17 +9,50 @@ config is compiled and timed with mytriton.testing.do_bench (CUPTI kernel
 times on the GPU), the fastest is remembered (``.best_config``, ``.cache``)
 and used from then on. reset_to_zero arguments are zeroed before each
 timed run and restore_value arguments restored after timing. On the CPU
-interpreter nothing is timed: the first config that compiles is used (the
-interpreter's speed says nothing about a GPU's).
+interpreter nothing is timed (the interpreter's speed says nothing about
+a GPU's): the first config that compiles is used, every time, and an
+AutotuneWarning says so -- unless the caller passed do_bench=, which is
+then used as on the GPU. MYTRITON_PRINT_AUTOTUNING=1 (or Triton's
+TRITON_PRINT_AUTOTUNING=1) prints each choice with its timings.
 
 @heuristics({"NAME": lambda args: ...}): each launch computes the named
 meta-parameters from the other arguments (a dict of every argument by name)
 and passes them as constexprs.
 """
 import builtins
+import os
+import time
+import warnings
 
 from . import _C
 from . import args as _args
+
+
+class AutotuneWarning(UserWarning):
+    """Autotuning on the CPU interpreter: no config was timed."""
+
+
+def _print_autotuning():
+    return any(os.environ.get(v, "") not in ("", "0") for v in ("MYTRITON_PRINT_AUTOTUNING",
+                                                                 "TRITON_PRINT_AUTOTUNING"))
+
+
+def _zero(v):
+    if hasattr(v, "zero_"):
+        v.zero_()           # torch
+    else:
+        v.fill(0)           # numpy
+
+
+def _saved(v):
+    return v.clone() if hasattr(v, "clone") else v.copy()
+
+
+def _restore(v, saved):
+    if hasattr(v, "copy_"):
+        v.copy_(saved)
+    else:
+        v[...] = saved
 
 
 class Config:
@@ -101,7 +134,7 @@ class Autotuner:
 
         def call():
             for name in self.reset_to_zero:
-                named[name].zero_()
+                _zero(named[name])
             self._launch(config, args, kwargs, grid)
 
         bench = self.user_bench or (lambda f: do_bench(f, warmup=self.warmup, rep=self.rep, quantiles=None))
@@ -115,19 +148,30 @@ class Autotuner:
         key = self._key(named)
         config = self.cache.get(key)
         if config is None:
+            start = time.perf_counter()
             configs = self._pruned(named)
-            if _args.runs_on_gpu(named.values()) and len(configs) > 1:
-                saved = {n: named[n].clone() for n in self.restore_value}
+            if len(configs) > 1 and (self.user_bench or _args.runs_on_gpu(named.values())):
+                saved = {n: _saved(named[n]) for n in self.restore_value}
                 timings = {c: self._bench(c, args, kwargs, grid, named) for c in configs}
                 for n, v in saved.items():
-                    named[n].copy_(v)
+                    _restore(named[n], v)
                 self.configs_timings = timings
                 config = builtins.min(timings, key=timings.get)
                 if timings[config] == float("inf"):
                     raise _C.CompilationError(f"{self.__name__}: no autotuning config compiles")
+                how = "timings: " + "; ".join(f"[{c}] {t:.4g} ms" for c, t in timings.items())
             else:
                 config = self._first_compiling(configs, args, kwargs)
+                self.configs_timings = None
+                how = "not timed"
+                if len(configs) > 1:
+                    warnings.warn(f"{self.__name__}: autotuning on the CPU interpreter times nothing; using the "
+                                  f"first config that compiles, [{config}], for key {key}", AutotuneWarning,
+                                  stacklevel=3)
             self.cache[key] = config
+            if _print_autotuning():
+                print(f"mytriton autotuning for function {self.__name__} finished after "
+                      f"{time.perf_counter() - start:.2f}s; best config selected: {config}; {how}")
         self.best_config = config
         return self._launch(config, args, kwargs, grid)
 

@@ -21,6 +21,7 @@ constants and every diagnostic's file:line:col are the user's own.
 import functools
 import inspect
 import linecache
+import re
 import textwrap
 
 from . import _C
@@ -73,29 +74,39 @@ class JITFunction:
         self.cache = {}
         self.compiles = 0             # compilations so far (a key missing from the cache)
         self._source = None
+        # a function jit(f) was called on rather than decorated: its def's line
+        self._undecorated = _undecorated_def(fn)
 
     # -- the source the compiler reads ----------------------------------------------
 
     def source(self):
         """(path, text): the kernel's whole file, or for a kernel defined
-        inside a function, its own source placed at its line."""
+        inside a function, its own source placed at its line. A function
+        made a kernel by calling ``jit(f)`` rather than decorating it (its
+        def and every such def of the file) gets ``@mytriton.jit`` on the
+        blank or comment line above its def, so the compiler sees a jit
+        function and every line keeps its number."""
         if self._source is None:
             path = inspect.getsourcefile(self.fn) or inspect.getfile(self.fn)
             lines = linecache.getlines(path, self.fn.__globals__)
             if not lines:
                 raise _C.CompilationError(f"{self.__name__}: the source of the kernel cannot be read "
                                           f"(kernels must be defined in a file)")
+            lines = list(lines)
             if "<locals>" in self.fn.__qualname__:
                 # a kernel inside a function: its own lines (dedented) at
                 # their place, and the file's top-level imports
                 src, start = inspect.getsourcelines(self.fn)
                 body = textwrap.dedent("".join(src)).splitlines(keepends=True)
-                out = [ln if ln.startswith(("import ", "from ")) else "\n" for ln in lines]
-                out[start - 1:start - 1 + len(body)] = body
-                text = "".join(out)
+                lines = [ln if ln.startswith(("import ", "from ")) else "\n" for ln in lines]
+                lines[start - 1:start - 1 + len(body)] = body
+                if self._undecorated is not None:
+                    _mark_jit(lines, start, self.__name__, path)
             else:
-                text = "".join(lines)
-            self._source = (path, text)
+                for start, name in _UNDECORATED.get(path, ()):
+                    _mark_jit(lines, start, name, path)
+                    _drop_rebinding(lines, name)
+            self._source = (path, "".join(lines))
         return self._source
 
     # -- launching --------------------------------------------------------------------
@@ -175,6 +186,49 @@ class JITFunction:
 
     def __repr__(self):
         return f"JITFunction({self.module}:{self.__name__})"
+
+
+# source file -> [(line of the def, name)] of functions made kernels by
+# calling jit(f) on them: each gets @mytriton.jit in the text the compiler reads
+_UNDECORATED = {}
+
+
+def _undecorated_def(fn):
+    """The line of fn's def when fn has no decorator in its source (jit(f)
+    called on a plain function), else None."""
+    try:
+        src, start = inspect.getsourcelines(fn)
+    except (OSError, TypeError):
+        return None
+    if src[0].lstrip().startswith("@"):
+        return None
+    path = inspect.getsourcefile(fn) or inspect.getfile(fn)
+    if "<locals>" not in fn.__qualname__:
+        entry = (start, fn.__name__)
+        if entry not in _UNDECORATED.setdefault(path, []):
+            _UNDECORATED[path].append(entry)
+    return start
+
+
+def _mark_jit(lines, start, name, path):
+    """@mytriton.jit on the line above the def at `start` (1-based), which
+    must hold no code: the line numbers of the file stay as they are."""
+    above = lines[start - 2] if start >= 2 else None
+    if above is None or above.strip() and not above.lstrip().startswith("#"):
+        raise _C.CompilationError(f"{path}:{start}: {name} is made a kernel by calling jit({name}); mytriton "
+                                  f"needs a blank or comment line above its def for that (or decorate it "
+                                  f"with @triton.jit)")
+    lines[start - 2] = lines[start - 1][:len(lines[start - 1]) - len(lines[start - 1].lstrip())] + \
+        "@mytriton.jit\n"
+
+
+def _drop_rebinding(lines, name):
+    """Blank the one-line statements `name = triton.jit(name, ...)`: to the
+    compiler `name` is the jit function, not a module-level assignment."""
+    pattern = re.compile(rf"\s*{name}\s*=\s*(?:[A-Za-z_][\w.]*\.)?jit\(\s*{name}\s*[,)].*")
+    for i, ln in enumerate(lines):
+        if pattern.fullmatch(ln.rstrip("\n")):
+            lines[i] = "\n"
 
 
 def jit(fn=None, *, do_not_specialize=(), debug=None, noinline=None, **kwargs):

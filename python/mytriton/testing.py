@@ -3,20 +3,20 @@ written for ``triton.testing`` run unchanged.
 
 do_bench(fn) times the GPU kernels fn launches with CUPTI (the runtime's
 profiler: each kernel's own start and end on the GPU, summed over the
-kernels of one call), falling back to CUDA events; on a machine without a
-GPU it times fn with the wall clock (the CPU interpreter). Results are in
-milliseconds, as Triton's. Triton flushes the L2 cache between calls; this
+kernels of one call), falling back to CUDA events where CUPTI cannot be
+loaded. Without a GPU it raises LaunchError: the CPU interpreter's time
+says nothing about a GPU's, and a wall-clock figure would pass for one.
+Results are in milliseconds, as Triton's. Triton flushes the L2 cache between calls; this
 does not, so memory-bound kernels with inputs that fit in L2 can time
 faster than Triton reports.
 """
 import math
 import statistics
-import time
 
 from . import _C
 from . import args as _args
 
-last_timer = None   # "cupti", "cuda-events" or "wall-clock": what the last do_bench used
+last_timer = None   # "cupti" or "cuda-events": what the last do_bench used
 
 
 def _stat(ms, quantiles, return_mode):
@@ -41,21 +41,9 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_m
     global last_timer
     assert return_mode in ("min", "max", "mean", "median", "all")
     if not _args.gpu_available():
-        fn()
-        t0 = time.perf_counter()
-        fn()
-        est = max((time.perf_counter() - t0) * 1e3, 1e-3)
-        n = max(1, int(rep / est))
-        for _ in range(max(0, int(warmup / est))):
-            fn()
-        ms = []
-        for _ in range(n):
-            t0 = time.perf_counter()
-            fn()
-            ms.append((time.perf_counter() - t0) * 1e3)
-        last_timer = "wall-clock"
-        return _stat(ms, quantiles, return_mode)
-
+        raise _C.LaunchError(f"mytriton.testing.do_bench times GPU kernels (CUPTI) and there is no GPU here "
+                             f"({_args.gpu_error()}); the CPU interpreter's time is not a kernel time -- time "
+                             f"interpreter runs with time.perf_counter if you need them")
     def call():
         if grad_to_none is not None:
             for x in grad_to_none:

@@ -32,6 +32,13 @@ def fill_kernel(out, value, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def acc_kernel(out, value, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out + offs, tl.load(out + offs, mask=mask) + value, mask=mask)
+
+
+@triton.jit
 def bad_arange(out, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)  # BAD-ARANGE
     tl.store(out + offs, offs)
@@ -47,3 +54,23 @@ def oob_kernel(x, out, n, BLOCK: tl.constexpr):
 def printing_kernel(x, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.device_print("x", tl.load(x + offs))  # NOT-FAST
+
+
+# kernels made by calling jit(f) rather than decorating f (Triton allows both)
+def twice(v):
+    return v * 2
+
+
+def double_kernel(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out + offs, twice(tl.load(x + offs, mask=mask)), mask=mask)
+
+
+def bad_plain(out, BLOCK: tl.constexpr):
+    tl.store(out + tl.arange(0, BLOCK), undefined_name)  # PLAIN-ERROR
+
+
+twice = triton.jit(twice)
+double_kernel = triton.jit(double_kernel)
+bad_plain = triton.jit(bad_plain)

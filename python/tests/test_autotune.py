@@ -1,9 +1,11 @@
 """triton.Config, @autotune, @heuristics and mytriton.testing on the CPU
-interpreter (no GPU: autotune takes the first config that compiles)."""
+interpreter (no GPU: autotune takes the first config that compiles and
+warns, unless given do_bench=; do_bench itself needs a GPU)."""
 import io
 import os
 import tempfile
 import unittest
+import warnings
 from contextlib import redirect_stdout
 
 import support  # noqa: F401
@@ -27,11 +29,50 @@ class Decorators(unittest.TestCase):
                    triton.Config({"BLOCK": 32})]
         k = triton.autotune(configs, key=["n"])(triton.jit(kernels.fill_kernel.fn))
         out = np.zeros(40, np.float32)
-        k[lambda meta: (triton.cdiv(meta["n"], meta["BLOCK"]),)](out, 1.5, 40)
+        with self.assertWarns(triton.AutotuneWarning) as cm:
+            k[lambda meta: (triton.cdiv(meta["n"], meta["BLOCK"]),)](out, 1.5, 40)
+        self.assertIn("times nothing; using the first config that compiles, [BLOCK: 16, num_warps: 2",
+                      str(cm.warning))
         self.assertTrue((out == 1.5).all())
         self.assertIs(k.best_config, configs[1])          # BLOCK=3 is no power of two
+        self.assertIsNone(k.configs_timings)
         self.assertEqual(k.cache, {(40, "float32"): configs[1]})   # key values, then tensor dtypes
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")                # the same key: cached, no second warning
+            k[lambda meta: (triton.cdiv(meta["n"], meta["BLOCK"]),)](out, 2.5, 40)
+        self.assertTrue((out == 2.5).all())
         self.assertIn("BLOCK: 16", str(k.best_config))
+
+    def test_autotune_with_do_bench_takes_the_fastest(self):
+        configs = [triton.Config({"BLOCK": 8}), triton.Config({"BLOCK": 3}), triton.Config({"BLOCK": 16}),
+                   triton.Config({"BLOCK": 32})]
+        fake_ms = iter([3.0, 99.0, 1.0, 2.0])             # the configs are timed in order
+        seen = []
+        out = np.full(32, 5.0, np.float32)
+
+        def bench(call):
+            ms = next(fake_ms)
+            call()
+            seen.append(out.copy())
+            return ms
+
+        k = triton.autotune(configs, key=["n"], reset_to_zero=["out"], restore_value=["out"],
+                            do_bench=bench)(triton.jit(kernels.acc_kernel.fn))
+        buf = io.StringIO()
+        os.environ["MYTRITON_PRINT_AUTOTUNING"] = "1"
+        try:
+            with redirect_stdout(buf):
+                k[lambda meta: (triton.cdiv(meta["n"], meta["BLOCK"]),)](out, 1.0, 32)
+        finally:
+            del os.environ["MYTRITON_PRINT_AUTOTUNING"]
+        self.assertIs(k.best_config, configs[2])
+        self.assertEqual(k.configs_timings[configs[1]], float("inf"))    # BLOCK=3 does not compile
+        self.assertEqual(len(seen), 3)
+        for s in seen:                                    # reset_to_zero before each timed call
+            np.testing.assert_array_equal(s, np.ones(32, np.float32))
+        np.testing.assert_array_equal(out, np.full(32, 6.0, np.float32))   # restored, then launched once
+        self.assertIn("best config selected: BLOCK: 16", buf.getvalue())
+        self.assertIn("[BLOCK: 16, num_warps: 4, num_stages: 3] 1 ms", buf.getvalue())
 
     def test_autotune_over_heuristics(self):
         k = triton.autotune([triton.Config({}, num_warps=2)], key=[])(
@@ -42,15 +83,14 @@ class Decorators(unittest.TestCase):
 
 
 class Testing(unittest.TestCase):
-    def test_do_bench_without_gpu_times_the_wall_clock(self):
+    def test_do_bench_needs_a_gpu(self):
         if triton._C.cuda_available()[0]:
-            self.skipTest("a GPU is present: do_bench uses CUPTI (test_gpu_bench)")
+            self.skipTest("a GPU is present: do_bench uses CUPTI (test_gpu_torch)")
         out = np.zeros(1024, np.float32)
-        ms = triton.testing.do_bench(lambda: kernels.fill_kernel[(8,)](out, 1.0, 1024, BLOCK=128), warmup=1, rep=5)
-        self.assertGreater(ms, 0)
-        self.assertEqual(triton.testing.last_timer, "wall-clock")
-        q = triton.testing.do_bench(lambda: None, warmup=1, rep=1, quantiles=[0.5, 0.2, 0.8])
-        self.assertEqual(len(q), 3)
+        with self.assertRaises(triton.LaunchError) as cm:
+            triton.testing.do_bench(lambda: kernels.fill_kernel[(8,)](out, 1.0, 1024, BLOCK=128))
+        self.assertIn("do_bench times GPU kernels (CUPTI) and there is no GPU here", str(cm.exception))
+        self.assertFalse(out.any())                       # nothing ran
 
     def test_perf_report(self):
         @triton.testing.perf_report(triton.testing.Benchmark(

@@ -64,6 +64,20 @@ class Launch(unittest.TestCase):
         negate[(1,)](x, out, 5, BLOCK=8)
         np.testing.assert_array_equal(out, -x)
 
+    def test_jit_called_as_a_function(self):
+        x = np.arange(100, dtype=np.float32)
+        out = np.zeros_like(x)
+        kernels.double_kernel[(2,)](x, out, 100, BLOCK=64)       # f = triton.jit(f), helper likewise
+        np.testing.assert_array_equal(out, 2 * x)
+
+        def local_add(x, out, n, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            tl.store(out + offs, tl.load(x + offs, mask=offs < n) + 1, mask=offs < n)
+
+        out[:] = 0
+        triton.jit(local_add)[(1,)](x, out, 64, BLOCK=64)
+        np.testing.assert_array_equal(out[:64], x[:64] + 1)
+
     def test_empty_grid_launches_nothing(self):
         out = np.zeros(8, np.float32)
         kernels.fill_kernel[(0,)](out, 1.0, 8, BLOCK=8)
@@ -128,6 +142,13 @@ class Errors(unittest.TestCase):
         self.assertIn(f"{KERNELS}:{d.line}:12: error:", str(e))
         self.assertIn("^~~~", str(e))
         self.assertIsInstance(e, triton.MytritonError)
+
+    def test_error_in_a_kernel_made_by_calling_jit(self):
+        with self.assertRaises(triton.CompilationError) as cm:
+            kernels.bad_plain[(1,)](np.zeros(4, np.float32), BLOCK=4)
+        d = cm.exception.diagnostics[0]
+        self.assertEqual((d.file, d.line), (KERNELS, line_of("PLAIN-ERROR")))
+        self.assertIn("undefined_name", str(cm.exception))
 
     def test_out_of_bounds_raises_with_the_line(self):
         with self.assertRaises(triton.LaunchError) as cm:
