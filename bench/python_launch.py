@@ -22,7 +22,6 @@ import tempfile
 import time
 
 import mytriton
-import mytriton.language as tl
 
 SOURCE = '''
 import mytriton as triton

@@ -6,7 +6,8 @@
 #   install-deps.sh test     and testing (make test): Check, Neovim, Emacs with eglot and
 #                            lsp-mode, Vim with ALE for the editor tests, Chromium, node and
 #                            npm and libcurl for the dashboard's tests, python3-numpy for the
-#                            numpy references of the example kernels
+#                            numpy references of the example kernels, python3-pip,
+#                            -setuptools and -venv for python.test_pip_install
 #   install-deps.sh fuzz     and fuzzing (make fuzz): clang 14 with libFuzzer
 set -eu
 
@@ -17,7 +18,7 @@ need="cmake make gcc pkg-config python3-dev libcjson-dev libmicrohttpd-dev libsq
 case "${1:-}" in
   "") ;;
   test)
-    need="$need neovim emacs-nox elpa-eglot elpa-lsp-mode vim vim-ale chromium libcurl4-openssl-dev python3-numpy"
+    need="$need neovim emacs-nox elpa-eglot elpa-lsp-mode vim vim-ale chromium libcurl4-openssl-dev python3-numpy python3-pip python3-setuptools python3-venv"
     # The dashboard's page tests run node and npm: Debian's, unless a node
     # is already installed (NodeSource's brings its own npm).
     command -v node >/dev/null 2>&1 || need="$need nodejs"

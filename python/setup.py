@@ -2,7 +2,12 @@
 (the compiler and runtime libraries it links are C, built by CMake), then
 package it with the pure-Python modules. Needs what the CMake build needs
 (cmake, gcc, cmake/install-deps.sh's packages, the CUDA toolkit for NVRTC);
-setuptools is the only Python package used."""
+setuptools is the only Python package used (Debian's python3-setuptools:
+pip install --no-build-isolation ./python works without a network).
+
+MYTRITON_BUILD_DIR=DIR packages the extension an existing CMake build
+directory already built (DIR/python/mytriton/_C*.so, for this Python)
+instead of building it again."""
 import os
 import subprocess
 import sys
@@ -16,15 +21,23 @@ ROOT = os.path.dirname(HERE)
 
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
-        build = os.path.join(os.path.abspath(self.build_temp), "cmake")
-        subprocess.check_call(["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
-                               "-DMT_TESTS=OFF", f"-DPython3_EXECUTABLE={sys.executable}"])
-        subprocess.check_call(["cmake", "--build", build, "--target", "mytriton_python",
-                               "-j", str(os.cpu_count() or 2)])
         name = os.path.basename(self.get_ext_filename(ext.name))
+        build = os.environ.get("MYTRITON_BUILD_DIR")
+        if build:
+            built = os.path.join(os.path.abspath(build), "python", "mytriton", name)
+            if not os.path.exists(built):
+                sys.exit(f"MYTRITON_BUILD_DIR={build}: no {built} (build the mytriton_python target there with "
+                         f"this Python, {sys.executable}, or unset MYTRITON_BUILD_DIR)")
+        else:
+            build = os.path.join(os.path.abspath(self.build_temp), "cmake")
+            subprocess.check_call(["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
+                                   "-DMT_TESTS=OFF", f"-DPython3_EXECUTABLE={sys.executable}"])
+            subprocess.check_call(["cmake", "--build", build, "--target", "mytriton_python",
+                                   "-j", str(os.cpu_count() or 2)])
+            built = os.path.join(build, "python", "mytriton", name)
         target = self.get_ext_fullpath(ext.name)
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        self.copy_file(os.path.join(build, "python", "mytriton", name), target)
+        self.copy_file(built, target)
 
 
 setup(

@@ -35,6 +35,18 @@ def load_example(stem):
     return module
 
 
+TUTORIALS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tutorials")
+
+
+def load_tutorial(stem):
+    """Import python/tutorials/<stem>.py as a module (its checks do not run)."""
+    path = os.path.join(TUTORIALS, stem + ".py")
+    spec = importlib.util.spec_from_file_location("tutorial_" + stem.replace("-", "_"), path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def require_gpu():
     """Skip (raise SkipTest) without a GPU, or fail under MYTRITON_REQUIRE_CUDA=1."""
     ok, why = mytriton._C.cuda_available()

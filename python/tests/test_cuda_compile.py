@@ -9,7 +9,7 @@ import json
 import os
 import unittest
 
-from support import EXAMPLES, load_example
+from support import EXAMPLES, load_example, load_tutorial
 import mytriton
 
 SIG = {"float32": "*fp32:16", "float16": "*fp16:16", "int32": "*i32:16"}
@@ -45,6 +45,37 @@ class CudaStage(unittest.TestCase):
         line = next(i for i, ln in enumerate(text.splitlines(), 1) if "NOT-FAST" in ln)
         self.assertEqual((d.code, d.file, d.line), ("E0603", path, line))
         self.assertIn("fast CUDA lowering", d.message)
+
+
+    def test_tutorials(self):
+        # each tutorial kernel with the signature its GPU launch makes: it
+        # compiles, or the fast lowering refuses a construct (E0603) at its
+        # line in the tutorial; which ones is printed
+        for stem, name, sig in TUTORIAL_KERNELS:
+            kernel = getattr(load_tutorial(stem), name)
+            while not hasattr(kernel, "source"):        # under @autotune
+                kernel = kernel.fn
+            path, text = kernel.source()
+            with self.subTest(name):
+                try:
+                    k = mytriton._C.compile(path, text, name, sig, stage="cuda", num_warps=4)
+                except mytriton.CompilationError as e:
+                    d = e.diagnostics[0]
+                    self.assertEqual((d.code, d.file), ("E0603", path), str(e))
+                    self.assertGreater(d.line, 0)
+                    print(f"\n{stem}: {name}: not lowered yet: {d.message} (line {d.line})")
+                else:
+                    self.assertIn("__global__", k.text("cuda"))
+                    print(f"\n{stem}: {name}: compiles for the GPU ({k.launch_shape['threads']} threads)")
+
+
+TUTORIAL_KERNELS = [
+    ("01-vector-add", "add_kernel", "*fp32:16,*fp32:16,*fp32:16,i32,1024"),
+    ("02-fused-softmax", "softmax_kernel", "*fp32:16,*fp32:16,i32,i32,i32,i32,1024"),
+    ("03-matmul", "matmul_kernel",
+     "*fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32,i32:16,i32:16,i32,i32,i32,64,64,32,8,'leaky_relu'"),
+    ("04-layer-norm", "_layer_norm_fwd_fused", "*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32,i32,fp32,1024"),
+]
 
 
 for _p in sorted(glob.glob(os.path.join(EXAMPLES, "*.json"))):

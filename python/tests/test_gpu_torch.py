@@ -1,13 +1,18 @@
-"""On a GPU, with torch: the example kernels on torch CUDA tensors agree
-with torch; launches honour torch's current stream; CuPy arrays
+"""On a GPU, with torch: every example kernel on torch CUDA tensors agrees
+with its numpy reference, and a few with torch's own results; the
+tutorials' kernels (vector add, fused softmax, matmul with autotune timing
+every config, layer norm) agree with torch; do_bench times with CUPTI;
+launches honour torch's current stream; CuPy arrays
 (__cuda_array_interface__) launch too; MYTRITON_INTERPRET=1 runs CUDA
 tensors on the interpreter. Skips (77) without a GPU or torch;
 MYTRITON_REQUIRE_CUDA=1 turns the skip into a failure."""
+import math
 import os
 import unittest
 
-from support import load_example, require_gpu
+from support import load_example, load_tutorial, require_gpu
 import mytriton as triton
+import references
 
 require_gpu()
 try:
@@ -64,6 +69,101 @@ class Examples(unittest.TestCase):
         torch.testing.assert_close(out, x[::4])
         kernels.scale_kernel[(2,)](x, x, 100)
         torch.testing.assert_close(x[:100], torch.arange(100, device=DEV, dtype=torch.float32) * 3)
+
+
+class AllExamples(unittest.TestCase):
+    """examples/*.json on torch CUDA tensors, against references.py."""
+
+    def check(self, spec_path):
+        spec, kernel, arrays, scalars, grid, inputs = references.prepare(spec_path)
+        tensors = {n: torch.from_numpy(a).to(DEV) for n, a in arrays.items()}
+        kernel[grid](**tensors, **scalars)
+        torch.cuda.synchronize()
+        self.assertEqual([key[1] for key in kernel.cache], ["cuda"])
+        references.check(self, spec, {n: t.cpu().numpy() for n, t in tensors.items()}, inputs, scalars)
+
+
+for _p in references.specs():
+    setattr(AllExamples, "test_" + os.path.basename(_p)[:-5].replace(".", "_"),
+            (lambda p: lambda self: self.check(p))(_p))
+
+
+def _cuda_or_skip(test, launch):
+    """Run launch(); a kernel the fast lowering refuses (E0603) skips, visibly."""
+    try:
+        launch()
+    except triton.CompilationError as e:
+        if e.diagnostics and e.diagnostics[0].code == "E0603":
+            test.skipTest(f"not lowered for the GPU yet: {e.diagnostics[0].message}")
+        raise
+
+
+class Tutorials(unittest.TestCase):
+    def test_vector_add(self):
+        m = load_tutorial("01-vector-add")
+        x = torch.rand(98_432, device=DEV)
+        y = torch.rand(98_432, device=DEV)
+        out = torch.empty_like(x)
+        m.add_kernel[lambda meta: (triton.cdiv(x.numel(), meta["BLOCK_SIZE"]),)](x, y, out, x.numel(),
+                                                                               BLOCK_SIZE=1024)
+        torch.testing.assert_close(out, x + y, rtol=0, atol=0)
+
+    def test_fused_softmax(self):
+        m = load_tutorial("02-fused-softmax")
+        x = torch.randn(1823, 781, device=DEV)
+        y = torch.empty_like(x)
+        _cuda_or_skip(self, lambda: m.softmax_kernel[(132,)](y, x, x.stride(0), y.stride(0), 1823, 781,
+                                                             BLOCK_SIZE=1024, num_warps=4))
+        torch.testing.assert_close(y, torch.softmax(x, dim=1), rtol=1e-5, atol=1e-6)
+
+    def test_matmul_autotune_times_every_config(self):
+        m = load_tutorial("03-matmul")
+        M, N, K = 512, 512, 512
+        a = torch.randn(M, K, device=DEV, dtype=torch.float16)
+        b = torch.randn(K, N, device=DEV, dtype=torch.float16)
+        c = torch.empty(M, N, device=DEV, dtype=torch.float16)
+        k = m.matmul_kernel
+        k[lambda META: (triton.cdiv(M, META["BLOCK_SIZE_M"]) * triton.cdiv(N, META["BLOCK_SIZE_N"]),)](
+            a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+            ACTIVATION="leaky_relu")
+        want = torch.nn.functional.leaky_relu((a.float() @ b.float()), 0.01).half()
+        torch.testing.assert_close(c, want, rtol=1e-2, atol=1e-2)
+        timings = k.configs_timings
+        self.assertEqual(len(timings), 3)
+        self.assertTrue(all(math.isfinite(t) and t > 0 for t in timings.values()), timings)
+        self.assertIs(k.best_config, min(timings, key=timings.get))
+        self.assertEqual(triton.testing.last_timer, "cupti")
+        print("\nmatmul 512^3 autotune timings (ms): " + "; ".join(f"[{c}] {t:.4f}" for c, t in timings.items()))
+
+    def test_layer_norm(self):
+        m = load_tutorial("04-layer-norm")
+        M, N = 1151, 8192
+        x = -2.3 + 0.5 * torch.randn(M, N, device=DEV)
+        w = torch.rand(N, device=DEV)
+        b = torch.rand(N, device=DEV)
+        y = torch.empty_like(x)
+        mean = torch.empty(M, device=DEV)
+        rstd = torch.empty(M, device=DEV)
+        m._layer_norm_fwd_fused[(M,)](x, y, w, b, mean, rstd, x.stride(0), N, 1e-5, BLOCK_SIZE=1024, num_warps=4)
+        torch.testing.assert_close(y, torch.nn.functional.layer_norm(x, (N,), w, b, 1e-5), rtol=1e-4, atol=1e-4)
+
+
+class Bench(unittest.TestCase):
+    def test_do_bench_times_kernels_with_cupti(self):
+        add = load_example("add_kernel").add_kernel
+        n = 1 << 24
+        x = torch.rand(n, device=DEV)
+        y = torch.rand(n, device=DEV)
+        out = torch.empty_like(x)
+        ms = triton.testing.do_bench(lambda: add[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024))
+        self.assertEqual(triton.testing.last_timer, "cupti")
+        gbps = 3 * 4 * n / (ms * 1e-3) / 1e9
+        print(f"\ndo_bench: add of 2^24 floats {ms * 1e3:.1f} us, {gbps:.0f} GB/s (cupti)")
+        self.assertGreater(ms, 0.005)          # above 40 TB/s would be no kernel time
+        self.assertLess(ms, 5.0)
+        q = triton.testing.do_bench(lambda: add[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024),
+                                    quantiles=[0.5, 0.2, 0.8])
+        self.assertTrue(q[1] <= q[0] <= q[2], q)
 
 
 class Streams(unittest.TestCase):

@@ -156,6 +156,8 @@ class Errors(unittest.TestCase):
         d = cm.exception.diagnostics[0]
         self.assertEqual((d.code, d.file, d.line), ("R0701", KERNELS, line_of("# OOB")))
         self.assertIn("x has 10 elements", d.message)
+        self.assertIn(f"{KERNELS}:{d.line}:{d.col}: error: out-of-bounds load in oob_kernel", str(cm.exception))
+        self.assertIn("^~~~", str(cm.exception))
 
     def test_arguments(self):
         a = np.zeros(8, np.float32)
