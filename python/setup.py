@@ -44,7 +44,7 @@ setup(
     name="mytriton",
     version="0.1.0",
     description="Triton-style GPU kernels compiled by a compiler written in C",
-    packages=["mytriton", "mytriton.language"],
+    packages=["mytriton", "mytriton.language", "mytriton.runtime"],
     ext_modules=[Extension("mytriton._C", sources=[])],
     cmdclass={"build_ext": CMakeBuild},
     python_requires=">=3.9",

@@ -21,6 +21,7 @@ from . import language
 from .jit import JITFunction, jit
 from .autotuner import Autotuner, AutotuneWarning, Config, Heuristics, autotune, heuristics
 from . import testing
+from . import runtime
 
 __version__ = _C.version
 
@@ -37,5 +38,5 @@ def next_power_of_2(n):
 
 
 __all__ = ["jit", "JITFunction", "Config", "autotune", "heuristics", "Autotuner", "AutotuneWarning", "Heuristics",
-           "cdiv", "next_power_of_2", "language", "testing", "CompilationError", "LaunchError", "MytritonError",
-           "Diagnostic"]
+           "cdiv", "next_power_of_2", "language", "testing", "runtime", "CompilationError", "LaunchError",
+           "MytritonError", "Diagnostic"]

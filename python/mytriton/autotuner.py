@@ -85,8 +85,12 @@ def _jit_of(fn):
 
 class Autotuner:
     def __init__(self, fn, configs, key, reset_to_zero=None, restore_value=None, prune_configs_by=None,
-                 warmup=None, rep=None, do_bench=None):
+                 warmup=None, rep=None, do_bench=None, pre_hook=None, post_hook=None):
         self.fn = fn
+        # while timing: pre_hook(args) before each call (in place of zeroing
+        # reset_to_zero, as Triton), post_hook(args, exception) after each config
+        self.pre_hook = pre_hook
+        self.post_hook = post_hook
         self.configs = list(configs) or [Config({})]
         self.keys = list(key)
         self.reset_to_zero = list(reset_to_zero or [])
@@ -133,15 +137,23 @@ class Autotuner:
         from .testing import do_bench
 
         def call():
-            for name in self.reset_to_zero:
-                _zero(named[name])
+            if self.pre_hook:
+                self.pre_hook(named)
+            else:
+                for name in self.reset_to_zero:
+                    _zero(named[name])
             self._launch(config, args, kwargs, grid)
 
         bench = self.user_bench or (lambda f: do_bench(f, warmup=self.warmup, rep=self.rep, quantiles=None))
         try:
-            return bench(call)
-        except _C.CompilationError:
+            ms = bench(call)
+        except _C.CompilationError as e:
+            if self.post_hook:
+                self.post_hook(named, exception=e)
             return float("inf")
+        if self.post_hook:
+            self.post_hook(named, exception=None)
+        return ms
 
     def run(self, *args, grid, **kwargs):
         named = {**dict(zip(self.arg_names, args)), **kwargs}
@@ -195,7 +207,8 @@ def autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_va
     """Decorator: choose the fastest of `configs` for each value of `key`."""
     def decorator(fn):
         return Autotuner(fn, configs, key, reset_to_zero=reset_to_zero, restore_value=restore_value,
-                         prune_configs_by=prune_configs_by, warmup=warmup, rep=rep, do_bench=do_bench)
+                         prune_configs_by=prune_configs_by, warmup=warmup, rep=rep, do_bench=do_bench,
+                         pre_hook=pre_hook, post_hook=post_hook)
 
     return decorator
 

@@ -74,6 +74,24 @@ class Decorators(unittest.TestCase):
         self.assertIn("best config selected: BLOCK: 16", buf.getvalue())
         self.assertIn("[BLOCK: 16, num_warps: 4, num_stages: 3] 1 ms", buf.getvalue())
 
+    def test_pre_and_post_hooks_while_timing(self):
+        calls = []
+        out = np.zeros(16, np.float32)
+
+        def pre(args):
+            calls.append(("pre", float(args["out"][0])))
+            args["out"].fill(10)
+
+        def post(args, exception):
+            calls.append(("post", type(exception).__name__ if exception else None))
+
+        configs = [triton.Config({"BLOCK": 16}), triton.Config({"BLOCK": 5})]
+        k = triton.autotune(configs, key=[], pre_hook=pre, post_hook=post,
+                            do_bench=lambda call: (call(), 1.0)[1])(triton.jit(kernels.acc_kernel.fn))
+        k[(1,)](out, 1.0, 16)
+        self.assertEqual(calls, [("pre", 0.0), ("post", None), ("pre", 11.0), ("post", "CompilationError")])
+        np.testing.assert_array_equal(out, np.full(16, 11.0, np.float32))   # no hook on the real launch
+
     def test_autotune_over_heuristics(self):
         k = triton.autotune([triton.Config({}, num_warps=2)], key=[])(
             triton.heuristics({"BLOCK": lambda args: args["n"]})(triton.jit(kernels.fill_kernel.fn)))

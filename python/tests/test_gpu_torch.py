@@ -166,6 +166,17 @@ class Bench(unittest.TestCase):
         self.assertTrue(q[1] <= q[0] <= q[2], q)
 
 
+class Driver(unittest.TestCase):
+    def test_active_driver_is_torchs_device_and_stream(self):
+        active = triton.runtime.driver.active
+        self.assertEqual(active.get_active_torch_device(), torch.device("cuda", 0))
+        major, minor = torch.cuda.get_device_capability(0)
+        self.assertEqual(active.get_current_target().arch, major * 10 + minor)
+        side = torch.cuda.Stream()
+        with torch.cuda.stream(side):
+            self.assertEqual(active.get_current_stream(), side.cuda_stream)
+
+
 class Streams(unittest.TestCase):
     def test_side_stream_orders_with_torch(self):
         # a long torch kernel on the side stream, then a launch that reads its

@@ -231,6 +231,16 @@ class Names(unittest.TestCase):
         self.assertEqual(triton.cdiv(1000, 256), 4)
         self.assertEqual([triton.next_power_of_2(n) for n in (0, 1, 3, 64, 65)], [1, 1, 4, 64, 128])
 
+    def test_runtime_driver(self):
+        from mytriton.runtime import Autotuner, Config, JITFunction, driver  # noqa: F401  (Triton's names)
+        self.assertIs(triton.runtime.driver, driver)
+        target = driver.active.get_current_target()
+        if triton._C.cuda_available()[0]:
+            self.assertEqual((target.backend, target.warp_size), ("cuda", 32))
+        else:
+            self.assertEqual((target.backend, driver.active.get_current_stream(), driver.active.get_current_device()),
+                             ("cpu", 0, 0))
+
     def test_language_names_come_from_the_compiler(self):
         for name in ("load", "store", "arange", "program_id", "dot", "sum", "where", "exp", "static_range",
                      "float16", "bfloat16", "int64", "constexpr"):
