@@ -227,7 +227,9 @@ static MtStatus run(MtCtx *c, void *ud)
 
     k->lowering = spec->lowering == MT_LOWERING_SEED ? MT_LOWERING_SEED : MT_LOWERING_FAST;
     if (k->lowering == MT_LOWERING_FAST) {
-        MtKernelOptions ko = {.num_warps = spec->num_warps, .sm = spec->sm ? spec->sm : 90};
+        int sm = spec->sm ? spec->sm : 90;
+        MtKernelOptions ko = {.num_warps = spec->num_warps, .sm = sm,
+                              .tensor_cores = k->codegen == MT_CODEGEN_CUDA && sm >= 80};
         k->kernel = mt_kernel_lower(c, k->func, &ko);
         if (!k->kernel)
             return MT_ERR_SOURCE;

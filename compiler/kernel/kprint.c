@@ -182,6 +182,15 @@ static void stmt(MtBuf *b, const KFunc *f, const KStmt *s, int indent)
     case KST_BARRIER:
         mt_buf_puts(b, "barrier");
         break;
+    case KST_MMA:
+        mt_buf_printf(b, "mma.m16n8k16.%s %s[", tyname((MtDtype)s->u.mma.in_dt), k_var_at(f, s->u.mma.acc)->name);
+        expr(b, f, s->u.mma.index);
+        mt_buf_printf(b, "+0:4] += %s[", k_var_at(f, s->u.mma.a)->name);
+        expr(b, f, s->u.mma.a_at);
+        mt_buf_printf(b, ", ld %u] x %s[", s->u.mma.lda, k_var_at(f, s->u.mma.b)->name);
+        expr(b, f, s->u.mma.b_at);
+        mt_buf_printf(b, ", ld %u]^T", s->u.mma.ldb);
+        break;
     case KST_BLANK:
         break;
     }

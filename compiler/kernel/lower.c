@@ -564,7 +564,7 @@ static void plan_inst(Lw *L, const MtInst *in)
     const MtLinear *h = NULL;
     switch (mt_op_class(in->op)) {
     case OC_DOT:
-        h = lw_dot_layout(L, in->ty);
+        h = lw_dot_layout(L, in);
         L->strong[in->dst] = 1;
         break;
     case OC_SHAPE:
@@ -1031,6 +1031,17 @@ static bool fast_supported(Lw *L, const MtRegion *r)
     return true;
 }
 
+static void index_defs(Lw *L, const MtRegion *r)
+{
+    for (uint32_t i = 0; i < r->n; i++) {
+        const MtInst *in = r->v[i];
+        if (in->dst)
+            L->def[in->dst] = in;
+        for (uint32_t k = 0; k < mt_inst_nregions(in); k++)
+            index_defs(L, mt_inst_region((MtInst *)in, k));
+    }
+}
+
 KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt)
 {
     Lw L = {.c = c, .f = f};
@@ -1040,6 +1051,9 @@ KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt)
     L.home = mt_arena_alloc(&c->arena, (f->nvals + 1) * sizeof *L.home);
     L.cheap = mt_arena_alloc(&c->arena, f->nvals + 1);
     L.strong = mt_arena_alloc(&c->arena, f->nvals + 1);
+    L.def = mt_arena_alloc(&c->arena, (f->nvals + 1) * sizeof *L.def);
+    L.tensor_cores = opt && opt->tensor_cores;
+    index_defs(&L, &f->body);
     if (!fast_supported(&L, &f->body))
         return NULL;
     launch_shape(&L, opt);

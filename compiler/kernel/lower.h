@@ -29,6 +29,7 @@
 typedef struct MtKernelOptions {
     int num_warps;            /* warps per program; 0: chosen from the kernel */
     int sm;                   /* target, e.g. 90 */
+    bool tensor_cores;        /* tl.dot of f16/bf16 operands may use mma.sync (sm >= 80, CUDA C++) */
 } MtKernelOptions;
 
 /* Lower f. Operations the fast lowering cannot handle yet are E0603
@@ -88,6 +89,8 @@ typedef struct Lw {
     LAxis *axis;              /* per SSA value (axis.c) */
     uint8_t *cheap;           /* per SSA value: recomputed where needed */
     uint8_t *strong;          /* per SSA value: its home comes from a tl.dot (elementwise users keep it) */
+    const MtInst **def;       /* per SSA value: the instruction whose dst it is (NULL: none) */
+    bool tensor_cores;        /* MtKernelOptions.tensor_cores */
     MT_VEC(LMemo) memo;
     MT_VEC(LBase) bases;
     uint32_t depth;           /* open regions */
@@ -157,7 +160,7 @@ bool lw_shape_cheap(const Lw *L, const MtInst *in);
 const MtLinear *lw_shape_home(Lw *L, const MtInst *in);
 LVal lw_shape(Lw *L, const MtInst *in, const MtLinear *ll);
 /* lower_dot.c */
-const MtLinear *lw_dot_layout(Lw *L, const MtType *result);
+const MtLinear *lw_dot_layout(Lw *L, const MtInst *in);
 void lw_dot(Lw *L, const MtInst *in);
 /* convert.c */
 LVal lw_convert(Lw *L, const LVal *from, const MtLinear *to, MtDtype dt);

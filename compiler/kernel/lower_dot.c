@@ -1,4 +1,23 @@
-/* lower_dot.c: tl.dot in the fast lowering, on CUDA cores.
+/* lower_dot.c: tl.dot in the fast lowering, on tensor cores or on CUDA
+ * cores.
+ *
+ * Tensor cores. A dot whose operands are f16 (or bf16) blocks widened to
+ * f32 -- how the front end types tl.dot of two f16 blocks -- with M, N, K
+ * multiples of 16, 8 and 16 runs as PTX mma.sync m16n8k16 (f32
+ * accumulators). The warps split the [M, N] result into warp tiles (wm
+ * along M, wn along N); each warp covers its tile with 16 x 8 mma tiles.
+ * The result's layout is the accumulator fragment's, repeated over the
+ * tiles: register bit 0 is column + 1, lanes 0-1 columns + 2, + 4, lanes
+ * 2-4 rows + 1, + 2, + 4, register bit 1 row + 8, then register bits for
+ * the warp tile's 8-column and 16-row steps, and the warp bits. The
+ * operands go through shared memory as halves: A row-major [M][K + 8],
+ * B transposed [N][K + 8] (the 8-element pad puts a fragment's eight rows
+ * in distinct banks); each thread reads its fragments as 32-bit pairs.
+ * Products of halves are exact in f32; the tensor core's order of the
+ * additions within one k-step of 16 is its own, so results may differ from
+ * the interpreter's in the last bits.
+ *
+ * CUDA cores (every other dot, and every dot of the MLIR backend).
  *
  * The result [M, N] lives in an outer-product layout: each thread owns an
  * RM x RN micro-tile (rows mbase..mbase+RM-1, columns nbase..nbase+RN-1)
@@ -24,9 +43,79 @@ static int32_t pow2_at_most(int64_t v, int32_t cap)
     return p;
 }
 
-const MtLinear *lw_dot_layout(Lw *L, const MtType *result)
+/* Warps along M for the tensor-core tiling: as square a warp tile as
+ * the warps allow. */
+static int32_t mma_warps_m(const Lw *L, int32_t M, int32_t N)
 {
+    int32_t best = 0, best_skew = 0;
+    for (int32_t wm = 1; wm <= L->warps; wm *= 2) {
+        int32_t tm = M / wm, tn = N / (L->warps / wm);
+        if (tm < 16 || tn < 8)
+            continue;
+        int32_t skew = tm > tn ? tm / tn : tn / tm;
+        if (!best || skew < best_skew)
+            best = wm, best_skew = skew;
+    }
+    return best;
+}
+
+static int log2i(int32_t v)
+{
+    int r = 0;
+    while ((1 << r) < v)
+        r++;
+    return r;
+}
+
+/* Whether a dot runs on tensor cores, and the half dtype both its
+ * operands were widened from. */
+static bool mma_input(Lw *L, const MtInst *in, MtDtype *half)
+{
+    if (!L->tensor_cores || in->nargs != 2 || lw_dtype(in->ty) != MT_DT_F32)
+        return false;
+    const MtInst *a = L->def[in->args[0]], *b = L->def[in->args[1]];
+    if (!a || !b || a->op != OP_CAST || b->op != OP_CAST)
+        return false;
+    MtDtype da = lw_dtype(mt_val_ty(L->f, a->args[0])), db = lw_dtype(mt_val_ty(L->f, b->args[0]));
+    if (da != db || (da != MT_DT_F16 && da != MT_DT_BF16))
+        return false;
+    const MtType *at = mt_val_ty(L->f, in->args[0]);
+    int32_t M = in->ty->shape[0], N = in->ty->shape[1], K = at->shape[1];
+    *half = da;
+    return M % 16 == 0 && N % 8 == 0 && K % 16 == 0 && mma_warps_m(L, M, N) > 0;
+}
+
+static const MtLinear *mma_layout(Lw *L, int32_t M, int32_t N)
+{
+    int32_t wm = mma_warps_m(L, M, N), wn = L->warps / wm, tm = M / wm, tn = N / wn;
+    MtLinear l = {.rank = 2, .shape = {M, N}};
+    int r = 0;
+    l.reg[r][1] = 1, r++;
+    l.reg[r][0] = 8, r++;
+    for (int32_t x = 8; x < tn; x *= 2)
+        l.reg[r][1] = x, r++;
+    for (int32_t x = 16; x < tm; x *= 2)
+        l.reg[r][0] = x, r++;
+    l.nreg = (uint8_t)r;
+    static const int32_t lanes[MT_LL_LANES][2] = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+    for (int i = 0; i < MT_LL_LANES; i++)
+        l.lane[i][0] = lanes[i][0], l.lane[i][1] = lanes[i][1];
+    int w = 0;
+    for (int32_t x = tm; x < M; x *= 2)
+        l.warp[w][0] = x, w++;
+    for (int32_t x = tn; x < N; x *= 2)
+        l.warp[w][1] = x, w++;
+    l.nwarp = (uint8_t)w;
+    return lw_layout(L, l);
+}
+
+const MtLinear *lw_dot_layout(Lw *L, const MtInst *in)
+{
+    const MtType *result = in->ty;
     int32_t M = result->shape[0], N = result->shape[1];
+    MtDtype half;
+    if (mma_input(L, in, &half))
+        return mma_layout(L, M, N);
     int64_t threads = 32 * (int64_t)L->warps;
     int64_t per = (int64_t)M * N / threads;
     int32_t rn = pow2_at_most(per > 1 ? per : 1, N < 8 ? N : 8);
@@ -49,11 +138,12 @@ const MtLinear *lw_dot_layout(Lw *L, const MtType *result)
 }
 
 /* Write every element of x ([rows, cols] as the SSA has it) into sm at
- * row * ld + col, or transposed at col * ld + row. */
-static void stage(Lw *L, KVarId sm, const KExpr *slot, const LVal *x, const MtType *t, MtDtype dt, bool transpose)
+ * row * ld + col, or transposed at col * ld + row (a uniform x: the
+ * elements in order, ld unused). */
+static void stage(Lw *L, KVarId sm, const KExpr *slot, const LVal *x, const MtType *t, MtDtype dt, bool transpose,
+                  int32_t ld)
 {
     MtCtx *c = L->c;
-    int32_t ld = transpose ? t->shape[0] : t->shape[1];
     if (x->kind == LV_UNIFORM) {
         /* every element is the same: each thread fills a share */
         uint32_t n = (uint32_t)mt_ty_numel(t), threads = 32u * (uint32_t)L->warps;
@@ -77,8 +167,70 @@ static void stage(Lw *L, KVarId sm, const KExpr *slot, const LVal *x, const MtTy
     }
 }
 
+/* The result's registers set to zero. */
+static LVal zero_acc(Lw *L, MtDtype dt, const MtLinear *ll)
+{
+    LVal acc = lw_new_regs(L, dt, ll, "acc");
+    for (uint32_t r = 0; r < mt_ll_nregs(ll); r++)
+        k_set(&L->b, acc.regs, k_int(L->c, MT_DT_I32, r), k_int(L->c, dt, 0));
+    return acc;
+}
+
+static void mma_dot(Lw *L, const MtInst *in, MtDtype half)
+{
+    MtCtx *c = L->c;
+    const MtType *at = mt_val_ty(L->f, in->args[0]), *bt = mt_val_ty(L->f, in->args[1]);
+    int32_t M = at->shape[0], K = at->shape[1], N = bt->shape[1], ld = K + 8;
+    int32_t wm = mma_warps_m(L, M, N), tm = M / wm, tn = N / (L->warps / wm);
+    const MtLinear *ll = L->home[in->dst];
+    /* the halves the operands were widened from */
+    MtVal av = L->def[in->args[0]]->args[0], bv = L->def[in->args[1]]->args[0];
+    LVal a = lw_get_any(L, av), b = lw_get_any(L, bv);
+    const KExpr *aslot, *bslot;
+    lw_scratch_begin(L);
+    KVarId as = lw_shared(L, half, (uint32_t)(M * ld), "dot_a", &aslot);
+    KVarId bs = lw_shared(L, half, (uint32_t)(N * ld), "dot_b", &bslot);
+    k_barrier(&L->b);
+    stage(L, as, aslot, &a, mt_val_ty(L->f, av), half, false, ld);
+    stage(L, bs, bslot, &b, mt_val_ty(L->f, bv), half, true, ld);
+    k_barrier(&L->b);
+    LVal acc = zero_acc(L, MT_DT_F32, ll);
+    /* the warp tile's origin: warp bits along M first, then along N */
+    const KExpr *zero = k_int(c, MT_DT_I32, 0);
+    const KExpr *wrow = wm == 1 ? zero
+                                : k_mul(c, k_op(c, K_BAND, MT_DT_I32, L->warp, k_int(c, MT_DT_I32, wm - 1), NULL),
+                                        k_int(c, MT_DT_I32, tm));
+    const KExpr *wn_index = wm == 1 ? L->warp : k_op(c, K_SHR, MT_DT_I32, L->warp, k_int(c, MT_DT_I32, log2i(wm)), NULL);
+    const KExpr *wcol = wm == L->warps ? zero : k_mul(c, wn_index, k_int(c, MT_DT_I32, tn));
+    int nbits = log2i(tn / 8);
+    for (int32_t ks = 0; ks < K; ks += 16)
+        for (int32_t i = 0; i < tm / 16; i++)
+            for (int32_t j = 0; j < tn / 8; j++) {
+                KStmt *s = k_stmt(&L->b, KST_MMA);
+                s->u.mma.acc = acc.regs;
+                s->u.mma.a = as;
+                s->u.mma.b = bs;
+                s->u.mma.index = k_int(c, MT_DT_I32, ((int64_t)j << 2) | ((int64_t)i << (2 + nbits)));
+                s->u.mma.a_at = k_add(c, aslot, k_add(c, k_mul(c, k_add(c, wrow, k_int(c, MT_DT_I32, i * 16)),
+                                                               k_int(c, MT_DT_I32, ld)),
+                                                     k_int(c, MT_DT_I32, ks)));
+                s->u.mma.b_at = k_add(c, bslot, k_add(c, k_mul(c, k_add(c, wcol, k_int(c, MT_DT_I32, j * 8)),
+                                                               k_int(c, MT_DT_I32, ld)),
+                                                     k_int(c, MT_DT_I32, ks)));
+                s->u.mma.lda = (uint32_t)ld;
+                s->u.mma.ldb = (uint32_t)ld;
+                s->u.mma.in_dt = (uint8_t)half;
+            }
+    L->val[in->dst] = acc;
+}
+
 void lw_dot(Lw *L, const MtInst *in)
 {
+    MtDtype half;
+    if (mma_input(L, in, &half)) {
+        mma_dot(L, in, half);
+        return;
+    }
     MtCtx *c = L->c;
     const MtType *at = mt_val_ty(L->f, in->args[0]), *bt = mt_val_ty(L->f, in->args[1]);
     int32_t M = at->shape[0], K = at->shape[1], N = bt->shape[1];
@@ -91,8 +243,8 @@ void lw_dot(Lw *L, const MtInst *in)
     KVarId as = lw_shared(L, dt, (uint32_t)(K * M), "dot_a", &aslot);
     KVarId bs = lw_shared(L, dt, (uint32_t)(K * N), "dot_b", &bslot);
     k_barrier(&L->b);
-    stage(L, as, aslot, &a, at, dt, true);
-    stage(L, bs, bslot, &b, bt, dt, false);
+    stage(L, as, aslot, &a, at, dt, true, M);
+    stage(L, bs, bslot, &b, bt, dt, false, N);
     k_barrier(&L->b);
     /* The micro-tile: the distinct row and column offsets of the registers. */
     uint32_t n = mt_ll_nregs(ll), nrow = 0, ncol = 0;
@@ -113,9 +265,7 @@ void lw_dot(Lw *L, const MtInst *in)
         ri[r] = x;
         ci[r] = y;
     }
-    LVal acc = lw_new_regs(L, dt, ll, "acc");
-    for (uint32_t r = 0; r < n; r++)
-        k_set(&L->b, acc.regs, k_int(c, MT_DT_I32, r), k_int(c, dt, 0));
+    LVal acc = zero_acc(L, dt, ll);
     const KExpr *mbase = lw_coord(L, ll, 0, 0), *nbase = lw_coord(L, ll, 1, 0);
     KVarId kk = k_var(c, L->kf, KV_LOCAL, MT_DT_I32, 0, lw_name(L, "k"));
     KStmt *loop = k_stmt(&L->b, KST_FOR);

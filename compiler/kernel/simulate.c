@@ -385,6 +385,25 @@ static void store(Sim *s, KVarId v, int64_t index, Slot val)
 
 static void run_block(Sim *s, const KBlock *blk, const uint8_t *active);
 
+/* mma.sync for thread t: its four accumulators, each a sum over k in
+ * order with one f32 rounding per step (the tensor core's internal order
+ * and rounding differ in the last bits). */
+static void run_mma(Sim *s, uint32_t t, const KStmt *st)
+{
+    int64_t index = eval(s, t, st->u.mma.index).i, a_at = eval(s, t, st->u.mma.a_at).i;
+    int64_t b_at = eval(s, t, st->u.mma.b_at).i;
+    uint32_t g = (t & 31) >> 2, col = (t & 3) * 2;
+    for (uint32_t i = 0; i < 4 && !s->fault; i++) {
+        int64_t row = g + (i >> 1) * 8, n = col + (i & 1);
+        Slot *acc = var_slot(s, t, st->u.mma.acc, index + i);
+        for (int64_t k = 0; k < 16 && !s->fault; k++) {
+            double x = var_slot(s, t, st->u.mma.a, a_at + row * st->u.mma.lda + k)->f;
+            double y = var_slot(s, t, st->u.mma.b, b_at + n * st->u.mma.ldb + k)->f;
+            acc->f = fix(MT_DT_F32, (Slot){.f = acc->f + x * y}).f;
+        }
+    }
+}
+
 static void run_stmt(Sim *s, const KStmt *st, const uint8_t *active)
 {
     uint32_t n = s->nthreads;
@@ -498,6 +517,11 @@ static void run_stmt(Sim *s, const KStmt *st, const uint8_t *active)
         free(in);
         return;
     }
+    case KST_MMA:
+        for (uint32_t t = 0; t < n && !s->fault; t++)
+            if (active[t])
+                run_mma(s, t, st);
+        return;
     case KST_BARRIER:
     case KST_BLANK:
         return;

@@ -86,6 +86,11 @@ static void scan_block(Em *e, const KBlock *b)
             scan_expr(e, s->u.while_.cond);
             scan_block(e, &s->u.while_.body);
             break;
+        case KST_MMA:
+            scan_expr(e, s->u.mma.index);
+            scan_expr(e, s->u.mma.a_at);
+            scan_expr(e, s->u.mma.b_at);
+            break;
         case KST_BARRIER:
         case KST_BLANK: break;
         }
@@ -136,6 +141,11 @@ static void carry_scan(Em *e, Carry *c, const KBlock *b)
             carry_scan(e, c, &s->u.for_.body);
             break;
         case KST_WHILE: carry_scan(e, c, &s->u.while_.body); break;
+        case KST_MMA:
+            if (k_is_const(s->u.mma.index, &k))
+                for (int j = 0; j < 4; j++)
+                    carry_slot(e, c, s->u.mma.acc, k + j);
+            break;
         case KST_STORE:
         case KST_VSTORE:
         case KST_BARRIER:
@@ -576,6 +586,9 @@ static void stmt(Em *e, const KStmt *s)
         } else {
             op_make(e, "nvvm.barrier0", 0, NULL, 0, NULL, 0, NULL, 0, NULL);
         }
+        return;
+    case KST_MMA:
+        em_unsupported(e, "a tensor-core tl.dot (mma.sync; the MLIR backend lowers tl.dot on CUDA cores)");
         return;
     case KST_BLANK: return;
     }

@@ -1,0 +1,24 @@
+# Kernels that pin the fast lowering's tl.dot: f16 and bf16 operands (on
+# tensor cores where the GPU has them, mma.sync), an accumulator carried
+# through a K loop, masked edges, and an fp32 dot beside them (CUDA cores).
+# tests/exec/check_fast.c runs each spec of this folder in the kernel-layer
+# simulator and in the interpreter and compares the outputs.
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def half_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        ks = k * BK + rk
+        a = tl.load(a_ptr + rm[:, None] * K + ks[None, :], mask=(rm[:, None] < M) & (ks[None, :] < K), other=0.0)
+        b = tl.load(b_ptr + ks[:, None] * N + rn[None, :], mask=(ks[:, None] < K) & (rn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+    c = acc.to(c_ptr.dtype.element_ty)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], c, mask=(rm[:, None] < M) & (rn[None, :] < N))
