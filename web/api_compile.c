@@ -13,6 +13,9 @@
  *     diff to the SSA before it (when "passes": true);
  *   - "ptx" and "sass" (when asked for in "stages"): NVRTC's PTX and the
  *     disassembled cubin, linked through the generated CUDA;
+ *   - "mlir" and "mlir-llvm" (when asked for): the MLIR code generator's
+ *     module before and after MLIR's GPU lowering, linked to the source,
+ *     from a compile of their own (stages.c);
  *   - "kernel_info" (mt_query_kernel), "helpers", "timing".
  *
  * A source with errors is still a 200: the document carries the
@@ -31,6 +34,7 @@
 typedef struct Wanted {
     unsigned mask;            /* compiler stages (1 << MtStage) */
     bool ptx, sass, passes;
+    bool mlir, mlir_llvm;     /* the MLIR code generator's stages (a compile of their own) */
     int last;                 /* the last compiler stage needed */
 } Wanted;
 
@@ -62,9 +66,14 @@ static bool wanted(WebReq *r, const cJSON *body, Wanted *w)
         } else if (name && !strcmp(name, "sass")) {
             w->ptx = w->sass = true;
             stage = MT_STAGE_CUDA;
-        } else if (stage < 0 || stage == MT_STAGE_MLIR) {
+        } else if (stage == MT_STAGE_MLIR || stage == MT_STAGE_MLIR_LLVM) {
+            w->mlir = true;
+            w->mlir_llvm |= stage == MT_STAGE_MLIR_LLVM;
+            stage = MT_STAGE_SSA;
+        } else if (stage < 0) {
             mt_web_reply_error(r, 400, "bad_field", "stages",
-                               "unknown stage '%s' (stages: ast, expr, ssa-raw, ssa, layout, kernel, cuda, ptx, sass)",
+                               "unknown stage '%s' (stages: ast, expr, ssa-raw, ssa, layout, kernel, cuda, mlir, "
+                               "mlir-llvm, ptx, sass)",
                                name ? name : "(not a string)");
             return false;
         } else {
@@ -218,6 +227,8 @@ void mt_web_api_compile(WebReq *r)
         cJSON_AddItemToObject(doc, "ptx", ptx);
     if (sass)
         cJSON_AddItemToObject(doc, "sass", sass);
+    if (st == MT_OK && w.mlir)
+        mt_web_mlir_stages(r->s, c, k, q.path, q.source, q.len, q.sm, q.lowering, q.num_warps, w.mlir_llvm, doc);
     ptx = sass = NULL;
     char sha[65];
     mt_web_sha256_hex(q.source, q.len, sha);

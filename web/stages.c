@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "api.h"
 #include "cuda_build.h"
 #include "diff.h"
 #include "tool.h"
@@ -269,4 +270,64 @@ cJSON *mt_web_nvrtc_stages(const MtWebServer *s, MtCtx *c, MtCompiled *k, int sm
         *sass_out = sass_json(s, c, k, &out, src, len);
     mt_nvrtc_output_free(&out);
     return ptx;
+}
+
+static cJSON *message_part(const char *key, const char *text)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, key, text);
+    return o;
+}
+
+void mt_web_mlir_stages(MtWebServer *s, MtCtx *c, MtCompiled *k, const char *path, const char *src, size_t len,
+                        int sm, int lowering, int num_warps, bool llvm, cJSON *doc)
+{
+    static const MtStage stages[] = {MT_STAGE_MLIR, MT_STAGE_MLIR_LLVM};
+    size_t nstages = llvm ? 2 : 1;
+    MtCtx *m2c = mt_ctx_new(NULL);
+    const char *why = "out of memory";
+    if (!m2c || !mt_mlir_available(m2c, &why)) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "The MLIR stages need the MLIR backend, which is not available here: %s. docs/mlir-backend.md "
+                 "says how to build it (MLIR's development package, then reconfigure).",
+                 why);
+        for (size_t i = 0; i < nstages; i++)
+            cJSON_AddItemToObject(doc, mt_stage_name(stages[i]), message_part("unavailable", text));
+        mt_ctx_free(m2c);
+        return;
+    }
+    MtModule *m = NULL;
+    MtCompiled *mk = NULL;
+    MtSpec spec = {.kernel = mt_compiled_kernel_name(k),
+                   .signature = mt_compiled_signature(c, k),
+                   .last_stage = stages[nstages - 1],
+                   .sm = sm,
+                   .lowering = lowering,
+                   .num_warps = num_warps,
+                   .codegen = MT_CODEGEN_MLIR};
+    MtStatus st = mt_parse(m2c, path, src, len, &m);
+    if (st == MT_OK) {
+        mt_web_compile_begin(s, m2c);
+        st = mt_compile(m2c, m, &spec, &mk);
+        mt_web_compile_end(s, m2c);
+    }
+    const char *version = mt_mlir_version(m2c);
+    for (size_t i = 0; i < nstages; i++) {
+        const char *text = st == MT_OK ? mt_compiled_text(m2c, mk, stages[i]) : NULL;
+        cJSON *part;
+        if (text) {
+            part = cJSON_CreateObject();
+            cJSON_AddStringToObject(part, "text", text);
+            cJSON_AddItemToObject(part, "lines", mt_web_stage_lines(m2c, mk, stages[i], src, len));
+            cJSON_AddStringToObject(part, "version", version ? version : "MLIR");
+        } else if (st == MT_CANCELLED) {
+            part = message_part("error", "the MLIR compile took too long and was stopped");
+        } else {
+            part = message_part("error", mt_error_count(m2c) ? mt_diag_render(m2c, mt_diag_at(m2c, 0), false)
+                                                             : "the MLIR code generator made no text");
+        }
+        cJSON_AddItemToObject(doc, mt_stage_name(stages[i]), part);
+    }
+    mt_ctx_free(m2c);
 }

@@ -33,7 +33,7 @@ const state = {
   specs: [],
   signature: '',
   defines: {},
-  lowering: 'seed',
+  lowering: 'fast',  // the compiler's default
   compileSeq: 0,
   lastDoc: null,
   run: null,
@@ -87,7 +87,7 @@ function kernelRequest() {
   // server then takes the file's only kernel, or says which to pick.
   if (state.kernel && new RegExp(`\\bdef\\s+${state.kernel}\\s*\\(`).test(req.source)) req.kernel = state.kernel;
   if (state.signature.trim()) req.signature = state.signature.trim();
-  if (state.lowering !== 'seed') req.lowering = state.lowering;
+  req.lowering = state.lowering;
   const defines = Object.fromEntries(Object.entries(state.defines).filter(([, v]) => String(v).trim() !== ''));
   if (Object.keys(defines).length) req.defines = defines;
   return req;
@@ -236,7 +236,7 @@ function updateHash() {
   h.set('file', state.path);
   if (state.kernel) h.set('kernel', state.kernel);
   if (state.signature) h.set('sig', state.signature);
-  if (state.lowering !== 'seed') h.set('lowering', state.lowering);
+  if (state.lowering !== 'fast') h.set('lowering', state.lowering);
   for (const [k, v] of Object.entries(state.defines)) if (v !== '') h.set(`D.${k}`, v);
   history.replaceState(null, '', `#${h.toString()}`);
 }
@@ -330,7 +330,7 @@ async function route() {
   if (h.get('run')) return openRun(Number(h.get('run')));
   const defines = {};
   for (const [k, v] of h) if (k.startsWith('D.')) defines[k.slice(2)] = v;
-  state.lowering = h.get('lowering') === 'fast' ? 'fast' : 'seed';
+  state.lowering = h.get('lowering') === 'seed' ? 'seed' : 'fast';
   $('#lowering').value = state.lowering;
   if (h.get('file')) return openFile(h.get('file'), h.get('kernel'), { signature: h.get('sig') || '', defines });
   const first = [...$('#picker').options].find((o) => o.value !== 'untitled.py::');

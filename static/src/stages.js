@@ -2,7 +2,8 @@
 //
 // Two panes, each showing one view of the compiled kernel: the typed
 // expression tree, SSA as lowered, SSA after each optimisation pass (with a
-// diff to the SSA before it), optimised SSA, layouts, CUDA C++, PTX and
+// diff to the SSA before it), optimised SSA, layouts, CUDA C++, the MLIR
+// code generator's module (before and after MLIR's GPU lowering), PTX and
 // SASS. Every line the compiler linked to the source carries that link
 // (its source range and the helper calls it was inlined through, from the
 // compile document's "lines"); it is tinted with its source line's colour,
@@ -19,6 +20,8 @@ export const STAGES = [
   ['layout', 'layouts (seed lowering)'],
   ['kernel', 'kernel layer (fast lowering)'],
   ['cuda', 'CUDA C++'],
+  ['mlir', 'MLIR (gpu, arith, scf)'],
+  ['mlir-llvm', 'MLIR (llvm, nvvm)'],
   ['ptx', 'PTX (NVRTC)'],
   ['sass', 'SASS'],
 ];
@@ -71,6 +74,7 @@ export class Stages {
     const stages = ['expr', 'ssa-raw', 'ssa', 'layout', 'kernel', 'cuda'];
     if (shown.includes('sass')) stages.push('sass');
     else if (shown.includes('ptx')) stages.push('ptx');
+    for (const s of ['mlir', 'mlir-llvm']) if (shown.includes(s)) stages.push(s);
     return { stages, passes: shown.includes('passes') };
   }
 
@@ -92,7 +96,7 @@ export class Stages {
     if (stage === 'passes') return this.renderPasses(pane);
     let text = null;
     let lines = null;
-    if (stage === 'ptx' || stage === 'sass') {
+    if (['ptx', 'sass', 'mlir', 'mlir-llvm'].includes(stage)) {
       const part = doc[stage];
       if (!part) {
         pane.note.textContent = doc.status === 'ok' ? 'not compiled yet' : 'the kernel has errors';
@@ -106,6 +110,7 @@ export class Stages {
       text = part.text;
       lines = part.lines;
       if (stage === 'ptx') pane.note.textContent = `sm_${part.sm}, NVRTC ${part.ms.toFixed(1)} ms (${part.cache})`;
+      if (part.version) pane.note.textContent = part.version;
       if (part.note) pane.note.textContent = part.note;
     } else {
       text = doc.stages?.[stage];

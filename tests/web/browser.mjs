@@ -9,7 +9,7 @@
 // runs the kernel on the interpreter (the real `mytriton worker`) and
 // checks its outputs' values, and reopens
 // the run from the history. Screenshots of each step (and of every stage
-// view of examples/softmax.py) go to --out; docs/dashboard.md shows them.
+// view of examples/softmax.py, MLIR included) go to --out; docs/dashboard.md shows them.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -98,6 +98,13 @@ try {
   }
   check((await paneText(0)).includes('.visible .entry softmax_kernel'), 'the PTX pane shows NVRTC\'s PTX');
   check(/nvdisasm|cuobjdump/.test(await paneText(1)), 'the SASS pane shows SASS or says how to enable it');
+  await pickStage(0, 'mlir');
+  await pickStage(1, 'mlir-llvm');
+  await page.waitForFunction(() => /gpu\.module|MLIR backend/.test(document.querySelector('.pane[data-pane="1"] .pane-body').innerText), null, { timeout: 60000 });
+  const mlirText = await paneText(0);
+  check(mlirText.includes('gpu.module') ? (await page.locator('.pane[data-pane="0"] .code-line.linked-line').count()) > 5 : mlirText.includes('docs/mlir-backend.md'),
+    'the MLIR panes show linked MLIR, or say how to enable the backend');
+  await shot('softmax-mlir');
   await pickStage(0, 'ssa');
   await pickStage(1, 'cuda');
 

@@ -308,6 +308,60 @@ START_TEST(compile_ptx_is_linked_through_cuda)
 }
 END_TEST
 
+/* Linked lines of a stage part ({"text", "lines"}): how many carry a span,
+ * and whether one was inlined through a call on `call_line`. */
+static int linked_lines(const cJSON *part, int call_line, bool *inlined)
+{
+    int linked = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(part, "lines"))
+    {
+        linked += cJSON_GetObjectItem(e, "span") != NULL;
+        const cJSON *call = cJSON_GetArrayItem(cJSON_GetObjectItem(e, "calls"), 0);
+        if (call && cJSON_GetObjectItem(call, "line")->valueint == call_line)
+            *inlined = true;
+    }
+    return linked;
+}
+
+START_TEST(compile_mlir_stages_are_linked)
+{
+    cJSON *plain = post_json("/api/compile", body_for("scale_kernel", ", \"stages\": [\"ssa\"]"), 200);
+    cJSON *doc = post_json("/api/compile", body_for("scale_kernel", ", \"stages\": [\"ssa\", \"mlir\", \"mlir-llvm\"]"), 200);
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(doc, "status")), "ok");
+    /* the MLIR compile's own diagnostics stay out of the editor's */
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "diagnostics")),
+                     cJSON_GetArraySize(cJSON_GetObjectItem(plain, "diagnostics")));
+    cJSON_Delete(plain);
+    for (const char *s = "mlir\0mlir-llvm\0"; *s; s += strlen(s) + 1) {
+        cJSON *part = cJSON_GetObjectItem(doc, s);
+        ck_assert_msg(part != NULL, "no %s part", s);
+        const char *unavailable = cJSON_GetStringValue(cJSON_GetObjectItem(part, "unavailable"));
+        if (unavailable) {
+            /* a build without the MLIR backend: the pane says how to get it */
+            ck_assert_ptr_nonnull(strstr(unavailable, "docs/mlir-backend.md"));
+            continue;
+        }
+        const char *text = cJSON_GetStringValue(cJSON_GetObjectItem(part, "text"));
+        ck_assert_msg(text && strstr(text, "gpu.module"), "%s: %s", s, cJSON_PrintUnformatted(part));
+        ck_assert_ptr_nonnull(strstr(text, !strcmp(s, "mlir") ? "arith.mulf" : "llvm.fmul"));
+        ck_assert_ptr_nonnull(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(part, "version")), "MLIR"));
+        /* the helper's multiply is inlined through the call on line 27 */
+        bool inlined = false;
+        ck_assert_int_gt(linked_lines(part, 27, &inlined), 3);
+        ck_assert_msg(inlined, "%s: no line inlined through the call on line 27", s);
+    }
+    /* the seed lowering has no kernel layer for MLIR: an error in the pane, not in the editor */
+    cJSON_Delete(doc);
+    doc = post_json("/api/compile",
+                    body_for("scale_kernel", ", \"lowering\": \"seed\", \"stages\": [\"cuda\", \"mlir\"]"), 200);
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(doc, "status")), "ok");
+    cJSON *part = cJSON_GetObjectItem(doc, "mlir");
+    ck_assert(cJSON_GetObjectItem(part, "error") || cJSON_GetObjectItem(part, "unavailable"));
+    cJSON_Delete(doc);
+}
+END_TEST
+
 START_TEST(compile_errors_come_with_ranges_and_fixes)
 {
     const char *body = "{\"source\": \"import triton\\nimport triton.language as tl\\n\\n@triton.jit\\n"
@@ -816,6 +870,7 @@ int main(void)
     tcase_add_test(t, file_reads_only_under_the_root);
     tcase_add_test(t, compile_links_every_stage_to_the_source);
     tcase_add_test(t, compile_ptx_is_linked_through_cuda);
+    tcase_add_test(t, compile_mlir_stages_are_linked);
     tcase_add_test(t, compile_errors_come_with_ranges_and_fixes);
     tcase_add_test(t, compile_rejects_bad_requests);
     tcase_add_test(t, oversized_bodies_are_refused);
