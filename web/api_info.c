@@ -43,8 +43,7 @@ void mt_web_api_info(WebReq *r)
     cJSON_AddItemToObject(doc, "dtypes", dtypes());
     cJSON *stages = cJSON_AddArrayToObject(doc, "stages");
     for (int st = 0; st < MT_STAGE_COUNT; st++)
-        if (st != MT_STAGE_MLIR)
-            cJSON_AddItemToArray(stages, cJSON_CreateString(mt_stage_name((MtStage)st)));
+        cJSON_AddItemToArray(stages, cJSON_CreateString(mt_stage_name((MtStage)st)));
     cJSON_AddItemToArray(stages, cJSON_CreateString("ptx"));
     cJSON_AddItemToArray(stages, cJSON_CreateString("sass"));
     cJSON *sass = cJSON_AddObjectToObject(doc, "sass");

@@ -826,6 +826,173 @@ static char *npy_zeros(int count, size_t *len)
     return b;
 }
 
+/* ---- ceilings ------------------------------------------------------------------------------- */
+
+/* Wait for the GPU probe to answer; the state it ended in. */
+static const char *probe_state(void)
+{
+    static char state[32];
+    for (int i = 0; i < 200; i++) {
+        cJSON *info = get_json("/api/info", 200);
+        snprintf(state, sizeof state, "%s",
+                 str_of(cJSON_GetObjectItem(cJSON_GetObjectItem(info, "backends"), "cuda"), "state"));
+        cJSON_Delete(info);
+        if (strcmp(state, "probing"))
+            return state;
+        usleep(50000);
+    }
+    return state;
+}
+
+/* A ceiling kernel's entry in the GET /api/ceilings answer. */
+static const cJSON *ceiling_kernel(const cJSON *doc, const char *name)
+{
+    const cJSON *k;
+    cJSON_ArrayForEach(k, cJSON_GetObjectItem(doc, "kernels")) if (!strcmp(str_of(k, "name"), name)) return k;
+    ck_abort_msg("no ceiling kernel %s", name);
+    return NULL;
+}
+
+/* Run a ceiling kernel as the page does, with `spec` (NULL: its own) and
+ * `extra` request fields; the finished run. */
+static cJSON *run_ceiling_kernel(const cJSON *k, const cJSON *spec, const char *backend, int profile)
+{
+    cJSON *req = cJSON_CreateObject();
+    cJSON_AddStringToObject(req, "source", str_of(k, "source"));
+    cJSON_AddStringToObject(req, "kernel", str_of(k, "kernel"));
+    cJSON_AddItemToObject(req, "spec", cJSON_Duplicate(spec ? spec : cJSON_GetObjectItem(k, "spec"), true));
+    cJSON_AddStringToObject(req, "backend", backend);
+    if (profile)
+        cJSON_AddNumberToObject(req, "profile", profile);
+    char *body = cJSON_PrintUnformatted(req);
+    cJSON *doc = post_json("/api/runs", body, 202);
+    int id = cJSON_GetObjectItem(doc, "id")->valueint;
+    cJSON_Delete(doc);
+    free(body);
+    cJSON_Delete(req);
+    return finish_run(id);
+}
+
+static void post_ceilings(int copy_run, int fma_run, long want, const char *code, const char *field)
+{
+    char body[128];
+    snprintf(body, sizeof body, "{\"device\": 0, \"copy_run\": %d, \"fma_run\": %d}", copy_run, fma_run);
+    cJSON *doc = post_json("/api/ceilings", body, want);
+    if (code) {
+        ck_assert_str_eq(error_code(doc), code);
+        ck_assert_str_eq(error_field(doc), field);
+    }
+    cJSON_Delete(doc);
+}
+
+START_TEST(ceilings_need_a_gpu)
+{
+    ck_assert_str_eq(probe_state(), "unavailable");
+    cJSON *doc = get_json("/api/ceilings", 503);
+    ck_assert_str_eq(error_code(doc), "no_gpu");
+    const char *msg = str_of(cJSON_GetObjectItem(doc, "error"), "message");
+    ck_assert_msg(strstr(msg, "measured on a GPU") && strstr(msg, "the fake worker has no GPU"), "%s", msg);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "kernels")), 2);
+    cJSON_Delete(doc);
+    doc = post_json("/api/ceilings", "{\"copy_run\": 1, \"fma_run\": 2}", 503);
+    ck_assert_str_eq(error_code(doc), "no_gpu");
+    cJSON_Delete(doc);
+    expect_error("GET", "/api/ceilings?device=x", NULL, 400, "bad_field");
+}
+END_TEST
+
+static void setup_fake_gpu(void)
+{
+    setenv("FAKE_WORKER_GPU", "1", 1);
+    setup();
+    unsetenv("FAKE_WORKER_GPU");
+}
+
+/* The fake GPU times every launch at 1000 ns, so the ceilings are the
+ * kernels' counts over 1000 ns: what matters here is the bookkeeping (the
+ * real kernels' figures come from a real GPU: tests/gpu). */
+START_TEST(ceilings_come_from_two_checked_runs)
+{
+    ck_assert_str_eq(probe_state(), "ready");
+    cJSON *doc = get_json("/api/ceilings?device=0", 200);
+    ck_assert_str_eq(str_of(doc, "name"), "Fake GPU");
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItem(doc, "ceilings")));
+    cJSON *copy = run_ceiling_kernel(ceiling_kernel(doc, "copy"), NULL, "cuda", 5);
+    cJSON *fma = run_ceiling_kernel(ceiling_kernel(doc, "fma"), NULL, "cuda", 5);
+    cJSON *unprofiled = run_ceiling_kernel(ceiling_kernel(doc, "copy"), NULL, "cuda", 0);
+    cJSON *spec = cJSON_Duplicate(cJSON_GetObjectItem(ceiling_kernel(doc, "fma"), "spec"), true);
+    cJSON_ReplaceItemInObject(spec, "flops", cJSON_CreateNumber(1e15));
+    cJSON *inflated = run_ceiling_kernel(ceiling_kernel(doc, "fma"), spec, "cuda", 5);
+    int c = cJSON_GetObjectItem(copy, "id")->valueint, f = cJSON_GetObjectItem(fma, "id")->valueint;
+    ck_assert_str_eq(str_of(copy, "status"), "ok");
+    ck_assert_str_eq(str_of(fma, "status"), "ok");
+    /* runs that are not the measuring kernels, as they are, profiled, are refused */
+    post_ceilings(f, f, 422, "bad_run", "copy_run");
+    post_ceilings(c, c, 422, "bad_run", "fma_run");
+    post_ceilings(cJSON_GetObjectItem(unprofiled, "id")->valueint, f, 422, "bad_run", "copy_run");
+    post_ceilings(c, cJSON_GetObjectItem(inflated, "id")->valueint, 422, "bad_run", "fma_run");
+    post_ceilings(c, 99999, 404, "not_found", "fma_run");
+    cJSON_Delete(doc);
+    doc = post_json("/api/ceilings", "{\"device\": 0, \"copy_run\": \"1\", \"fma_run\": 2}", 400);
+    ck_assert_str_eq(error_field(doc), "copy_run");
+    cJSON_Delete(doc);
+    post_ceilings(c, f, 201, NULL, NULL);
+    doc = get_json("/api/ceilings", 200);
+    cJSON *ceil = cJSON_GetObjectItem(doc, "ceilings");
+    ck_assert_str_eq(str_of(ceil, "device"), "Fake GPU");
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(ceil, "copy_gbs")->valuedouble, 268435456 / 1000.0, 1e-6);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(ceil, "fp32_tflops")->valuedouble, 68719476736 / 1000.0 / 1e3, 1e-9);
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(ceil, "copy"), "run")->valueint, c);
+    ck_assert_ptr_nonnull(str_of(ceil, "measured"));
+    cJSON_Delete(doc);
+    expect_error("GET", "/api/ceilings?device=3", NULL, 404, "not_found");
+    cJSON_Delete(copy);
+    cJSON_Delete(fma);
+    cJSON_Delete(unprofiled);
+    cJSON_Delete(inflated);
+    cJSON_Delete(spec);
+}
+END_TEST
+
+/* The ceiling kernels compute what they say, on the interpreter at a
+ * small size: the copy's out is its x, the FMA kernel's out is the two
+ * chains' sum (x + 1 + x for zero iterations). */
+START_TEST(real_ceiling_kernels_are_right)
+{
+    probe_state();
+    long status;
+    cJSON *doc = http_get_json(url("/api/ceilings"), &status); /* 200 on a GPU machine, else 503: both list them */
+    ck_assert_msg(status == 200 || status == 503, "GET /api/ceilings: %ld", status);
+    cJSON *spec = cJSON_Parse("{\"grid\": [4], \"constexprs\": {\"BLOCK\": 1024}, \"args\": {\"x\": {\"dtype\": "
+                              "\"float32\", \"shape\": [4096], \"init\": \"arange\"}, \"out\": {\"dtype\": \"float32\", "
+                              "\"shape\": [4096], \"init\": \"zeros\"}}}");
+    cJSON *run = run_ceiling_kernel(ceiling_kernel(doc, "copy"), spec, "interp", 0);
+    ck_assert_msg(!strcmp(str_of(run, "status"), "ok"), "copy: %s", str_of(run, "error"));
+    ck_assert_double_eq_tol(array_sum(run, "out"), 4095.0 * 4096 / 2, 1e-3);
+    cJSON_Delete(run);
+    cJSON_AddItemToObject(cJSON_GetObjectItem(spec, "args"), "iters", cJSON_CreateNumber(0));
+    run = run_ceiling_kernel(ceiling_kernel(doc, "fma"), spec, "interp", 0);
+    ck_assert_msg(!strcmp(str_of(run, "status"), "ok"), "fma: %s", str_of(run, "error"));
+    ck_assert_double_eq_tol(array_sum(run, "out"), 2 * (4095.0 * 4096 / 2) + 4096, 1e-1);
+    cJSON_Delete(run);
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(spec, "args"), "iters", cJSON_CreateNumber(3));
+    run = run_ceiling_kernel(ceiling_kernel(doc, "fma"), spec, "interp", 0);
+    ck_assert_str_eq(str_of(run, "status"), "ok");
+    /* three steps of v -> 0.999 v + 0.001 on both chains */
+    double sum = 0;
+    for (int i = 0; i < 4096; i++) {
+        double a = i, b = i + 1.0;
+        for (int k = 0; k < 3; k++)
+            a = a * 0.999 + 0.001, b = b * 0.999 + 0.001;
+        sum += a + b;
+    }
+    ck_assert_double_eq_tol(array_sum(run, "out"), sum, sum * 1e-5);
+    cJSON_Delete(run);
+    cJSON_Delete(spec);
+    cJSON_Delete(doc);
+}
+END_TEST
+
 START_TEST(uploads_are_checked)
 {
     size_t n;
@@ -884,14 +1051,21 @@ int main(void)
     tcase_add_test(t, hanging_worker_costs_one_request);
     tcase_add_test(t, worker_errors_are_reported);
     tcase_add_test(t, uploads_are_checked);
+    tcase_add_test(t, ceilings_need_a_gpu);
     suite_add_tcase(s, t);
     TCase *real = tcase_create("real");
     tcase_add_checked_fixture(real, setup_real, teardown);
     tcase_set_timeout(real, 60);
     tcase_add_test(real, real_worker_runs_the_interpreter);
+    tcase_add_test(real, real_ceiling_kernels_are_right);
     tcase_add_test(real, real_far_read_costs_one_request);
     tcase_add_test(real, real_endless_loop_costs_one_request);
     suite_add_tcase(s, real);
+    TCase *gpu = tcase_create("fake_gpu");
+    tcase_add_checked_fixture(gpu, setup_fake_gpu, teardown);
+    tcase_set_timeout(gpu, 60);
+    tcase_add_test(gpu, ceilings_come_from_two_checked_runs);
+    suite_add_tcase(s, gpu);
     TCase *tok = tcase_create("token");
     tcase_add_checked_fixture(tok, setup_token, teardown);
     tcase_add_test(tok, token_is_enforced);
