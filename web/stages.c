@@ -323,6 +323,12 @@ void mt_web_mlir_stages(MtWebServer *s, MtCtx *c, MtCompiled *k, const char *pat
             cJSON_AddStringToObject(part, "version", version ? version : "MLIR");
         } else if (st == MT_CANCELLED) {
             part = message_part("error", "the MLIR compile took too long and was stopped");
+        } else if (mt_error_count(m2c) && !strcmp(mt_diag_at(m2c, 0)->code, "E1001")) {
+            /* the backend's module cannot serve this build */
+            char why_text[2048];
+            snprintf(why_text, sizeof why_text, "%s\nThe MLIR stages need a working MLIR backend: docs/mlir-backend.md says how "
+                     "to build it.", mt_diag_render(m2c, mt_diag_at(m2c, 0), false));
+            part = message_part("unavailable", why_text);
         } else {
             part = message_part("error", mt_error_count(m2c) ? mt_diag_render(m2c, mt_diag_at(m2c, 0), false)
                                                              : "the MLIR code generator made no text");

@@ -901,10 +901,16 @@ START_TEST(ceilings_need_a_gpu)
 }
 END_TEST
 
+/* The variable stays set until the probe (started in the background) has answered. */
 static void setup_fake_gpu(void)
 {
     setenv("FAKE_WORKER_GPU", "1", 1);
     setup();
+}
+
+static void teardown_fake_gpu(void)
+{
+    teardown();
     unsetenv("FAKE_WORKER_GPU");
 }
 
@@ -1062,7 +1068,7 @@ int main(void)
     tcase_add_test(real, real_endless_loop_costs_one_request);
     suite_add_tcase(s, real);
     TCase *gpu = tcase_create("fake_gpu");
-    tcase_add_checked_fixture(gpu, setup_fake_gpu, teardown);
+    tcase_add_checked_fixture(gpu, setup_fake_gpu, teardown_fake_gpu);
     tcase_set_timeout(gpu, 60);
     tcase_add_test(gpu, ceilings_come_from_two_checked_runs);
     suite_add_tcase(s, gpu);
