@@ -80,7 +80,7 @@ class AllExamples(unittest.TestCase):
         kernel[grid](**tensors, **scalars)
         torch.cuda.synchronize()
         self.assertEqual([key[1] for key in kernel.cache], ["cuda"])
-        references.check(self, spec, {n: t.cpu().numpy() for n, t in tensors.items()}, inputs, scalars)
+        references.check(self, spec, {n: t.cpu().numpy() for n, t in tensors.items()}, inputs, scalars, gpu=True)
 
 
 for _p in references.specs():
