@@ -415,6 +415,10 @@ void mt_web_api_run_start(WebReq *r)
     cJSON_AddStringToObject(req, "backend", o.backend);
     cJSON_AddBoolToObject(req, "compare", o.compare);
     cJSON_AddNumberToObject(req, "profile", o.profile);
+    if (q.lowering)
+        cJSON_AddStringToObject(req, "lowering", mt_lowering_name((MtLowering)q.lowering));
+    if (q.num_warps)
+        cJSON_AddNumberToObject(req, "num_warps", q.num_warps);
     snprintf(path, sizeof path, "%s/outputs", dir);
     cJSON_AddStringToObject(req, "dump", path);
     RunCtx *rc = malloc(sizeof *rc);

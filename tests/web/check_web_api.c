@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "http_client.h"
@@ -999,6 +1000,71 @@ START_TEST(real_ceiling_kernels_are_right)
 }
 END_TEST
 
+/* The repro archive of an interpreter run: extracted with tar, its README's
+ * command runs the launch again with `mytriton` alone and finds every array
+ * as the run left it; an altered expected array makes the command fail. */
+START_TEST(real_repro_reproduces_the_run)
+{
+    int id = start_run("kernels.py", "add_kernel", add_spec);
+    cJSON *run = finish_run(id);
+    expect_real_add(run);
+    cJSON_Delete(run);
+    char path[128], file[1024], dir[600], cmd[2048];
+    snprintf(path, sizeof path, "/api/runs/%d/repro", id);
+    HttpResp r = http_request("GET", url(path), NULL, 0, NULL, 0);
+    ck_assert_int_eq(r.status, 200);
+    char *type = http_header(&r, "Content-Type"), *disp = http_header(&r, "Content-Disposition");
+    ck_assert_str_eq(type, "application/x-tar");
+    snprintf(file, sizeof file, "mytriton-run%d.tar", id);
+    ck_assert_msg(disp && strstr(disp, file), "Content-Disposition: %s", disp);
+    free(type);
+    free(disp);
+    snprintf(file, sizeof file, "%s/repro.tar", tmp);
+    FILE *f = fopen(file, "wb");
+    ck_assert_int_eq(fwrite(r.body, 1, r.len, f), r.len);
+    fclose(f);
+    http_free(&r);
+    snprintf(cmd, sizeof cmd, "tar -xf %s -C %s", file, tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(dir, sizeof dir, "%s/mytriton-run%d", tmp, id);
+    static const char *const members[] = {"kernel.py", "spec.json", "README.md", "kernel.cu", "inputs/x.npy",
+                                          "inputs/y.npy", "inputs/out.npy", "expected/out.npy", "expected/x.npy"};
+    for (size_t i = 0; i < sizeof members / sizeof *members; i++) {
+        snprintf(file, sizeof file, "%s/%s", dir, members[i]);
+        ck_assert_msg(access(file, R_OK) == 0, "the archive lacks %s", members[i]);
+    }
+    /* the README's command, with this build's mytriton */
+    snprintf(file, sizeof file, "%s/README.md", dir);
+    f = fopen(file, "r");
+    char readme[8192];
+    size_t n = fread(readme, 1, sizeof readme - 1, f);
+    fclose(f);
+    readme[n] = 0;
+    const char *line = strstr(readme, "\nmytriton run spec.json");
+    ck_assert_msg(line != NULL, "README: %s", readme);
+    line += strlen("\nmytriton");
+    int len = (int)strcspn(line, "\n");
+    ck_assert_ptr_nonnull(strstr(readme, "--expect expected"));
+    snprintf(cmd, sizeof cmd, "cd %s && %s%.*s > run.out 2>&1", dir, MT_MYTRITON, len, line);
+    int rc = system(cmd);
+    ck_assert_msg(rc == 0, "%s: exit %d", cmd, rc);
+    /* the spec names files only: the inputs are the archive's */
+    snprintf(file, sizeof file, "%s/spec.json", dir);
+    f = fopen(file, "r");
+    n = fread(readme, 1, sizeof readme - 1, f);
+    fclose(f);
+    readme[n] = 0;
+    ck_assert_msg(strstr(readme, "\"inputs/x.npy\"") && !strstr(readme, "arange"), "spec.json: %s", readme);
+    /* a wrong expected array is caught: the command compares */
+    snprintf(cmd, sizeof cmd, "cp %s/expected/x.npy %s/expected/out.npy", dir, dir);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "cd %s && %s%.*s > run.out 2>&1", dir, MT_MYTRITON, len, line);
+    rc = system(cmd);
+    ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 1, "with a wrong expected/out.npy: %d", rc);
+    expect_error("GET", "/api/runs/99999/repro", NULL, 404, "not_found");
+}
+END_TEST
+
 START_TEST(uploads_are_checked)
 {
     size_t n;
@@ -1064,6 +1130,7 @@ int main(void)
     tcase_set_timeout(real, 60);
     tcase_add_test(real, real_worker_runs_the_interpreter);
     tcase_add_test(real, real_ceiling_kernels_are_right);
+    tcase_add_test(real, real_repro_reproduces_the_run);
     tcase_add_test(real, real_far_read_costs_one_request);
     tcase_add_test(real, real_endless_loop_costs_one_request);
     suite_add_tcase(s, real);
