@@ -73,8 +73,10 @@ static int probe_devices(void)
             if (*p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
                 putchar(*p);
         printf("\", \"cc\": \"%d.%d\", \"sm_count\": %d, \"memory_bytes\": %zu, \"smem_per_sm\": %d, "
-               "\"regs_per_block\": %d, \"l2_bytes\": %d, \"driver\": %d}",
-               d->cc_major, d->cc_minor, d->sm_count, d->total_mem, d->smem_per_sm, d->regs_per_block, d->l2_bytes,
+               "\"regs_per_block\": %d, \"regs_per_sm\": %d, \"threads_per_sm\": %d, \"blocks_per_sm\": %d, "
+               "\"smem_reserved_per_block\": %d, \"warp_size\": %d, \"l2_bytes\": %d, \"driver\": %d}",
+               d->cc_major, d->cc_minor, d->sm_count, d->total_mem, d->smem_per_sm, d->regs_per_block, d->regs_per_sm,
+               d->threads_per_sm, d->blocks_per_sm, d->smem_reserved_per_block, d->warp_size, d->l2_bytes,
                d->driver_version);
         mt_cuda_close(cu);
     }

@@ -283,6 +283,10 @@ static MtStatus read_info(MtCuda *cu, char *err, size_t errlen)
     in->smem_per_block_optin = attr(cu, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
     in->smem_per_sm = attr(cu, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
     in->regs_per_block = attr(cu, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+    in->regs_per_sm = attr(cu, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+    in->threads_per_sm = attr(cu, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+    in->blocks_per_sm = attr(cu, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+    in->smem_reserved_per_block = attr(cu, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
     in->warp_size = attr(cu, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
     in->l2_bytes = attr(cu, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
     if (in->smem_per_block_optin < in->smem_per_block)

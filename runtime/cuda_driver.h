@@ -54,6 +54,10 @@ typedef struct MtCudaDeviceInfo {
     int smem_per_block_optin;           /* with the opt-in attribute (227 KiB on sm_90) */
     int smem_per_sm;
     int regs_per_block;
+    int regs_per_sm;                    /* the occupancy limits (web/occupancy.c) */
+    int threads_per_sm;
+    int blocks_per_sm;
+    int smem_reserved_per_block;        /* bytes the driver keeps per block (1 KiB from sm_80) */
     int warp_size;
     int l2_bytes;
     int driver_version;                 /* cuDriverGetVersion: 13000 for CUDA 13.0 */

@@ -3,7 +3,8 @@
  *   POST /api/uploads             an .npy input, stored by content hash
  *   POST /api/runs                check, record and queue a run; 202 {id}
  *   GET  /api/runs                the history, newest first
- *   GET  /api/runs/{id}           one run: request, source, result, outputs
+ *   GET  /api/runs/{id}           one run: request, source, result, outputs,
+ *                                 and the occupancy of a GPU run's blocks
  *   DELETE /api/runs/{id}         forget a run and its files
  *   GET  /api/runs/{id}/outputs/{name}   an output array as .npy
  *
@@ -36,6 +37,7 @@
 #include "jobs.h"
 #include "launch_spec.h"
 #include "npy.h"
+#include "occupancy.h"
 #include "runs.h"
 #include "workers.h"
 
@@ -520,6 +522,44 @@ static cJSON *outputs(const MtWebServer *s, int64_t id)
     return a;
 }
 
+/* The occupancy of a GPU run's blocks, from the registers and shared
+ * memory its kernel was loaded with and the limits the GPU probe read for
+ * the device of the same name; NULL for runs that were not on a GPU. */
+static cJSON *run_occupancy(MtWebServer *s, const cJSON *result)
+{
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(result, "device");
+    const cJSON *regs = cJSON_GetObjectItemCaseSensitive(dev, "registers");
+    const cJSON *smem = cJSON_GetObjectItemCaseSensitive(dev, "shared_bytes");
+    const cJSON *threads = cJSON_GetObjectItemCaseSensitive(result, "cuda_threads");
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(dev, "name"));
+    if (!cJSON_IsNumber(regs) || !cJSON_IsNumber(smem) || !cJSON_IsNumber(threads) || !name)
+        return NULL;
+    cJSON *info = mt_web_workers_info(s->workers), *out = NULL;
+    const cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(info, "cuda"), "devices"))
+    {
+        WebSmLimits l;
+        const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "name"));
+        if (!n || strcmp(n, name) || !mt_web_sm_limits(d, &l))
+            continue;
+        WebOccupancy o;
+        if (mt_web_occupancy(&l, threads->valueint, regs->valueint, smem->valueint, &o)) {
+            out = mt_web_occupancy_json(&o);
+        } else {
+            out = cJSON_CreateObject();
+            cJSON_AddStringToObject(out, "unavailable", o.limit ? "the block needs more than the device allows"
+                                                                : "the device's limits are incomplete");
+        }
+        break;
+    }
+    if (!out) {
+        out = cJSON_CreateObject();
+        cJSON_AddStringToObject(out, "unavailable", "no GPU of that name on this server to read its limits from");
+    }
+    cJSON_Delete(info);
+    return out;
+}
+
 void mt_web_api_run_get(WebReq *r)
 {
     int64_t id;
@@ -531,6 +571,9 @@ void mt_web_api_run_get(WebReq *r)
         return;
     }
     cJSON_AddItemToObject(run, "outputs", outputs(r->s, id));
+    cJSON *occ = run_occupancy(r->s, cJSON_GetObjectItemCaseSensitive(run, "result"));
+    if (occ)
+        cJSON_AddItemToObject(run, "occupancy", occ);
     mt_web_reply_json(r, 200, run);
 }
 

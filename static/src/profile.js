@@ -3,15 +3,18 @@
 //  - the N timed launches (CUPTI kernel durations, or CUDA events when
 //    CUPTI is missing), one point per launch, with min/median/max;
 //  - achieved GB/s and TFLOP/s from the bytes and FLOPs of the launch;
-//  - a roofline: the device's copy bandwidth and fp32 mul+add rate,
-//    measured once per device by two small kernels and cached by the
-//    server, with this run as a point;
+//  - registers and shared memory per block from the loaded cubin, and the
+//    occupancy the server computes from them with the device's limits;
+//  - a roofline: the device's copy bandwidth and fp32 FMA rate, measured
+//    once per device by two small kernels and cached by the server
+//    (GET/POST /api/ceilings), with this run as a point;
 //  - a size sweep: the same launch with one scalar stepped over a range
 //    (arrays whose extent equals that scalar follow it), time and GB/s
 //    against size.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { get, post, follow } from './api.js';
+import { occupancyText } from './results.js';
 
 const el = (tag, cls, text) => {
   const e = document.createElement(tag);
@@ -84,7 +87,8 @@ export class ProfileView {
     if (p.note) root.append(el('p', 'hint', p.note));
     const d = p.device;
     if (d.registers !== undefined)
-      root.append(el('p', 'facts', `${d.name}: registers ${d.registers} per thread · shared ${d.shared_bytes ?? 0} B per block`));
+      root.append(el('p', 'facts', `${d.name}: registers ${d.registers} per thread · shared ${d.shared_bytes ?? 0} B per block` +
+        (this.run.occupancy ? ` · ${occupancyText(this.run.occupancy)}` : '')));
     chart(root, {
       title: 'launch durations (µs)',
       scales: { x: { time: false } },

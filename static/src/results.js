@@ -11,6 +11,13 @@ const el = (tag, cls, text) => {
 const num = (v, digits = 7) => (typeof v === 'number' ? Number(v.toPrecision(digits)).toString() : v ?? '');
 const shapeText = (a) => `${a.dtype || ''}[${(a.shape || []).join(', ')}]`;
 
+// A GPU run's occupancy (GET /api/runs/{id}'s "occupancy"), in words.
+export function occupancyText(o) {
+  if (!o) return '';
+  if (o.unavailable) return `occupancy: ${o.unavailable}`;
+  return `occupancy ${Math.round(o.fraction * 100)}%: ${o.blocks_per_sm} blocks, ${o.warps_per_sm} of ${o.max_warps_per_sm} warps per SM (limited by ${o.limit})`;
+}
+
 export function renderRun(root, run) {
   root.replaceChildren();
   if (!run) {
@@ -70,6 +77,8 @@ export function renderRun(root, run) {
   if (res.device?.name) facts.push(`on ${res.device.name}`);
   if (res.device?.registers !== undefined) facts.push(`${res.device.registers} registers per thread`);
   if (res.device?.shared_bytes !== undefined) facts.push(`${res.device.shared_bytes} B shared`);
+  const occ = occupancyText(run.occupancy);
+  if (occ) facts.push(occ);
   if (res.times_ms?.run !== undefined) facts.push(`run ${num(res.times_ms.run, 4)} ms`);
   if (facts.length) root.append(el('p', 'facts', facts.join(' · ')));
   const raw = el('details', 'raw');

@@ -763,6 +763,7 @@ START_TEST(real_worker_runs_the_interpreter)
     expect_real_add(run);
     ck_assert_str_eq(str_of(cJSON_GetObjectItem(run, "result"), "outcome"), "ok");
     ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(run, "outputs")), 3);
+    ck_assert_ptr_null(cJSON_GetObjectItem(run, "occupancy")); /* the interpreter has none */
     cJSON_Delete(run);
     /* a launch the spec gets wrong is an error run naming the field */
     char spec[512];
@@ -950,6 +951,20 @@ START_TEST(ceilings_come_from_two_checked_runs)
     ck_assert_double_eq_tol(cJSON_GetObjectItem(ceil, "copy_gbs")->valuedouble, 268435456 / 1000.0, 1e-6);
     ck_assert_double_eq_tol(cJSON_GetObjectItem(ceil, "fp32_tflops")->valuedouble, 68719476736 / 1000.0 / 1e3, 1e-9);
     ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(ceil, "copy"), "run")->valueint, c);
+    /* a GPU run's occupancy: 128 threads of 40 registers on the probe's sm_90 limits */
+    char path[64];
+    snprintf(path, sizeof path, "/api/runs/%d", c);
+    cJSON *got = get_json(path, 200);
+    cJSON *occ = cJSON_GetObjectItem(got, "occupancy");
+    ck_assert_msg(occ && cJSON_GetObjectItem(occ, "blocks_per_sm"), "%s", cJSON_PrintUnformatted(occ));
+    ck_assert_int_eq(cJSON_GetObjectItem(occ, "blocks_per_sm")->valueint, 12);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(occ, "fraction")->valuedouble, 0.75, 1e-9);
+    ck_assert_str_eq(str_of(occ, "limit"), "registers");
+    cJSON_Delete(got);
+    snprintf(path, sizeof path, "/api/runs/%d", cJSON_GetObjectItem(unprofiled, "id")->valueint);
+    got = get_json(path, 200);
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(got, "occupancy"), "warps_per_sm")->valueint, 48);
+    cJSON_Delete(got);
     ck_assert_ptr_nonnull(str_of(ceil, "measured"));
     cJSON_Delete(doc);
     expect_error("GET", "/api/ceilings?device=3", NULL, 404, "not_found");

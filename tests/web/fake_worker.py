@@ -59,8 +59,9 @@ def result(req, spec, outcome, arrays, diagnostics):
                           "gbps": res["bytes"] / 1000 if res["bytes"] else None,
                           "gflops": res["flops"] / 1000 if res["flops"] else None}
     if req.get("backend") == "cuda":
-        res["device"] = {"name": "Fake GPU", "compute_capability": "9.0", "sm_count": 132, "registers": 16,
+        res["device"] = {"name": "Fake GPU", "compute_capability": "9.0", "sm_count": 132, "registers": 40,
                          "shared_bytes": 0}
+        res["cuda_threads"] = 128
     return {"id": req["id"], "ok": True, "result": res}
 
 
@@ -109,7 +110,9 @@ def run(req):
 def main():
     if sys.argv[1:] == ["serve", "--probe-devices"]:
         if os.environ.get("FAKE_WORKER_GPU") == "1":
-            answer({"devices": [{"ordinal": 0, "name": "Fake GPU", "cc": "9.0", "sm_count": 132}]})
+            answer({"devices": [{"ordinal": 0, "name": "Fake GPU", "cc": "9.0", "sm_count": 132, "warp_size": 32,
+                                 "regs_per_sm": 65536, "regs_per_block": 65536, "threads_per_sm": 2048,
+                                 "blocks_per_sm": 32, "smem_per_sm": 233472, "smem_reserved_per_block": 1024}]})
         else:
             answer({"devices": [], "error": "the fake worker has no GPU"})
         return 0
