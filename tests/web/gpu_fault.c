@@ -1,0 +1,223 @@
+/* gpu_fault.c (label gpu): the dashboard on a GPU, through its HTTP API
+ * with the real `mytriton worker`. A kernel that stores far outside its
+ * array (2^40 elements on) fails its request with the driver's illegal
+ * address error, and the next GPU request -- on the same device queue, in
+ * a fresh worker -- succeeds with the right answer; so does one before
+ * it. Then both measuring kernels of the roofline run profiled and POST
+ * /api/ceilings keeps the device's copy bandwidth and fp32 rate, which it
+ * prints (figures for the issue's closing note).
+ *
+ *   gpu_web_fault MYTRITON
+ *
+ * Without a GPU (the server's probe finds none) it prints "SKIP: no CUDA
+ * device (<why>)" and exits 77; MYTRITON_REQUIRE_CUDA=1 makes that a
+ * failure. A program, not library code: printing and exit() are its job. */
+#include <curl/curl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "http_client.h"
+#include "web.h"
+
+#define CHECK(cond, ...)                                                                                              \
+    do {                                                                                                              \
+        if (!(cond)) {                                                                                                \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                           \
+            fprintf(stderr, __VA_ARGS__);                                                                             \
+            fputc('\n', stderr);                                                                                      \
+            exit(1);                                                                                                  \
+        }                                                                                                             \
+    } while (0)
+
+static char base[128];
+
+static const char add_source[] =
+    "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+    "def add_kernel(x, y, out, n, BLOCK: tl.constexpr):\n"
+    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+    "    mask = offs < n\n"
+    "    tl.store(out + offs, tl.load(x + offs, mask=mask) + tl.load(y + offs, mask=mask), mask=mask)\n";
+
+static const char far_source[] =
+    "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+    "def far_store_kernel(x, far, BLOCK: tl.constexpr):\n"
+    "    tl.store(x + far + tl.arange(0, BLOCK), 1.0)\n";
+
+static const char *str_of(const cJSON *o, const char *k) { return cJSON_GetStringValue(cJSON_GetObjectItem(o, k)); }
+
+static cJSON *post(const char *path, const char *body, long want)
+{
+    char u[256];
+    snprintf(u, sizeof u, "%s%s", base, path);
+    long status;
+    cJSON *doc = http_post_json(u, body, &status);
+    CHECK(status == want && doc, "POST %s: %ld, wanted %ld: %s", path, status, want,
+          doc ? cJSON_PrintUnformatted(doc) : "(no JSON)");
+    return doc;
+}
+
+static cJSON *get(const char *path, long want)
+{
+    char u[256];
+    snprintf(u, sizeof u, "%s%s", base, path);
+    long status;
+    cJSON *doc = http_get_json(u, &status);
+    CHECK(status == want && doc, "GET %s: %ld, wanted %ld", path, status, want);
+    return doc;
+}
+
+/* Post a run, follow its events to the end, and fetch it. */
+static cJSON *run(cJSON *req)
+{
+    char *body = cJSON_PrintUnformatted(req);
+    cJSON *doc = post("/api/runs", body, 202);
+    int id = cJSON_GetObjectItem(doc, "id")->valueint;
+    cJSON_Delete(doc);
+    free(body);
+    char path[64], u[256];
+    snprintf(path, sizeof path, "/api/events/%d", id);
+    snprintf(u, sizeof u, "%s%s", base, path);
+    char *events = http_events(u, 300);
+    CHECK(events && strstr(events, "event: done"), "run %d: no done event: %s", id, events ? events : "");
+    free(events);
+    snprintf(path, sizeof path, "/api/runs/%d", id);
+    return get(path, 200);
+}
+
+static cJSON *add_request(void)
+{
+    cJSON *req = cJSON_CreateObject();
+    cJSON_AddStringToObject(req, "source", add_source);
+    cJSON_AddStringToObject(req, "backend", "cuda");
+    cJSON_AddItemToObject(req, "spec",
+                          cJSON_Parse("{\"grid\": [\"cdiv(n, BLOCK)\"], \"constexprs\": {\"BLOCK\": 256}, \"args\": "
+                                      "{\"x\": {\"dtype\": \"float32\", \"shape\": [100000], \"init\": \"arange\"}, "
+                                      "\"y\": {\"dtype\": \"float32\", \"shape\": [100000], \"init\": \"ones\"}, "
+                                      "\"out\": {\"dtype\": \"float32\", \"shape\": [100000]}, \"n\": 100000}}"));
+    return req;
+}
+
+static void expect_good_add(const char *when)
+{
+    cJSON *req = add_request();
+    cJSON *r = run(req);
+    CHECK(!strcmp(str_of(r, "status"), "ok"), "%s: the add run: %s (%s)", when, str_of(r, "status"),
+          str_of(r, "error") ? str_of(r, "error") : "");
+    const cJSON *a;
+    double sum = -1;
+    cJSON_ArrayForEach(a, cJSON_GetObjectItem(cJSON_GetObjectItem(r, "result"), "arrays"))
+    {
+        if (!strcmp(str_of(a, "name"), "out"))
+            sum = cJSON_GetObjectItem(cJSON_GetObjectItem(a, "stats"), "sum")->valuedouble;
+    }
+    /* sum(arange(100000) + 1) = 100000 * 100001 / 2, to float32's rounding */
+    CHECK(sum > 5.0000e9 && sum < 5.0002e9, "%s: out sums to %f", when, sum);
+    printf("ok   %s: the add run on %s: out sums to %.6g\n", when,
+           str_of(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "result"), "device"), "name"), sum);
+    cJSON_Delete(r);
+    cJSON_Delete(req);
+}
+
+/* The two measuring kernels, profiled, then the ceilings. */
+static void measure_ceilings(void)
+{
+    cJSON *doc = get("/api/ceilings?device=0", 200);
+    int ids[2];
+    const cJSON *k;
+    int i = 0;
+    cJSON_ArrayForEach(k, cJSON_GetObjectItem(doc, "kernels"))
+    {
+        cJSON *req = cJSON_CreateObject();
+        cJSON_AddStringToObject(req, "source", str_of(k, "source"));
+        cJSON_AddStringToObject(req, "kernel", str_of(k, "kernel"));
+        cJSON_AddItemToObject(req, "spec", cJSON_Duplicate(cJSON_GetObjectItem(k, "spec"), true));
+        cJSON_AddStringToObject(req, "backend", "cuda");
+        cJSON_AddNumberToObject(req, "device", 0);
+        cJSON_AddNumberToObject(req, "profile", 50);
+        cJSON *r = run(req);
+        CHECK(!strcmp(str_of(r, "status"), "ok"), "the %s kernel: %s", str_of(k, "name"), str_of(r, "error"));
+        CHECK(cJSON_GetObjectItem(r, "occupancy") && cJSON_GetObjectItem(cJSON_GetObjectItem(r, "occupancy"), "fraction"),
+              "no occupancy for the %s run", str_of(k, "name"));
+        char *occ = cJSON_PrintUnformatted(cJSON_GetObjectItem(r, "occupancy"));
+        printf("     the %s kernel: registers %d, occupancy %s\n", str_of(k, "name"),
+               cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "result"), "device"), "registers")->valueint,
+               occ);
+        free(occ);
+        ids[i++] = cJSON_GetObjectItem(r, "id")->valueint;
+        cJSON_Delete(r);
+        cJSON_Delete(req);
+    }
+    cJSON_Delete(doc);
+    char body[128];
+    snprintf(body, sizeof body, "{\"device\": 0, \"copy_run\": %d, \"fma_run\": %d}", ids[0], ids[1]);
+    doc = post("/api/ceilings", body, 201);
+    cJSON *c = cJSON_GetObjectItem(doc, "ceilings");
+    double gbs = cJSON_GetObjectItem(c, "copy_gbs")->valuedouble, tf = cJSON_GetObjectItem(c, "fp32_tflops")->valuedouble;
+    printf("ok   ceilings of %s: copy %.1f GB/s, fp32 FMA %.2f TFLOP/s (timer %s)\n", str_of(c, "device"), gbs, tf,
+           str_of(cJSON_GetObjectItem(c, "copy"), "timer"));
+    CHECK(gbs > 10 && tf > 0.1, "implausible ceilings");
+    cJSON_Delete(doc);
+}
+
+int main(int argc, char **argv)
+{
+    CHECK(argc == 2, "usage: gpu_web_fault MYTRITON");
+    char tmp[] = "/tmp/mytriton-gpu-web-XXXXXX", err[512];
+    CHECK(mkdtemp(tmp), "mkdtemp");
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    const char *roots[] = {tmp};
+    MtWebOptions o = {.roots = roots, .nroots = 1, .data_dir = tmp, .worker_exe = argv[1], .run_timeout_s = 120};
+    MtWebServer *s = mt_web_start(&o, err, sizeof err);
+    CHECK(s, "the server did not start: %s", err);
+    snprintf(base, sizeof base, "http://127.0.0.1:%d", mt_web_port(s));
+    /* the probe: ready, or no GPU */
+    const char *state = "probing";
+    cJSON *info = NULL;
+    for (int i = 0; i < 600 && !strcmp(state, "probing"); i++) {
+        cJSON_Delete(info);
+        info = get("/api/info", 200);
+        state = str_of(cJSON_GetObjectItem(cJSON_GetObjectItem(info, "backends"), "cuda"), "state");
+        if (!strcmp(state, "probing"))
+            usleep(100000);
+    }
+    if (strcmp(state, "ready")) {
+        const char *why = str_of(cJSON_GetObjectItem(cJSON_GetObjectItem(info, "backends"), "cuda"), "reason");
+        const char *req = getenv("MYTRITON_REQUIRE_CUDA");
+        mt_web_stop(s);
+        if (req && !strcmp(req, "1")) {
+            fprintf(stderr, "FAIL: MYTRITON_REQUIRE_CUDA=1 but no CUDA device (%s)\n", why ? why : state);
+            return 1;
+        }
+        printf("SKIP: no CUDA device (%s)\n", why ? why : state);
+        return 77;
+    }
+    cJSON_Delete(info);
+
+    expect_good_add("before the fault");
+    cJSON *req = cJSON_CreateObject();
+    cJSON_AddStringToObject(req, "source", far_source);
+    cJSON_AddStringToObject(req, "signature", "*fp32,i64,32");
+    cJSON_AddStringToObject(req, "backend", "cuda");
+    cJSON_AddItemToObject(req, "spec",
+                          cJSON_Parse("{\"grid\": [1], \"args\": {\"x\": {\"dtype\": \"float32\", \"shape\": [32]}, "
+                                      "\"far\": 1099511627776}}"));
+    cJSON *bad = run(req);
+    const char *error = str_of(bad, "error");
+    CHECK(!strcmp(str_of(bad, "status"), "error") && error && (strstr(error, "ILLEGAL_ADDRESS") || strstr(error, "illegal")),
+          "the far store: status %s, error %s", str_of(bad, "status"), error ? error : "(none)");
+    printf("ok   the far store failed its request: %s\n", error);
+    cJSON_Delete(bad);
+    cJSON_Delete(req);
+    expect_good_add("after the fault");
+    measure_ceilings();
+    mt_web_stop(s);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
+    if (system(cmd))
+        fprintf(stderr, "could not remove %s\n", tmp);
+    curl_global_cleanup();
+    printf("gpu web: ok\n");
+    return 0;
+}
