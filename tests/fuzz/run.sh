@@ -1,7 +1,7 @@
 #!/bin/sh
 # run.sh BUILD SECONDS [TARGET...]: build the libFuzzer targets in BUILD
 # (clang, -DMT_FUZZ=ON: ASan + UBSan + coverage) and run each target
-# (default: compile launch lsp) for SECONDS, one after the other. `make
+# (default: compile launch lsp web) for SECONDS, one after the other. `make
 # fuzz` runs it with FUZZ_SECONDS (default 600), CI with 60.
 #
 # Each target starts from its seed corpus and regression inputs in the
@@ -17,7 +17,7 @@ set -u
 B=$1
 S=$2
 shift 2
-TARGETS=${*:-compile launch lsp}
+TARGETS=${*:-compile launch lsp web}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 CC=${FUZZ_CC:-$(command -v clang-14 || command -v clang)}
 [ -n "$CC" ] || { echo "fuzz: no clang (sh cmake/install-deps.sh fuzz installs clang-14)" >&2; exit 2; }
