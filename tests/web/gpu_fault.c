@@ -4,10 +4,12 @@
  * address error, and the next GPU request -- on the same device queue, in
  * a fresh worker -- succeeds with the right answer; so does one before
  * it. Then both measuring kernels of the roofline run profiled and POST
- * /api/ceilings keeps the device's copy bandwidth and fp32 rate, which it
- * prints (figures for the issue's closing note).
+ * /api/ceilings keeps the device's copy bandwidth and fp32 rate, and the
+ * examples' vector add (2^24 elements) and softmax (16384 rows of 1024)
+ * run profiled: it prints their GB/s against the measured copy ceiling,
+ * with their occupancy (figures for the issue's closing note).
  *
- *   gpu_web_fault MYTRITON
+ *   gpu_web_fault MYTRITON EXAMPLES_DIR
  *
  * Without a GPU (the server's probe finds none) it prints "SKIP: no CUDA
  * device (<why>)" and exits 77; MYTRITON_REQUIRE_CUDA=1 makes that a
@@ -120,8 +122,8 @@ static void expect_good_add(const char *when)
     cJSON_Delete(req);
 }
 
-/* The two measuring kernels, profiled, then the ceilings. */
-static void measure_ceilings(void)
+/* The two measuring kernels, profiled, then the ceilings; the copy GB/s. */
+static double measure_ceilings(void)
 {
     cJSON *doc = get("/api/ceilings?device=0", 200);
     int ids[2];
@@ -159,16 +161,47 @@ static void measure_ceilings(void)
            str_of(cJSON_GetObjectItem(c, "copy"), "timer"));
     CHECK(gbs > 10 && tf > 0.1, "implausible ceilings");
     cJSON_Delete(doc);
+    return gbs;
+}
+
+/* An example kernel profiled over 50 launches: its GB/s against the copy ceiling. */
+static void profile_example(const char *examples, const char *file, const char *spec, const char *what, double ceiling)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", examples, file);
+    cJSON *req = cJSON_CreateObject();
+    cJSON_AddStringToObject(req, "path", path);
+    cJSON_AddStringToObject(req, "backend", "cuda");
+    cJSON_AddNumberToObject(req, "profile", 50);
+    cJSON_AddBoolToObject(req, "compare", true);
+    cJSON_AddItemToObject(req, "spec", cJSON_Parse(spec));
+    cJSON *r = run(req);
+    CHECK(!strcmp(str_of(r, "status"), "ok"), "%s: %s (%s)", what, str_of(r, "status"), str_of(r, "error"));
+    const cJSON *res = cJSON_GetObjectItem(r, "result");
+    const cJSON *prof = cJSON_GetObjectItem(res, "profile");
+    double median = cJSON_GetObjectItem(prof, "median_ns")->valuedouble;
+    double bytes = cJSON_GetObjectItem(res, "bytes")->valuedouble;
+    char *occ = cJSON_PrintUnformatted(cJSON_GetObjectItem(r, "occupancy"));
+    printf("ok   %s: median %.2f us over %d launches (%s), %.1f GB/s = %.1f%% of the measured copy ceiling; "
+           "registers %d, occupancy %s\n",
+           what, median / 1e3, cJSON_GetObjectItem(prof, "launches")->valueint, str_of(prof, "timer"), bytes / median,
+           100 * bytes / median / ceiling,
+           cJSON_GetObjectItem(cJSON_GetObjectItem(res, "device"), "registers")->valueint, occ);
+    free(occ);
+    cJSON_Delete(r);
+    cJSON_Delete(req);
 }
 
 int main(int argc, char **argv)
 {
-    CHECK(argc == 2, "usage: gpu_web_fault MYTRITON");
+    CHECK(argc == 3, "usage: gpu_web_fault MYTRITON EXAMPLES_DIR");
+    char examples[4096];
+    CHECK(realpath(argv[2], examples), "%s: no such folder", argv[2]);
     char tmp[] = "/tmp/mytriton-gpu-web-XXXXXX", err[512];
     CHECK(mkdtemp(tmp), "mkdtemp");
     curl_global_init(CURL_GLOBAL_DEFAULT);
-    const char *roots[] = {tmp};
-    MtWebOptions o = {.roots = roots, .nroots = 1, .data_dir = tmp, .worker_exe = argv[1], .run_timeout_s = 120};
+    const char *roots[] = {tmp, examples};
+    MtWebOptions o = {.roots = roots, .nroots = 2, .data_dir = tmp, .worker_exe = argv[1], .run_timeout_s = 120};
     MtWebServer *s = mt_web_start(&o, err, sizeof err);
     CHECK(s, "the server did not start: %s", err);
     snprintf(base, sizeof base, "http://127.0.0.1:%d", mt_web_port(s));
@@ -211,7 +244,18 @@ int main(int argc, char **argv)
     cJSON_Delete(bad);
     cJSON_Delete(req);
     expect_good_add("after the fault");
-    measure_ceilings();
+    double ceiling = measure_ceilings();
+    profile_example(examples, "add_kernel.py",
+                    "{\"grid\": [\"cdiv(n, BLOCK)\"], \"constexprs\": {\"BLOCK\": 1024}, \"args\": {\"x\": "
+                    "{\"dtype\": \"float32\", \"shape\": [16777216], \"init\": \"uniform\"}, \"y\": {\"dtype\": "
+                    "\"float32\", \"shape\": [16777216], \"init\": \"uniform\"}, \"out\": {\"dtype\": \"float32\", "
+                    "\"shape\": [16777216]}, \"n\": 16777216}, \"bytes\": \"12 * n\", \"flops\": \"n\"}",
+                    "vector add (n = 2^24)", ceiling);
+    profile_example(examples, "softmax.py",
+                    "{\"grid\": [16384], \"constexprs\": {\"BLOCK\": 1024}, \"args\": {\"x\": {\"dtype\": "
+                    "\"float32\", \"shape\": [16384, 1024], \"init\": \"normal\", \"seed\": 24}, \"out\": "
+                    "{\"dtype\": \"float32\", \"shape\": [16384, 1024]}, \"n_cols\": 1024}, \"bytes\": 134217728}",
+                    "softmax (16384 x 1024)", ceiling);
     mt_web_stop(s);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
