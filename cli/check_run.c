@@ -20,7 +20,8 @@
  *
  * Kernel or helper: the rule of `mytriton compile` (mt_query_is_helper) —
  * a jit function that another jit function of the file calls is a helper
- * (and a file with a single jit function has no helpers). A file whose jit
+ * (and a file with a single jit function has no helpers), and so is one
+ * that returns a value, a device function. A file whose jit
  * functions all call one another (recursion, an error) has every function
  * checked. */
 #include <stdlib.h>
@@ -333,7 +334,7 @@ static void check_file(CkReport *r, const CkOptions *o, MtCtx *c, MtKcache *cach
             bool seen = false;
             for (size_t j = 0; j < nk; j++)
                 seen |= !strcmp(ks[j].name, info->name);
-            if (seen || (!all && n > 1 && mt_query_is_helper(m, i)))
+            if (seen || (n > 1 && mt_query_returns_value(m, i)) || (!all && n > 1 && mt_query_is_helper(m, i)))
                 continue;
             ks[nk].name = ck_strdup(r, info->name);
             ks[nk].line = info->name_span.line;

@@ -226,10 +226,28 @@ static bool find_call(const MtNode *n, void *ud)
     return !s->found;
 }
 
+static bool find_value_return(const MtNode *n, void *ud)
+{
+    bool *found = ud;
+    if (n->kind == ND_RETURN && n->u.expr && n->u.expr->kind != ND_NONE)
+        *found = true;
+    return !*found;
+}
+
+bool mt_query_returns_value(const MtModule *m, size_t i)
+{
+    bool found = false;
+    if (m && i < m->nfuncs)
+        mt_ast_walk_body(m->funcs[i], find_value_return, &found);
+    return found;
+}
+
 bool mt_query_is_helper(const MtModule *m, size_t i)
 {
     if (!m || i >= m->nfuncs)
         return false;
+    if (mt_query_returns_value(m, i))
+        return true;
     CallSearch s = {m->funcs[i]->name, false};
     for (uint32_t j = 0; j < m->nfuncs && !s.found; j++)
         if (j != i)

@@ -102,6 +102,8 @@ static FValue dtype_attr(Fe *fe, const MtType *t, const char *name, MtSpan sp)
     bool scalar = mt_ty_is_scalar(t);
     if (!strcmp(name, "element_ty") && (t->kind == TY_PTR || t->kind == TY_BLOCK))
         return dtype_value(t->elem);
+    if (!strcmp(name, "element_ty") && fe->dtype_of && fe_mark_pointer(fe, fe->dtype_of))
+        return dtype_value(&mt_ty_f32); /* p.dtype.element_ty: p is a pointer; the frontend runs again */
     if (!strcmp(name, "scalar"))
         return dtype_value(mt_ty_elem(t));
     if (!strcmp(name, "shape") && t->kind == TY_BLOCK)
@@ -129,10 +131,10 @@ static FValue tensor_attr(Fe *fe, FValue v, const char *name, MtSpan sp)
     const MtType *t = fe_type(fe, v.u.e);
     if (!t)
         return fv_undef();
-    if (!strcmp(name, "dtype"))
-        return dtype_value(mt_ty_elem(t));
-    if (!strcmp(name, "type"))
-        return dtype_value(t);
+    if (!strcmp(name, "dtype") || !strcmp(name, "type")) {
+        fe->dtype_of = v.u.e;
+        return dtype_value(name[0] == 'd' ? mt_ty_elem(t) : t);
+    }
     if (!strcmp(name, "shape"))
         return shape_list(fe, t);
     if (!strcmp(name, "numel"))

@@ -474,6 +474,13 @@ static FValue eval_attr(Fe *fe, const MtNode *n)
     case FV_BLOCKPTR:
     case FV_DTYPE:
         return fe_value_attr(fe, v, n->u.attr.name, n->u.attr.name_span);
+    case FV_BOOL:
+    case FV_INT:
+    case FV_FLOAT:
+        /* A number assigned in a kernel is a Triton tensor (code_generator's
+         * to_tensor on assignment): `zero = 0.0; zero.to(x.dtype)`. */
+        return fe_value_attr(fe, fv_expr(fe_to_expr(fe, v, n->u.attr.value->span)), n->u.attr.name,
+                             n->u.attr.name_span);
     default:
         fe_error(fe, n->u.attr.name_span, "E0304", "%s has no attribute '%s' in kernels", fv_kind_name(v),
                  n->u.attr.name);
@@ -514,6 +521,17 @@ static FValue eval_call(Fe *fe, const MtNode *n)
         return fe_call_jit(fe, fn.u.fn, &a, n->span);
     case FV_METHOD:
         return fe_call_method(fe, fn, &a, n->span);
+    case FV_DTYPE:
+        /* tl.float32(x): x as a tensor of that dtype, as libraries write
+         * accumulators (`m = tl.float32(-float("inf"))`) */
+        if (a.npos == 1 && !a.nkw && mt_ty_is_scalar(fn.u.dtype) && (fv_is_number(a.pos[0]) || a.pos[0].kind == FV_EXPR)) {
+            MtExpr *x = fe_to_expr(fe, a.pos[0], a.pos_span[0]);
+            MtExpr *e = x ? fe_cast(fe, x, fn.u.dtype, MT_ROUND_RTNE, false, n->span) : NULL;
+            return e ? fv_expr(e) : fv_undef();
+        }
+        fe_error(fe, n->u.call.fn->span, "E0307", "a dtype called in a kernel takes one number or runtime value: %s(x)",
+                 fv_repr(fe->c, fn));
+        return fv_undef();
     case FV_OPAQUE:
         if (!strncmp(fn.u.s, "tl.", 3) || !strncmp(fn.u.s, "triton.", 7))
             fe_error(fe, n->u.call.fn->span, "E0304",

@@ -139,6 +139,7 @@ typedef struct Fe {
      * (x.dtype) turned out to address memory; frontend.c runs the kernel
      * again with it a pointer from the start. */
     bool retype_pointers;
+    MtExpr *dtype_of;         /* the value of the last x.dtype / x.type: x.dtype.element_ty makes x a pointer */
     const bool *pointers;     /* the second run: per runtime parameter, it addresses memory */
     MT_VEC(const char *) pointer_names; /* parameters the kernel asks p.dtype.element_ty of: pointers */
     MT_VEC(Cont) conts;       /* the statement lists being executed, innermost last */
@@ -271,8 +272,8 @@ bool fe_dtype_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, const MtType *
  * that type already); NULL after a type error in x. */
 MtExpr *fe_cast(Fe *fe, MtExpr *x, const MtType *to, uint8_t mode, bool bitcast, MtSpan sp);
 /* A load, store or atomic address based on a parameter without a type
- * (editor mode): the parameter is a pointer (*fp32 unless a signature says more). */
-void fe_mark_pointer(Fe *fe, MtExpr *ptr);
+ * (editor mode): the parameter is a pointer (*fp32 unless a signature says more); whether ptr is based on one. */
+bool fe_mark_pointer(Fe *fe, MtExpr *ptr);
 /* A compile-time integer (or bool) argument; E0306 otherwise. */
 bool fe_static_int(Fe *fe, FValue v, MtSpan sp, const char *what, int64_t *out);
 /* tl_blockptr.c: accesses through block pointers (pointer block, mask,

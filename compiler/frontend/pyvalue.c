@@ -466,6 +466,17 @@ bool py_parse_literal(MtCtx *c, const char *text, FValue *out)
         *out = fv_bool(buf[0] == 'T');
         return true;
     }
+    /* A dtype, as a launch passes one (X_dtype=tl.float32, torch.float16). */
+    const char *dt = buf;
+    static const char *const prefixes[] = {"triton.language.", "tl.", "torch."};
+    for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++)
+        if (!strncmp(dt, prefixes[k], strlen(prefixes[k])))
+            dt += strlen(prefixes[k]);
+    MtDtype d;
+    if (dt != buf && mt_dtype_parse(dt, &d)) {
+        *out = (FValue){.kind = FV_DTYPE, .u.dtype = &mt_ty_scalars[d]};
+        return true;
+    }
     if (n == 0)
         return false;
     char *end;

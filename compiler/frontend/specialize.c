@@ -154,9 +154,9 @@ static bool literal(Fe *fe, const char *text, const char *what, const char *para
     if (py_parse_literal(fe->c, text, out))
         return true;
     fe_error(fe, sp, "E0303",
-             "cannot use '%s' (%s) as the value of '%s': expected an integer, a float, True, False, None or a "
-             "quoted string", text,
-             what, param);
+             "cannot use '%s' (%s) as the value of '%s': expected an integer, a float, True, False, None, a "
+             "quoted string or a dtype such as tl.float16",
+             text, what, param);
     return false;
 }
 

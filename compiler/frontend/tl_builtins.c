@@ -97,16 +97,17 @@ bool fe_dtype_arg(Fe *fe, FValue v, MtSpan sp, const char *fname, const MtType *
 
 /* A load or store address based on a parameter without a type (editor
  * mode): the parameter is a pointer, *fp32 unless a signature says more. */
-void fe_mark_pointer(Fe *fe, MtExpr *ptr)
+bool fe_mark_pointer(Fe *fe, MtExpr *ptr)
 {
     MtExpr *bp = mt_expr_base_param(ptr);
     if (!bp || !fe->prog->inferred[bp->u.param.index])
-        return;
+        return false;
     fe->addresses[bp->u.param.index] = true;
     if (!bp->u.param.ty)
         bp->u.param.ty = mt_ty_ptr(fe->c, &mt_ty_f32);
     else if (!mt_ty_is_ptr(bp->u.param.ty))
         fe->retype_pointers = true; /* typed as i32 by an earlier question: run again (frontend.c) */
+    return true;
 }
 
 FValue b_program_id(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
@@ -231,8 +232,23 @@ FValue b_factory(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
     int32_t shape[MT_MAX_RANK];
     const MtType *dtype;
     uint32_t dt = bi->op == OP_FULL ? 2 : 1;
-    if (!fe_shape_arg(fe, a->v[0], a->sp[0], fname, &rank, shape) || !fe_dtype_arg(fe, a->v[dt], a->sp[dt], fname, &dtype))
+    FValue shp = a->v[0];
+    bool scalar = shp.kind == FV_TUPLE && shp.u.tup.n == 0;
+    if ((!scalar && !fe_shape_arg(fe, shp, a->sp[0], fname, &rank, shape)) ||
+        !fe_dtype_arg(fe, a->v[dt], a->sp[dt], fname, &dtype))
         return fv_undef();
+    if (scalar) {
+        /* shape () is a scalar of the dtype (Triton's 0-d tensor) */
+        FValue v = bi->op == OP_FULL ? a->v[1] : fv_int(0);
+        if (!fv_is_number(v) && v.kind != FV_EXPR) {
+            fe_error(fe, a->sp[1], "E0409", "tl.full fill value must be a number or a runtime scalar, got %s",
+                     fv_kind_name(v));
+            return fv_undef();
+        }
+        MtExpr *x = fe_to_expr(fe, v, bi->op == OP_FULL ? a->sp[1] : sp);
+        MtExpr *e = x ? fe_cast(fe, x, dtype, MT_ROUND_RTNE, false, sp) : NULL;
+        return e ? fv_expr(e) : fv_undef();
+    }
     MtExpr *fill = NULL;
     if (bi->op == OP_FULL) {
         FValue v = a->v[1];

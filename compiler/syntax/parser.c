@@ -2144,8 +2144,20 @@ static void module_level(Parser *p)
                 skip_clause(p);
                 clause_imports(p, s, p->pos, g0, g1);
             }
-        } else if (kw_is(t, KW_IF) || kw_is(t, KW_ELIF) || kw_is(t, KW_ELSE) || kw_is(t, KW_WHILE) ||
-                   kw_is(t, KW_ASYNC) || at_match(p)) {
+        } else if (kw_is(t, KW_IF)) {
+            /* The host condition is unknown here: as for try / except, the
+             * imports of every branch bind, the first branch's winning. */
+            uint32_t s = p->pos, g0 = p->globals.n;
+            skip_clause(p);
+            clause_imports(p, s, p->pos, g0, g0);
+            uint32_t g1 = p->globals.n;
+            while (!at_eof(p) && (is_kw(p, KW_ELIF) || is_kw(p, KW_ELSE))) {
+                s = p->pos;
+                skip_clause(p);
+                clause_imports(p, s, p->pos, g0, g1);
+            }
+        } else if (kw_is(t, KW_ELIF) || kw_is(t, KW_ELSE) || kw_is(t, KW_WHILE) || kw_is(t, KW_ASYNC) ||
+                   at_match(p)) {
             skip_clause(p);
         } else {
             while (!at_eof(p) && tok(p)->kind != TK_NEWLINE) {

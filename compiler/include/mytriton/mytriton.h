@@ -494,6 +494,9 @@ bool mt_query_definition(const MtModule *m, uint32_t off, MtQueryDef *out);
 /* Whether jit function i is a helper: another jit function of the file
  * calls it, so it is compiled inlined into its callers, not on its own. */
 bool mt_query_is_helper(const MtModule *m, size_t i);
+/* Whether jit function i returns a value (`return x`): a device function,
+ * never a kernel (Triton kernels return nothing); also a helper. */
+bool mt_query_returns_value(const MtModule *m, size_t i);
 
 /* The value behind a source position of a compiled kernel (its own body
  * or a helper inlined into it). */
