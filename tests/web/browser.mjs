@@ -7,7 +7,7 @@
 // and the message at the right line, applies the quick fix and checks the
 // SSA, clicks a source line and checks the SSA and CUDA lines that light up,
 // runs the kernel on the interpreter (the real `mytriton worker`) and
-// checks its outputs' values, and reopens
+// checks its outputs' values and its repro archive, and reopens
 // the run from the history. Screenshots of each step (and of every stage
 // view of examples/softmax.py, MLIR included) go to --out; docs/dashboard.md shows them.
 import { spawn } from 'node:child_process';
@@ -181,6 +181,13 @@ try {
   // out = 2 * arange(1000): its sum is 2 * 499500, its first values 0, 2, 4.
   check(outRow.includes('999000') && outRow.includes('[0.0, 2.0, 4.0,'), `out sums to 999000 and starts 0, 2, 4: ${outRow.replace(/\s+/g, ' ')}`);
   check((await page.locator('table.outputs a.download').count()) >= 2, 'each output has a .npy download');
+  const repro = await page.evaluate(async () => {
+    const r = await fetch(document.querySelector('.run-head a.repro').href);
+    const bytes = new Uint8Array(await r.arrayBuffer());
+    return { status: r.status, type: r.headers.get('content-type'), magic: String.fromCharCode(...bytes.slice(257, 262)), size: bytes.length };
+  });
+  check(repro.status === 200 && repro.type === 'application/x-tar' && repro.magic === 'ustar',
+    `the run's repro archive link gives a tar archive (${repro.status}, ${repro.type}, ${repro.size} bytes)`);
   await shot('run-results');
 
   // 6. Open the run from the history: source and results come back.
