@@ -90,6 +90,25 @@ static void add_capture(Fe *fe, MtExprList *captures, MtExpr *e)
     mt_expr_list_push(fe->c, captures, e);
 }
 
+/* Every runtime value inside v (a tuple's items, a block pointer's parts). */
+static void capture_parts(Fe *fe, MtExprList *captures, FValue v)
+{
+    if (v.kind == FV_EXPR) {
+        add_capture(fe, captures, v.u.e);
+    } else if (v.kind == FV_TUPLE) {
+        for (uint32_t i = 0; i < v.u.tup.n; i++)
+            capture_parts(fe, captures, v.u.tup.v[i]);
+    } else if (v.kind == FV_BLOCKPTR) {
+        const FeBlockPtr *bp = v.u.bp;
+        capture_parts(fe, captures, bp->base);
+        for (int d = 0; d < bp->rank; d++) {
+            capture_parts(fe, captures, bp->shape[d]);
+            capture_parts(fe, captures, bp->strides[d]);
+            capture_parts(fe, captures, bp->offsets[d]);
+        }
+    }
+}
+
 FValue fe_lookup(Fe *fe, const char *name, MtSpan sp)
 {
     Scope *crossed[64];
@@ -113,9 +132,8 @@ FValue fe_lookup(Fe *fe, const char *name, MtSpan sp)
                 mt_note(fe->c, d, b->loop_span, "the runtime loop that defines '%s'", name);
                 return fv_undef();
             }
-            if (b->v.kind == FV_EXPR)
-                for (int i = 0; i < ncrossed; i++)
-                    add_capture(fe, crossed[i]->captures, b->v.u.e);
+            for (int i = 0; i < ncrossed; i++)
+                capture_parts(fe, crossed[i]->captures, b->v);
             return b->v;
         }
         if (s->captures && ncrossed < 64)

@@ -141,6 +141,7 @@ typedef struct Fe {
     bool retype_pointers;
     MtExpr *dtype_of;         /* the value of the last x.dtype / x.type: x.dtype.element_ty makes x a pointer */
     const bool *pointers;     /* the second run: per runtime parameter, it addresses memory */
+    const bool *int_pointers; /* the second run: per runtime parameter, a pointer to indices (*i32) */
     MT_VEC(const char *) pointer_names; /* parameters the kernel asks p.dtype.element_ty of: pointers */
     MT_VEC(Cont) conts;       /* the statement lists being executed, innermost last */
     bool *addresses;          /* per runtime parameter: a load or store address is based on it */
@@ -274,6 +275,10 @@ MtExpr *fe_cast(Fe *fe, MtExpr *x, const MtType *to, uint8_t mode, bool bitcast,
 /* A load, store or atomic address based on a parameter without a type
  * (editor mode): the parameter is a pointer (*fp32 unless a signature says more); whether ptr is based on one. */
 bool fe_mark_pointer(Fe *fe, MtExpr *ptr);
+/* Per runtime parameter of a first run's tree: an untyped pointer whose
+ * loaded values are used as offsets or loop bounds, so *i32; NULL if none
+ * (index_loads.c). */
+bool *fe_index_pointers(MtCtx *c, const MtExprProgram *p);
 /* A compile-time integer (or bool) argument; E0306 otherwise. */
 bool fe_static_int(Fe *fe, FValue v, MtSpan sp, const char *what, int64_t *out);
 /* tl_blockptr.c: accesses through block pointers (pointer block, mask,

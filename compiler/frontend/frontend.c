@@ -266,6 +266,7 @@ static bool carried_names(Fe *fe, const NameVec *assigned, const char *skip, MtS
             continue;
         if (b->v.kind == FV_UNDEF)
             return false;
+        fe_lookup(fe, assigned->v[i], header); /* an outer value: captured by the enclosing loops and branches */
         FvVec parts = {0};
         if (!carried_parts(b->v, &parts, c)) {
             fe_error(fe, header, "E0412",
@@ -1168,16 +1169,18 @@ static MtExprProgram *run(MtCtx *c, const MtModule *m, const MtFuncDef *kernel, 
 
 /* In editor mode a parameter without a type is a pointer when it
  * addresses memory; a question about its type asked before that use
- * (x.dtype) typed it i32, so the kernel runs again with what the first
- * run learned, and only the second run's diagnostics remain. */
+ * (x.dtype) typed it i32, or its loaded values are indices (so it is
+ * *i32, not *fp32), so the kernel runs again with what the first run
+ * learned, and only the second run's diagnostics remain. */
 MtExprProgram *mt_frontend(MtCtx *c, const MtModule *m, const MtFuncDef *kernel, const MtSpec *spec, bool *needs_value)
 {
     uint32_t ndiags = c->diags.n, errors = c->nerrors;
     Fe fe = {0};
     MtExprProgram *prog = run(c, m, kernel, spec, needs_value, &fe);
-    if (!fe.retype_pointers)
+    bool *ints = spec->infer_params ? fe_index_pointers(c, prog) : NULL;
+    if (!fe.retype_pointers && !ints)
         return prog;
     mt_diag_truncate(c, ndiags, errors);
-    Fe again = {.pointers = fe.addresses};
+    Fe again = {.pointers = fe.addresses, .int_pointers = ints};
     return run(c, m, kernel, spec, needs_value, &again);
 }

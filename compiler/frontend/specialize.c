@@ -315,7 +315,9 @@ bool fe_specialize(Fe *fe, const MtFuncDef *k)
         bool named = false;
         for (uint32_t n = 0; n < fe->pointer_names.n && !named; n++)
             named = !strcmp(fe->pointer_names.v[n], p->name);
-        if (!ty && ((fe->pointers && fe->pointers[prog->nparams]) || named))
+        if (!ty && fe->int_pointers && fe->int_pointers[prog->nparams])
+            e->u.param.ty = mt_ty_ptr(c, &mt_ty_i32);
+        else if (!ty && ((fe->pointers && fe->pointers[prog->nparams]) || named))
             e->u.param.ty = mt_ty_ptr(c, &mt_ty_f32);
         prog->params[prog->nparams++] = e;
         prog->sig_param[i] = e;

@@ -11,7 +11,11 @@
  *     (`tl.float32(0.0)`), shape () is a scalar (`tl.full((), ...)`);
  *   - dtype constexprs given as tl.float16 / torch.float32 (-D);
  *   - `out.dtype.element_ty` on a pointer computed from a parameter that
- *     no signature types (the editor's and `check`'s inference). */
+ *     no signature types (the editor's and `check`'s inference), and
+ *     pointers whose loaded values are offsets or loop bounds typed *i32
+ *     by that inference;
+ *   - a runtime loop inside a runtime `if` carrying values made before
+ *     the `if`. */
 #include "exec_test.h"
 
 static const char *const NORM_FILE =
@@ -168,6 +172,93 @@ START_TEST(dtype_calls_and_scalar_shapes)
 }
 END_TEST
 
+/* A runtime loop inside a runtime `if` carrying a block made before the
+ * `if` (grouped-GEMM kernels accumulate per expert this way): the block
+ * is an outer value of the branch, lowered before it. */
+START_TEST(loop_in_branch_carries_an_outer_block)
+{
+    static const char *const SRC = "import triton\n"
+                                   "import triton.language as tl\n"
+                                   "@triton.jit\n"
+                                   "def per_group(out, sizes, x, E: tl.constexpr, BM: tl.constexpr):\n"
+                                   "    offs = tl.arange(0, BM)\n"
+                                   "    m_end = 0\n"
+                                   "    for e in range(E):\n"
+                                   "        acc = tl.zeros((BM,), dtype=tl.float32)\n"
+                                   "        pair = (acc, tl.load(x + offs))\n"
+                                   "        m_start = m_end\n"
+                                   "        m_size = tl.load(sizes + e)\n"
+                                   "        m_end = m_start + m_size\n"
+                                   "        if m_size > 0:\n"
+                                   "            for t in range(0, m_size, 2):\n"
+                                   "                acc += tl.load(x + m_start + t + offs)\n"
+                                   "                pair = (pair[0] + 1.0, pair[1])\n"
+                                   "        tl.store(out + e * BM + offs, acc + pair[0] * pair[1])\n";
+    MtCtx *c = mt_ctx_new(NULL);
+    MtCompiled *k = compile_text(c, "per_group.py", SRC, "per_group", "*fp32,*i32,*fp32,3,8");
+    enum { E = 3, BM = 8 };
+    int32_t sizes[E] = {5, 0, 4};
+    float *x = random_floats(32, 11, -1.0f, 1.0f), out[E * BM];
+    MtKernelArg args[] = {arr(out, E * BM), arr(sizes, E), arr(x, 32)};
+    RUN_OK(c, k, 1, 1, args, 1);
+    int start = 0;
+    for (int e = 0; e < E; e++) {
+        double want[BM];
+        for (int i = 0; i < BM; i++) {
+            double acc = 0, n = 0;
+            for (int t = 0; t < sizes[e]; t += 2, n++)
+                acc += x[start + t + i];
+            want[i] = acc + n * x[i];
+        }
+        assert_close(out + e * BM, want, BM, 1e-6, 1e-6, "out");
+        start += sizes[e];
+    }
+    free(x);
+    mt_ctx_free(c);
+}
+END_TEST
+
+/* No signature (check, the editor): a pointer whose loaded values are
+ * offsets or loop bounds holds integers (*i32), not the default *fp32.
+ * An embedding lookup and a per-row count, run with i32 inputs. */
+START_TEST(index_pointers_are_integers_without_a_signature)
+{
+    static const char *const SRC = "import triton\n"
+                                   "import triton.language as tl\n"
+                                   "@triton.jit\n"
+                                   "def embed(ids, weight, out, counts, x, D: tl.constexpr, R: tl.constexpr):\n"
+                                   "    pid = tl.program_id(0)\n"
+                                   "    cols = tl.arange(0, D)\n"
+                                   "    row = tl.load(ids + pid)\n"
+                                   "    w = tl.load(weight + row * D + cols)\n"
+                                   "    acc = tl.zeros((D,), tl.float32)\n"
+                                   "    for i in range(0, tl.load(counts + pid)):\n"
+                                   "        acc += tl.load(x + tl.where(tl.load(x) > 0.5, i, 0))\n"
+                                   "    tl.store(out + pid * D + cols, w + acc)\n";
+    MtCtx *c = mt_ctx_new(NULL);
+    MtModule *m = parse_ok(c, "embed.py", SRC);
+    MtDefine defs[] = {{"D", "4"}, {"R", "3"}};
+    MtSpec spec = {.defines = defs, .ndefines = 2, .infer_params = true};
+    MtCompiled *k = NULL;
+    ck_assert_msg(mt_compile(c, m, &spec, &k) == MT_OK, "compile: %s", all_diags(c));
+    ck_assert_str_eq(mt_compiled_signature(c, k), "*i32,*fp32,*fp32,*i32,*fp32,4,3");
+    int32_t ids[3] = {2, 0, 2}, counts[3] = {1, 3, 0};
+    float weight[12], out[12], x[4] = {0.75f, 1.0f, 2.0f, 4.0f};
+    for (int i = 0; i < 12; i++)
+        weight[i] = (float)i * 0.5f;
+    MtKernelArg args[] = {arr(ids, 3), arr(weight, 12), arr(out, 12), arr(counts, 3), arr(x, 4)};
+    RUN_OK(c, k, 3, 1, args, 1);
+    for (int r = 0; r < 3; r++)
+        for (int j = 0; j < 4; j++) {
+            double acc = 0;
+            for (int i = 0; i < counts[r]; i++)
+                acc += x[i];
+            ck_assert_float_eq(out[r * 4 + j], (float)(weight[ids[r] * 4 + j] + acc));
+        }
+    mt_ctx_free(c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("real");
@@ -176,6 +267,8 @@ int main(void)
     tcase_add_test(t, library_norm_file_runs);
     tcase_add_test(t, dtype_values_for_constexprs);
     tcase_add_test(t, dtype_calls_and_scalar_shapes);
+    tcase_add_test(t, loop_in_branch_carries_an_outer_block);
+    tcase_add_test(t, index_pointers_are_integers_without_a_signature);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
