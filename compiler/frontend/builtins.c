@@ -20,17 +20,20 @@
 #define PATH_MATH "math."
 #define PATH_LIBDEVICE "triton.language.extra.libdevice."
 #define PATH_PROPAGATE_NAN "triton.language.PropagateNan."
+#define PATH_EXTRA_CUDA "triton.language.extra.cuda."
 #define SHOW_TRITON "triton."
 #define SHOW_TL "tl."
 #define SHOW_PY ""
 #define SHOW_MATH "math."
 #define SHOW_LIBDEVICE "libdevice."
 #define SHOW_PROPAGATE_NAN "tl.PropagateNan."
+#define SHOW_EXTRA_CUDA "tl.extra.cuda."
 #define MODPATH_TRITON "triton"
 #define MODPATH_TL "triton.language"
 #define MODPATH_MATH "math"
 #define MODPATH_LIBDEVICE "triton.language.extra.libdevice"
 #define MODPATH_PROPAGATE_NAN "triton.language.PropagateNan"
+#define MODPATH_EXTRA_CUDA "triton.language.extra.cuda"
 
 typedef enum BuiltinId {
 #define MODULE(mod)

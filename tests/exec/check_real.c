@@ -15,7 +15,7 @@
  *     pointers whose loaded values are offsets or loop bounds typed *i32
  *     by that inference;
  *   - a runtime loop inside a runtime `if` carrying values made before
- *     the `if`. */
+ *     the `if`; tl.extra.cuda.gdc_wait / gdc_launch_dependents. */
 #include "exec_test.h"
 
 static const char *const NORM_FILE =
@@ -259,6 +259,38 @@ START_TEST(index_pointers_are_integers_without_a_signature)
 }
 END_TEST
 
+/* Programmatic dependent launch hints (Triton's tutorial 11): no
+ * operation here, since grids never overlap; the kernel runs as written. */
+START_TEST(gdc_hints_run_as_no_operations)
+{
+    static const char *const SRC = "import triton\n"
+                                   "import triton.language as tl\n"
+                                   "@triton.jit\n"
+                                   "def add(x, y, out, n, BLOCK: tl.constexpr, USE_GDC: tl.constexpr):\n"
+                                   "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                                   "    mask = offs < n\n"
+                                   "    if USE_GDC:\n"
+                                   "        tl.extra.cuda.gdc_wait()\n"
+                                   "    a = tl.load(x + offs, mask=mask)\n"
+                                   "    b = tl.load(y + offs, mask=mask)\n"
+                                   "    if USE_GDC:\n"
+                                   "        tl.extra.cuda.gdc_launch_dependents()\n"
+                                   "    tl.store(out + offs, a + b, mask=mask)\n";
+    MtCtx *c = mt_ctx_new(NULL);
+    MtCompiled *k = compile_text(c, "add.py", SRC, "add", "*fp32,*fp32,*fp32,i32,8,True");
+    float x[10], y[10], out[10];
+    for (int i = 0; i < 10; i++) {
+        x[i] = (float)i;
+        y[i] = 0.5f * (float)i;
+    }
+    MtKernelArg args[] = {arr(x, 10), arr(y, 10), arr(out, 10), i32(10)};
+    RUN_OK(c, k, 2, 1, args, 2);
+    for (int i = 0; i < 10; i++)
+        ck_assert_float_eq(out[i], 1.5f * (float)i);
+    mt_ctx_free(c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("real");
@@ -269,6 +301,7 @@ int main(void)
     tcase_add_test(t, dtype_calls_and_scalar_shapes);
     tcase_add_test(t, loop_in_branch_carries_an_outer_block);
     tcase_add_test(t, index_pointers_are_integers_without_a_signature);
+    tcase_add_test(t, gdc_hints_run_as_no_operations);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
