@@ -901,8 +901,19 @@ static double float_max(MtDtype dt) {
     case MT_DT_F16: return 65504.0;
     case MT_DT_BF16: return 0x1.fep127;
     case MT_DT_F32: return 3.4028234663852886e38;
-    default: return 1.7976931348623157e308;
+    case MT_DT_I1:
+    case MT_DT_I8:
+    case MT_DT_I16:
+    case MT_DT_I32:
+    case MT_DT_I64:
+    case MT_DT_U8:
+    case MT_DT_U16:
+    case MT_DT_U32:
+    case MT_DT_U64:
+    case MT_DT_F64:
+    case MT_DTYPE_COUNT: break;
     }
+    return 1.7976931348623157e308;
 }
 
 static const char *value_text(const MtScalar *v, char out[40]) {

@@ -180,20 +180,38 @@ static void bitcast(Pr *p, const KExpr *e)
     MtDtype to = (MtDtype)e->dt, from = (MtDtype)e->a[0]->dt;
     unsigned size = mt_dtype_info(to)->size;
     const char *u = size == 8 ? "unsigned long long" : size == 4 ? "unsigned int" : size == 2 ? "unsigned short" : "unsigned char";
-    const char *bits, *open;
+    const char *bits = NULL, *open = NULL;
     switch (from) {
     case MT_DT_F32: bits = "__float_as_uint("; break;
     case MT_DT_F64: bits = "(unsigned long long)__double_as_longlong("; break;
     case MT_DT_F16:
     case MT_DT_BF16: bits = "("; break;
-    default: bits = mt_sprintf(p->c, "(%s)(", u); break;
+    case MT_DT_I1:
+    case MT_DT_I8:
+    case MT_DT_I16:
+    case MT_DT_I32:
+    case MT_DT_I64:
+    case MT_DT_U8:
+    case MT_DT_U16:
+    case MT_DT_U32:
+    case MT_DT_U64:
+    case MT_DTYPE_COUNT: bits = mt_sprintf(p->c, "(%s)(", u); break;
     }
     switch (to) {
     case MT_DT_F32: open = "__uint_as_float("; break;
     case MT_DT_F64: open = "__longlong_as_double((long long)"; break;
     case MT_DT_F16:
     case MT_DT_BF16: open = mt_sprintf(p->c, "%s{(unsigned short)", ctype(to)); break;
-    default: open = mt_sprintf(p->c, "((%s)", ctype(to)); break;
+    case MT_DT_I1:
+    case MT_DT_I8:
+    case MT_DT_I16:
+    case MT_DT_I32:
+    case MT_DT_I64:
+    case MT_DT_U8:
+    case MT_DT_U16:
+    case MT_DT_U32:
+    case MT_DT_U64:
+    case MT_DTYPE_COUNT: open = mt_sprintf(p->c, "((%s)", ctype(to)); break;
     }
     mt_buf_printf(p->b, "%s%s", open, bits);
     expr(p, e->a[0]);
@@ -382,8 +400,19 @@ static const char *from_bits(MtCtx *c, MtDtype dt, unsigned bytes, unsigned i)
     case MT_DT_F16:
     case MT_DT_BF16: return mt_sprintf(c, "%s{(unsigned short)%s}", ctype(dt), bits);
     case MT_DT_I1: return mt_sprintf(c, "(%s != 0)", bits);
-    default: return mt_sprintf(c, "(%s)%s", ctype(dt), bits);
+    case MT_DT_I8:
+    case MT_DT_I16:
+    case MT_DT_I32:
+    case MT_DT_I64:
+    case MT_DT_U8:
+    case MT_DT_U16:
+    case MT_DT_U32:
+    case MT_DT_U64:
+    case MT_DT_F32:
+    case MT_DT_F64:
+    case MT_DTYPE_COUNT: break;
     }
+    return mt_sprintf(c, "(%s)%s", ctype(dt), bits);
 }
 
 /* The bits of a value of dtype dt (C expression text) as an unsigned word. */
@@ -394,7 +423,16 @@ static const char *to_bits(MtCtx *c, MtDtype dt, const char *x)
     case MT_DT_F64: return mt_sprintf(c, "(unsigned long long)__double_as_longlong(%s)", x);
     case MT_DT_F16:
     case MT_DT_BF16: return mt_sprintf(c, "(unsigned)(%s).bits", x);
-    default: break;
+    case MT_DT_I1:
+    case MT_DT_I8:
+    case MT_DT_I16:
+    case MT_DT_I32:
+    case MT_DT_I64:
+    case MT_DT_U8:
+    case MT_DT_U16:
+    case MT_DT_U32:
+    case MT_DT_U64:
+    case MT_DTYPE_COUNT: break;
     }
     unsigned size = mt_dtype_info(dt)->size;
     return mt_sprintf(c, size == 8 ? "(unsigned long long)%s" : size == 4 ? "(unsigned)%s" : size == 2 ? "(unsigned)(unsigned short)%s" : "(unsigned)(unsigned char)%s", x);

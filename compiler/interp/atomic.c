@@ -75,12 +75,21 @@ static double float_of(uint64_t b, MtDtype d)
         memcpy(&f, &u, 4);
         return f;
     }
-    default: {
-        double g;
-        memcpy(&g, &b, 8);
-        return g;
+    case MT_DT_I1:
+    case MT_DT_I8:
+    case MT_DT_I16:
+    case MT_DT_I32:
+    case MT_DT_I64:
+    case MT_DT_U8:
+    case MT_DT_U16:
+    case MT_DT_U32:
+    case MT_DT_U64:
+    case MT_DT_F64:
+    case MT_DTYPE_COUNT: break;
     }
-    }
+    double g;
+    memcpy(&g, &b, 8);
+    return g;
 }
 
 static uint64_t bits_of_float(double v, MtDtype d)
@@ -94,12 +103,21 @@ static uint64_t bits_of_float(double v, MtDtype d)
         memcpy(&u, &f, 4);
         return u;
     }
-    default: {
-        uint64_t u;
-        memcpy(&u, &v, 8);
-        return u;
+    case MT_DT_I1:
+    case MT_DT_I8:
+    case MT_DT_I16:
+    case MT_DT_I32:
+    case MT_DT_I64:
+    case MT_DT_U8:
+    case MT_DT_U16:
+    case MT_DT_U32:
+    case MT_DT_U64:
+    case MT_DT_F64:
+    case MT_DTYPE_COUNT: break;
     }
-    }
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    return u;
 }
 
 /* The bits as a signed integer of es bytes. */

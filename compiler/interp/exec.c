@@ -184,8 +184,20 @@ static __int128 int_at(const char *p, uint8_t ek)
         memcpy(&v, p, 8);
         return v;
     }
-    default: return (__int128)(int64_t)d; /* narrower integers are exact in a double */
+    case MT_DT_I1:
+    case MT_DT_I8:
+    case MT_DT_I16:
+    case MT_DT_I32:
+    case MT_DT_U8:
+    case MT_DT_U16:
+    case MT_DT_U32:
+    case MT_DT_F16:
+    case MT_DT_BF16:
+    case MT_DT_F32:
+    case MT_DT_F64:
+    case MT_DTYPE_COUNT: break;
     }
+    return (__int128)(int64_t)d; /* narrower integers are exact in a double */
 }
 
 /* The loop runs iv = start, start + step, ... while iv < stop, in the

@@ -147,11 +147,19 @@ static uint64_t bits_of(MtDtype dt, Slot v)
     }
     case MT_DT_F16: return mt_f32_to_f16((float)v.f);
     case MT_DT_BF16: return mt_f32_to_bf16((float)v.f);
-    default: {
-        unsigned bits = mt_dtype_info(dt)->bits;
-        return bits >= 64 ? (uint64_t)v.i : (uint64_t)v.i & ((1ull << bits) - 1);
+    case MT_DT_I1:
+    case MT_DT_I8:
+    case MT_DT_I16:
+    case MT_DT_I32:
+    case MT_DT_I64:
+    case MT_DT_U8:
+    case MT_DT_U16:
+    case MT_DT_U32:
+    case MT_DT_U64:
+    case MT_DTYPE_COUNT: break;
     }
-    }
+    unsigned bits = mt_dtype_info(dt)->bits;
+    return bits >= 64 ? (uint64_t)v.i : (uint64_t)v.i & ((1ull << bits) - 1);
 }
 
 static Slot from_bits(MtDtype dt, uint64_t u)
@@ -168,8 +176,19 @@ static Slot from_bits(MtDtype dt, uint64_t u)
     case MT_DT_F64: memcpy(&r.f, &u, 8); return r;
     case MT_DT_F16: r.f = mt_f16_to_f32((uint16_t)u); return r;
     case MT_DT_BF16: r.f = mt_bf16_to_f32((uint16_t)u); return r;
-    default: r.i = (int64_t)u; return fix(dt, r);
+    case MT_DT_I1:
+    case MT_DT_I8:
+    case MT_DT_I16:
+    case MT_DT_I32:
+    case MT_DT_I64:
+    case MT_DT_U8:
+    case MT_DT_U16:
+    case MT_DT_U32:
+    case MT_DT_U64:
+    case MT_DTYPE_COUNT: break;
     }
+    r.i = (int64_t)u;
+    return fix(dt, r);
 }
 
 static void fault(Sim *s, const char *what, int64_t index)
