@@ -547,19 +547,40 @@ MtStatus mt_discover(MtCtx *c, const MtModule *m, const char *kernel, const MtDi
 
 /* ---- the fix for I0901 ------------------------------------------------------------------------- */
 
-typedef enum Guess { GUESS_TILE, GUESS_GROUP, GUESS_FLAG } Guess;
+typedef enum Guess { GUESS_TILE, GUESS_GROUP, GUESS_FLAG, GUESS_STAGES } Guess;
 
-/* What a tl.constexpr is likely for, from its name. */
+/* What a tl.constexpr is likely for, from its name: a flag, a group size,
+ * a pipelining depth or stage selector (num_stages, STAGE), a tile. */
 static Guess guess(const char *name)
 {
     static const char *const flags[] = {"EVEN", "HAS_", "IS_", "USE_", "ENABLE", "WITH_", "DO_", "NEED"};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (!strncmp(name, flags[i], strlen(flags[i])))
             return GUESS_FLAG;
+    if (strstr(name, "STAGE") || strstr(name, "stage"))
+        return GUESS_STAGES;
     return strstr(name, "GROUP") ? GUESS_GROUP : GUESS_TILE;
 }
 
-/* Whether the kernel compiles through the layout with these extra values. */
+/* Whether every error in c is E0603: a construct the GPU lowering cannot
+ * lower yet, which the interpreter runs (the values are right; the
+ * lowering is not there yet). */
+static bool only_lowering_gaps(const MtCtx *c)
+{
+    size_t errors = 0;
+    for (size_t i = 0; i < mt_diag_count(c); i++) {
+        const MtDiag *d = mt_diag_at(c, i);
+        if (d->sev != MT_SEV_ERROR)
+            continue;
+        if (!d->code || strcmp(d->code, "E0603"))
+            return false;
+        errors++;
+    }
+    return errors > 0;
+}
+
+/* Whether the kernel compiles through the layout with these extra values
+ * (or only the GPU lowering lacks one of its constructs). */
 static bool compiles(MtCtx *c, const MtModule *m, const MtDiscovery *dsc, const MtDefine *extra, size_t nextra,
                      int sm)
 {
@@ -580,7 +601,8 @@ static bool compiles(MtCtx *c, const MtModule *m, const MtDiscovery *dsc, const 
         spec.ndefines = dsc->spec.ndefines + nextra;
         spec.last_stage = MT_STAGE_LAYOUT;
         spec.sm = sm;
-        ok = mt_compile(s, sm_m, &spec, &k) == MT_OK;
+        MtStatus st = mt_compile(s, sm_m, &spec, &k);
+        ok = st == MT_OK || (st == MT_ERR_SOURCE && only_lowering_gaps(s));
     }
     free(defs);
     mt_ctx_free(s);
@@ -612,8 +634,10 @@ static MtStatus fix_job(MtCtx *c, void *ud)
         for (size_t t = 0; t < sizeof tiles / sizeof tiles[0] && !found; t++) {
             for (size_t i = 0; i < n; i++) {
                 Guess g = guess(extra[i].name);
-                extra[i].value = g == GUESS_FLAG ? (flag ? "True" : "False") : g == GUESS_GROUP ? (flag ? "1" : "8")
-                                                                                                  : tiles[t];
+                extra[i].value = g == GUESS_FLAG     ? (flag ? "True" : "False")
+                                 : g == GUESS_GROUP  ? (flag ? "1" : "8")
+                                 : g == GUESS_STAGES ? (flag ? "2" : "1")
+                                                     : tiles[t];
             }
             found = compiles(c, j->m, dsc, extra, n, j->sm);
         }

@@ -34,16 +34,6 @@ void fe_add_root(Fe *fe, MtExpr *e)
 
 /* ---- assignment -------------------------------------------------------------------- */
 
-/* The runtime loop of the current frame whose induction variable is
- * `name`, if any (assigning to it is an error). */
-static bool is_runtime_iv(Fe *fe, const char *name)
-{
-    for (Scope *s = fe->frame->scope; s; s = s->parent)
-        if (s->loop && !strcmp(s->loop->iv_name, name))
-            return true;
-    return false;
-}
-
 static void assign_target(Fe *fe, const MtNode *t, FValue v, MtSpan value_span)
 {
     if (v.kind == FV_UNDEF && t->kind == ND_NAME) {
@@ -52,11 +42,9 @@ static void assign_target(Fe *fe, const MtNode *t, FValue v, MtSpan value_span)
     }
     switch ((MtNodeKind)t->kind) {
     case ND_NAME:
-        if (is_runtime_iv(fe, t->u.name)) {
-            fe_error(fe, t->span, "E0205", "cannot assign to '%s', the induction variable of a runtime loop",
-                     t->u.name);
-            return;
-        }
+        /* The induction variable of a runtime loop too (`start_n =
+         * tl.multiple_of(start_n, BLOCK_N)`): a new value for the rest of
+         * the iteration; the next one starts from the loop's value. */
         fe_assign(fe, t->u.name, v);
         return;
     case ND_TUPLE:

@@ -60,6 +60,8 @@ FValue b_make_block_ptr(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
 {
     FeBlockPtr *bp = mt_arena_alloc(&fe->c->arena, sizeof *bp);
     MtExpr *base = fe_to_expr(fe, a->v[0], a->sp[0]);
+    if (base)
+        fe_mark_pointer(fe, base); /* `base=Q + off` makes an untyped Q a pointer, as a load's address */
     const MtType *bt = base ? fe_type(fe, base) : NULL;
     if (!bt)
         return fv_undef();

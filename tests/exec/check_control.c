@@ -3,7 +3,8 @@
  * in the branches, conditional expressions, early returns in kernels and
  * in helpers (with values), while loops, runtime loop steps (positive,
  * negative constants, runtime values), i64 induction variables,
- * tl.num_programs, loop-carried pointer blocks, and branches inside loops
+ * tl.num_programs, loop-carried pointer blocks, induction variables
+ * reassigned in the body, and branches inside loops
  * and loops inside branches. */
 #include "exec_test.h"
 
@@ -97,7 +98,23 @@ static const char *const SRC =
     "    if n > 2:\n"
     "        for j in range(3):\n"
     "            acc = acc * 2.0\n"
-    "    tl.store(out + offs, acc)\n";
+    "    tl.store(out + offs, acc)\n"
+    "\n"
+    "@triton.jit\n"
+    "def rebind_iv(out, n):\n"
+    "    acc = 0\n"
+    "    for i in range(0, n, 2):\n"
+    "        i = tl.multiple_of(i, 2)\n"
+    "        acc += i\n"
+    "        i = i + 1\n"
+    "        acc += i * 100\n"
+    "    outer = 0\n"
+    "    for j in range(3):\n"
+    "        for q in range(2):\n"
+    "            j = j + 10\n"
+    "        outer += j\n"
+    "    tl.store(out, acc)\n"
+    "    tl.store(out + 1, outer)\n";
 
 static MtCompiled *kern(MtCtx *c, const char *name, const char *sig) { return compile_text(c, "c.py", SRC, name, sig); }
 
@@ -211,6 +228,24 @@ START_TEST(branches_in_loops_and_loops_in_branches)
 }
 END_TEST
 
+/* A runtime loop's induction variable reassigned in the body (as Triton's
+ * fused-attention tutorial does: `start_n = tl.multiple_of(start_n,
+ * BLOCK_N)`) holds the new value for the rest of the iteration; the next
+ * iteration starts from the loop's value. An outer loop's variable
+ * reassigned in an inner loop is carried by the inner loop. */
+START_TEST(induction_variable_reassigned)
+{
+    MtCtx *c = mt_ctx_new(NULL);
+    MtCompiled *k = kern(c, "rebind_iv", "*i32,i32");
+    int32_t out[2];
+    MtKernelArg a[] = {arr(out, 2), i32(5)};
+    RUN_OK(c, k, 1, 1, a, 1);
+    ck_assert_int_eq(out[0], (0 + 100) + (2 + 300) + (4 + 500));
+    ck_assert_int_eq(out[1], 20 + 21 + 22);
+    mt_ctx_free(c);
+}
+END_TEST
+
 static void expect_error(const char *body, const char *code, const char *text)
 {
     char src[2048];
@@ -254,6 +289,7 @@ int main(void)
     tcase_add_test(t, while_loops);
     tcase_add_test(t, loop_steps_and_types);
     tcase_add_test(t, branches_in_loops_and_loops_in_branches);
+    tcase_add_test(t, induction_variable_reassigned);
     tcase_add_test(t, errors);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
