@@ -11,6 +11,7 @@
 (require 'cl-lib)
 (require 'lsp-mode)
 
+(defvar mt-t0 nil "When find-file opened the file (a figure for the log).")
 (defun mt-out (fmt &rest args) (princ (concat (apply #'format fmt args) "\n")))
 (defun mt-fail (fmt &rest args) (mt-out "FAIL %s" (apply #'format fmt args)) (kill-emacs 1))
 (defun mt-wait (what seconds pred)
@@ -38,6 +39,7 @@
 
 (condition-case err
     (progn
+      (setq mt-t0 (float-time))
       (find-file (getenv "MYTRITON_FILE"))
       (lsp)
       (mt-wait "both servers" 20 (lambda () (= (length (lsp-workspaces)) 2)))
@@ -48,6 +50,8 @@
                                 (and (cl-find "fake" d :key #'lsp:diagnostic-source? :test #'equal)
                                      (cl-find "E0207" d :key #'lsp:diagnostic-code? :test #'equal)
                                      d))))))
+        (mt-out "first open: diagnostics of both servers %.0f ms after find-file (a figure)"
+                (* 1000 (- (float-time) mt-t0)))
         (dolist (x diags)
           (mt-out "diagnostic: %s %s %s" (lsp:diagnostic-source? x) (lsp:diagnostic-code? x) (lsp:diagnostic-message x)))
         (let* ((d (cl-find "E0207" diags :key #'lsp:diagnostic-code? :test #'equal))
