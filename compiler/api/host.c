@@ -89,8 +89,7 @@ static void block_range(const Host *h, uint32_t colon, uint32_t *from, uint32_t 
     *to = i;
 }
 
-/* The ':' ending the header that starts at token t, or 0. */
-static uint32_t header_colon(const Host *h, uint32_t t)
+uint32_t mt_host_header_colon(const Host *h, uint32_t t)
 {
     for (uint32_t i = t; i < last(h) && tk(h, i)->kind != TK_NEWLINE; i++) {
         if (is_open(h, i))
@@ -151,7 +150,7 @@ static void find_defs(Host *h, Ranges *classes)
         bool def = kw_at(h, d, KW_DEF), cls = kw_at(h, d, KW_CLASS);
         if ((!def && !cls) || !name_at(h, d + 1))
             continue;
-        uint32_t colon = header_colon(h, d);
+        uint32_t colon = mt_host_header_colon(h, d);
         if (!colon)
             continue;
         uint32_t from, to;

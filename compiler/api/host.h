@@ -12,7 +12,10 @@
  *
  * host_eval.c evaluates host expressions far enough to specialise a kernel:
  * Python numbers, strings, lists, tuples and dicts, `triton.Config`,
- * lambdas and host functions (called with their arguments bound), the
+ * lambdas and host functions (called with their arguments bound; a
+ * `return` under `if`s whose conditions are known false is skipped),
+ * `filter`, a Config's `.kwargs` and options, the target's backend
+ * (`...get_current_target().backend` is "cuda": mytriton targets CUDA), the
  * dtype of tensors made by torch / numpy factories and conversions, and
  * the fact that `x.stride(0)` or `a.shape[1]` is an integer whose value is
  * unknown. Anything else is HV_UNKNOWN; evaluation never fails or reports. */
@@ -86,6 +89,9 @@ uint32_t mt_host_line_end(const Host *h, uint32_t t);
 /* The token closing the bracket opened at token t (t itself when t opens
  * nothing or the bracket is never closed). */
 uint32_t mt_host_close(const Host *h, uint32_t t);
+/* The ':' ending the compound statement header that starts at token t
+ * (outside brackets), or 0. */
+uint32_t mt_host_header_colon(const Host *h, uint32_t t);
 
 typedef enum HvKind {
     HV_UNKNOWN,

@@ -56,6 +56,7 @@ static bool known(const HostVal *v) { return v->kind != HV_UNKNOWN; }
 static bool number(const HostVal *v) { return v->kind == HV_INT || v->kind == HV_BOOL || v->kind == HV_FLOAT; }
 static bool some_number(const HostVal *v) { return v->kind == HV_SOME_INT || v->kind == HV_SOME_FLOAT; }
 static double as_double(const HostVal *v) { return v->kind == HV_FLOAT ? v->f : (double)v->i; }
+static int truth(const HostVal *v);
 
 /* ---- dtypes ---------------------------------------------------------------------------- */
 
@@ -94,10 +95,15 @@ static HostEnv deeper(const HostEnv *env, int32_t scope, uint32_t at)
     return e;
 }
 
-/* The value of assignment a (one item of a tuple target, if so). */
+/* The value of assignment a (one item of a tuple target, if so). In the
+ * host function being called, the call's arguments stay bound. */
 static HostVal assigned(const HostEnv *env, const HostAssign *a)
 {
     HostEnv e = deeper(env, a->scope, a->stmt);
+    if (a->scope >= 0 && a->scope == env->scope) {
+        e.binds = env->binds;
+        e.nbinds = env->nbinds;
+    }
     HostVal v = mt_host_eval_range(&e, a->rhs_from, a->rhs_to);
     if (a->item < 0)
         return v;
@@ -349,6 +355,22 @@ static HostVal module_call(const Args *a, const char *path, MtSpan sp)
         v.n = n;
         return v;
     }
+    if (!strcmp(path, "filter") && y && y->kind == HV_LIST && !y->shape) {
+        HostVal v = of_kind(HV_LIST, sp);
+        v.items = mt_arena_alloc(&a->env->h->c->arena, (y->n + 1) * sizeof *v.items);
+        for (uint32_t i = 0; i < y->n; i++) {
+            HostVal keep = x->kind == HV_NONE ? y->items[i] : mt_host_call(a->env, x, &y->items[i], 1);
+            int t = truth(&keep);
+            if (t < 0)
+                return unknown();
+            if (t)
+                v.items[v.n++] = y->items[i];
+        }
+        return v;
+    }
+    /* mytriton targets CUDA: `is_hip()` / `is_cuda()` helpers ask this. */
+    if (mt_host_path_is(path, "get_current_target"))
+        return str_val("triton.target", HV_MODULE, sp);
     const char *dot = strrchr(path, '.');
     if (!dot)
         return unknown();
@@ -391,6 +413,56 @@ static HostVal tensor_method(const Args *a, const HostVal *t, const char *name, 
     return v;
 }
 
+/* The first token of the logical line holding token t (not before from). */
+static uint32_t line_start(const Host *h, uint32_t t, uint32_t from)
+{
+    while (t > from) {
+        uint8_t k = h->m->toks[t - 1].kind;
+        if (k == TK_NEWLINE || k == TK_INDENT || k == TK_DEDENT)
+            break;
+        t--;
+    }
+    return t;
+}
+
+/* The condition of the `if` header at token s, at that point of e's
+ * function: 1 true, 0 false, -1 unknown. */
+static int if_holds(const HostEnv *e, uint32_t s)
+{
+    uint32_t colon = mt_host_header_colon(e->h, s);
+    if (!colon)
+        return -1;
+    HostEnv at = *e;
+    at.at = s;
+    HostVal c = mt_host_eval_range(&at, s + 1, colon);
+    return truth(&c);
+}
+
+/* Whether the `return` at token t of fn may run: false only when an
+ * enclosing `if` (or the `if` it ends, `if COND: return X`) has a
+ * condition known to be false. Other compound statements, `elif` and
+ * `else` tell nothing. */
+static bool reachable(const HostEnv *e, const HostFunc *fn, uint32_t t)
+{
+    const Host *h = e->h;
+    uint32_t s = line_start(h, t, fn->body_from);
+    const MtToken *first = &h->m->toks[s];
+    if (s != t && first->kind == TK_NAME && first->kw == KW_IF && mt_host_header_colon(h, s) + 1 == t &&
+        if_holds(e, s) == 0)
+        return false;
+    uint32_t col = first->span.col, base = h->m->toks[fn->body_from].span.col;
+    for (uint32_t u = s; u > fn->body_from && col > base;) {
+        u = line_start(h, u - 1, fn->body_from);
+        const MtToken *k = &h->m->toks[u];
+        if (k->kind == TK_NEWLINE || k->kind == TK_INDENT || k->kind == TK_DEDENT || k->span.col >= col)
+            continue;
+        col = k->span.col;
+        if (k->kind == TK_NAME && k->kw == KW_IF && if_holds(e, u) == 0)
+            return false;
+    }
+    return true;
+}
+
 /* Call host function f, or the lambda at node lam, with the call's arguments. */
 static HostVal call_function(const Args *a, int32_t f, const MtNode *lam, MtSpan sp)
 {
@@ -423,12 +495,15 @@ static HostVal call_function(const Args *a, int32_t f, const MtNode *lam, MtSpan
         HostBind b = {fn->params[p].name, v};
         mt_vec_push(&h->c->arena, &bs, b);
     }
-    /* The first `return` of the body itself (not of a nested function). */
+    /* The first `return` of the body itself (not of a nested function)
+     * that its enclosing `if`s do not rule out. */
     for (uint32_t t = fn->body_from; t < fn->body_to; t++) {
         const MtToken *tok = &h->m->toks[t];
         if (tok->kind != TK_NAME || tok->kw != KW_RETURN || mt_host_scope_of(h, t) != f)
             continue;
         HostEnv e = {h, f, t, bs.v, bs.n, env->depth + 1};
+        if (!reachable(&e, fn, t))
+            continue;
         HostVal v = mt_host_eval_range(&e, t + 1, mt_host_line_end(h, t));
         v.span = sp;
         return v;
@@ -621,6 +696,30 @@ static HostVal attribute(const HostEnv *env, const MtNode *n)
 {
     HostVal v = mt_host_eval(env, n->u.attr.value);
     const char *name = n->u.attr.name;
+    if (v.kind == HV_MODULE && !strcmp(v.s, "triton.target")) {
+        if (!strcmp(name, "backend"))
+            return str_val("cuda", HV_STR, n->span);
+        return unknown();
+    }
+    if (v.kind == HV_CONFIG) {
+        if (!strcmp(name, "kwargs")) {
+            HostVal d = of_kind(HV_DICT, n->span);
+            d.items = v.items;
+            d.n = (uint32_t)v.i;
+            return d;
+        }
+        for (uint32_t i = (uint32_t)v.i; i < v.n; i++)
+            if (v.items[2 * i].kind == HV_STR && !strcmp(v.items[2 * i].s, name))
+                return v.items[2 * i + 1];
+        /* triton.Config's defaults */
+        if (!strcmp(name, "num_warps"))
+            return int_val(4, n->span);
+        if (!strcmp(name, "num_stages"))
+            return int_val(3, n->span);
+        if (!strcmp(name, "num_ctas"))
+            return int_val(1, n->span);
+        return unknown();
+    }
     if (v.kind == HV_MODULE) {
         if (dtype_module(v.s) && dtype_sig(name))
             return str_val(dtype_sig(name), HV_DTYPE, n->span);

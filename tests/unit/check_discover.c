@@ -256,6 +256,70 @@ START_TEST(comprehensions_heuristics_and_numpy)
 }
 END_TEST
 
+/* Triton's fused-attention tutorial: configs from a comprehension whose
+ * num_stages depend on `is_hip()` (the target is CUDA), filtered by a host
+ * function that reads the Config's kwargs and options and returns under an
+ * `if`; and the matmul tutorial's `if is_cuda(): return ...` choice. */
+static const char filtered_src[] =
+    "import triton\n"
+    "import triton.language as tl\n"
+    "\n"
+    "def is_hip():\n"
+    "    return triton.runtime.driver.active.get_current_target().backend == 'hip'\n"
+    "\n"
+    "def is_cuda():\n"
+    "    return triton.runtime.driver.active.get_current_target().backend == 'cuda'\n"
+    "\n"
+    "configs = [\n"
+    "    triton.Config({'BLOCK_M': BM, 'BLOCK_N': BN}, num_stages=s, num_warps=w) \\\n"
+    "    for BM in [64, 128]\\\n"
+    "    for BN in [32, 64]\\\n"
+    "    for s in ([1] if is_hip() else [3, 4, 7])\\\n"
+    "    for w in [4, 8]\\\n"
+    "]\n"
+    "\n"
+    "def keep(conf):\n"
+    "    BLOCK_M = conf.kwargs['BLOCK_M']\n"
+    "    BLOCK_N = conf.kwargs['BLOCK_N']\n"
+    "    if (BLOCK_M * BLOCK_N < 128 * 128 and conf.num_warps == 8):\n"
+    "        return False\n"
+    "    return True\n"
+    "\n"
+    "def pick():\n"
+    "    if is_hip():\n"
+    "        return [triton.Config({'BLOCK_M': 16, 'BLOCK_N': 16})]\n"
+    "    if is_cuda(): return [c for c in filter(keep, configs) if c.num_stages == 7]\n"
+    "    return []\n"
+    "\n"
+    "@triton.autotune(list(filter(keep, configs)), key=['N'])\n"
+    "@triton.jit\n"
+    "def attn(x, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):\n"
+    "    pass\n"
+    "\n"
+    "@triton.autotune(pick(), key=['N'])\n"
+    "@triton.jit\n"
+    "def stages_7(x, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):\n"
+    "    pass\n";
+
+START_TEST(filtered_configs_and_conditional_returns)
+{
+    Disc x = discover(filtered_src, "attn");
+    /* 24 configs, less the 12 with 8 warps (every tile is under 128x128) */
+    ck_assert_uint_eq(x.d->nconfigs, 12);
+    ck_assert_str_eq(x.d->config_text, "BLOCK_M=64, BLOCK_N=32, num_stages=3, num_warps=4");
+    check_value(&x, "BLOCK_M", MT_ORIGIN_AUTOTUNE, "64");
+    mt_ctx_free(x.c);
+    MtDiscoverOptions opt = {.config = 11};
+    x = discover_with(filtered_src, "attn", &opt);
+    ck_assert_str_eq(x.d->config_text, "BLOCK_M=128, BLOCK_N=64, num_stages=7, num_warps=4");
+    mt_ctx_free(x.c);
+    x = discover(filtered_src, "stages_7");
+    ck_assert_uint_eq(x.d->nconfigs, 4);
+    ck_assert_str_eq(x.d->config_text, "BLOCK_M=64, BLOCK_N=32, num_stages=7, num_warps=4");
+    mt_ctx_free(x.c);
+}
+END_TEST
+
 static const char precedence_src[] =
     "import triton\n"
     "import triton.language as tl\n"
@@ -387,6 +451,7 @@ static Suite *discover_suite(void)
     tcase_add_test(tc, launch_keywords_and_argument_types);
     tcase_add_test(tc, autotune_configs_from_a_host_function);
     tcase_add_test(tc, comprehensions_heuristics_and_numpy);
+    tcase_add_test(tc, filtered_configs_and_conditional_returns);
     tcase_add_test(tc, precedence);
     tcase_add_test(tc, fix_proposes_values_that_compile);
     tcase_add_test(tc, unreadable_host_code_is_quiet);
