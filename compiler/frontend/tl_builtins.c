@@ -110,6 +110,41 @@ bool fe_mark_pointer(Fe *fe, MtExpr *ptr)
     return true;
 }
 
+/* The first parameter guessed to be a pointer (editor mode: *fp32 from its
+ * use) that e's value comes from, through at most `*budget` nodes, or
+ * NULL: a dtype complaint about e rests on that guess. */
+static const MtExpr *guessed_pointer(const Fe *fe, const MtExpr *e, int *budget)
+{
+    if (!e || --*budget < 0)
+        return NULL;
+    if (e->kind == EX_PARAM) {
+        uint32_t i = e->u.param.index;
+        bool guessed = fe->prog->inferred && i < fe->prog->nparams && fe->prog->inferred[i];
+        return guessed && e->u.param.ty && mt_ty_is_ptr(e->u.param.ty) ? e : NULL;
+    }
+    if (e->kind == EX_LOOP_ARG || e->kind == EX_LOOP_RESULT)
+        return guessed_pointer(fe, e->u.slot.loop->node->args[2 + e->u.slot.index], budget);
+    for (uint32_t i = 0; i < e->nargs; i++) {
+        const MtExpr *p = guessed_pointer(fe, e->args[i], budget);
+        if (p)
+            return p;
+    }
+    return NULL;
+}
+
+/* d (about the dtypes of x and y) rests on a guessed pointer type: say so. */
+static void note_guessed_dtype(Fe *fe, MtDiagRec *d, const MtExpr *x, const MtExpr *y)
+{
+    int budget = 512;
+    const MtExpr *p = guessed_pointer(fe, x, &budget);
+    if (!p)
+        p = guessed_pointer(fe, y, &budget);
+    if (d && p)
+        mt_note(fe->c, d, p->span, "'%s' is %s only because its type was inferred from its use; a signature "
+                "entry (`# mytriton: sig=...`) gives its real type", p->u.param.name,
+                mt_ty_str(fe->c, p->u.param.ty));
+}
+
 FValue b_program_id(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
 {
     int64_t i;
@@ -375,8 +410,11 @@ FValue b_dot(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
         x = to_f32(fe, x, a->sp[0]);
         y = to_f32(fe, y, a->sp[1]);
     } else if (ex != ey && mt_ty_is_float(ex) && mt_ty_is_float(ey)) {
-        fe_error(fe, sp, "E0410", "tl.dot operands must have one dtype, got %s and %s (convert one with .to())",
-                 mt_ty_str(fe->c, tx), mt_ty_str(fe->c, ty));
+        note_guessed_dtype(fe,
+                           fe_error(fe, sp, "E0410",
+                                    "tl.dot operands must have one dtype, got %s and %s (convert one with .to())",
+                                    mt_ty_str(fe->c, tx), mt_ty_str(fe->c, ty)),
+                           x, y);
         return fv_undef();
     }
     MtExpr *d = fe_op(fe, OP_DOT, sp, 2);
