@@ -491,6 +491,7 @@ static MtStatus discover(MtCtx *c, void *ud)
     d.found = mt_arena_alloc(&c->arena, (n + 1) * sizeof *d.found);
     d.vals = mt_arena_alloc(&c->arena, (n + 1) * sizeof *d.vals);
     d.host = mt_host_index(c, j->m);
+    d.host->evals = 0; /* each kernel's discovery has the whole budget */
     for (uint32_t i = 0; i < n; i++) {
         d.found[i].name = d.info->params[i].name;
         d.found[i].constexpr_ = d.info->params[i].constexpr_;

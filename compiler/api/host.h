@@ -72,6 +72,11 @@ typedef struct Host {
         bool ok;
     } probes[16];
     uint32_t nprobes;
+    /* Evaluations so far: host code can make lookups branch at every
+     * level (names whose values name other names), so the depth limit
+     * alone bounds the time only exponentially; past a budget every
+     * value is unknown. */
+    uint32_t evals;
 } Host;
 
 /* The index of m's host code (arena-owned), made once per module. */

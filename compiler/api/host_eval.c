@@ -18,7 +18,7 @@
 #include "base/strbuf.h"
 #include "host.h"
 
-enum { MAX_DEPTH = 12, MAX_CALL_SITES = 8, MAX_RANGE = 4096 };
+enum { MAX_DEPTH = 12, MAX_CALL_SITES = 8, MAX_RANGE = 4096, MAX_EVALS = 200000 };
 
 static HostVal unknown(void) { return (HostVal){.kind = HV_UNKNOWN}; }
 
@@ -741,7 +741,8 @@ static HostVal attribute(const HostEnv *env, const MtNode *n)
 
 HostVal mt_host_eval(const HostEnv *env, const MtNode *n)
 {
-    if (!n || env->depth > MAX_DEPTH)
+    Host *h = (Host *)env->h; /* the index is the discovery's own: counting is its only change */
+    if (!n || env->depth > MAX_DEPTH || ++h->evals > MAX_EVALS)
         return unknown();
     switch ((MtNodeKind)n->kind) {
     case ND_INT: return n->u.num.overflow ? of_kind(HV_SOME_INT, n->span) : int_val(n->u.num.i, n->span);

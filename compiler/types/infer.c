@@ -41,7 +41,15 @@
 typedef struct Inf {
     MtCtx *c;
     MtExprProgram *p;
+    uint32_t depth;           /* infer_node calls in progress */
 } Inf;
+
+/* How deep a value's operands may nest. Compile-time loops unroll into
+ * chains (`for i in range(N): acc += ...` is N additions deep); typing,
+ * lowering and printing follow them recursively, so a chain deeper than
+ * this is an error rather than a stack overflow (found by fuzz_compile
+ * and fuzz_launch). */
+enum { MAX_EXPR_DEPTH = 4096 };
 
 static MtDiagRec *err(Inf *in, const MtExpr *e, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -991,12 +999,29 @@ static const MtType *infer_nest(Inf *in, MtExpr *e, const MtType **ta)
     return &mt_ty_void;
 }
 
+static const MtType *infer_node_in(Inf *in, MtExpr *e);
+
 static const MtType *infer_node(Inf *in, MtExpr *e)
 {
     if (e->ty)
         return e->ty;
     if (e->failed)
         return NULL;
+    if (in->depth >= MAX_EXPR_DEPTH) {
+        err(in, e, "E0308", "this value is computed from a chain of more than %d nested operations (a "
+            "compile-time loop unrolled into one expression); use tl.range(...) for a loop that should stay a loop",
+            MAX_EXPR_DEPTH);
+        e->failed = true;
+        return NULL;
+    }
+    in->depth++;
+    const MtType *t = infer_node_in(in, e);
+    in->depth--;
+    return t;
+}
+
+static const MtType *infer_node_in(Inf *in, MtExpr *e)
+{
     const MtType *tys[8 + 2] = {0};
     const MtType **ta = e->nargs <= 8 ? tys : mt_arena_alloc(&in->c->arena, e->nargs * sizeof *ta);
     if (e->kind != EX_FOR && e->kind != EX_LOOP_RESULT && e->kind != EX_NEST_RESULT && !infer_args(in, e, ta)) {
