@@ -77,6 +77,7 @@ typedef struct Parser {
     MT_VEC(uint32_t) lex_err; /* offsets of the lexer's diagnostics */
     MtNode *bad;              /* returned after an error */
     BindingVec imports;       /* every import of the file, for decorators */
+    MT_VEC(const char *) wrapped; /* functions made jit by `f = triton.jit(f)` at module level */
     MT_VEC(MtGlobal) globals; /* module-level bindings in source order */
     MT_VEC(MtFuncDef *) funcs;
 } Parser;
@@ -1925,6 +1926,41 @@ static bool is_jit_decorator(Parser *p, uint32_t i, uint32_t end)
     return !bound && (is_jit_path(b.s) || strcmp(b.s, "jit") == 0);
 }
 
+/* `NAME = triton.jit(FN)` (any jit spelling, with or without keyword
+ * arguments after FN) in tokens [s, e): FN's token, else NULL. */
+static const MtToken *jit_wrap(Parser *p, uint32_t s, uint32_t e)
+{
+    if (e < s + 6 || !is_name(&p->t[s]) || !op_is(&p->t[s + 1], OP_ASSIGN) || !op_is(&p->t[e - 1], OP_RPAR))
+        return NULL;
+    uint32_t open = s + 2;
+    while (open < e && !op_is(&p->t[open], OP_LPAR))
+        open++;
+    if (open + 2 >= e || !is_name(&p->t[open + 1]) ||
+        !(op_is(&p->t[open + 2], OP_RPAR) || op_is(&p->t[open + 2], OP_COMMA)) || !is_jit_decorator(p, s + 2, e))
+        return NULL;
+    return &p->t[open + 1];
+}
+
+/* Every `f = triton.jit(f)` of the file: its def is a jit function. */
+static void collect_wrapped(Parser *p)
+{
+    for (uint32_t i = 0; i + 1 < p->n; i++) {
+        if (!(i == 0 || p->t[i - 1].kind == TK_NEWLINE || p->t[i - 1].kind == TK_DEDENT))
+            continue;
+        const MtToken *fn = jit_wrap(p, i, stmt_end(p, i));
+        if (fn)
+            mt_vec_push(&p->c->arena, &p->wrapped, fn->text);
+    }
+}
+
+static bool is_wrapped(const Parser *p, const char *name)
+{
+    for (uint32_t i = 0; i < p->wrapped.n; i++)
+        if (!strcmp(p->wrapped.v[i], name))
+            return true;
+    return false;
+}
+
 /* Tokens [from, to) parsed by `rule` without diagnostics; NULL unless
  * it parses and covers exactly that range. */
 static MtNode *quiet_parse(Parser *p, uint32_t from, uint32_t to, MtNode *(*rule)(Parser *p))
@@ -1981,6 +2017,9 @@ static void module_binding(Parser *p, uint32_t s, uint32_t e)
         }
         return;
     }
+    const MtToken *wrapped = jit_wrap(p, s, e);
+    if (wrapped && !strcmp(wrapped->text, t0->text))
+        return; /* f = triton.jit(f): f stays the jit function */
     uint32_t save = p->pos;
     p->pos = s;
     bool alias = at_type_alias(p);
@@ -2075,7 +2114,7 @@ static void module_def(Parser *p)
             next(p);
     }
     const MtToken *kw = tok(p);
-    if (kw_is(kw, KW_DEF) && jit && is_name(peek(p, 1))) {
+    if (kw_is(kw, KW_DEF) && is_name(peek(p, 1)) && (jit || is_wrapped(p, peek(p, 1)->text))) {
         MtFuncDef *fn = funcdef(p, start);
         add_global(p, fn->name, GL_JIT, fn->name_span);
         p->globals.v[p->globals.n - 1].fn = fn;
@@ -2231,6 +2270,7 @@ MtModule *mt_parse_module(MtCtx *c, uint32_t file, const MtTokens *toks)
             mt_vec_push(&c->arena, &p.lex_err, c->diags.v[i]->d.span.off);
     p.unclosed_off = first_unclosed(&p);
     collect_imports(&p);
+    collect_wrapped(&p);
     module_level(&p);
     last_bindings(&p, m);
     m->funcs = p.funcs.v;

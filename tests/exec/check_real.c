@@ -2,6 +2,7 @@
  * functions, the way the popular kernel libraries write them, compiled
  * from whole files (host code included) and run on the interpreter
  * against references computed here in C:
+ *   - `f = triton.jit(f)` at module level;
  *   - libdevice functions imported at module level inside a host `if`
  *     (a version check) with a try / except ImportError inside it;
  *   - device functions that return a value are helpers, never kernels,
@@ -291,6 +292,31 @@ START_TEST(gdc_hints_run_as_no_operations)
 }
 END_TEST
 
+/* `f = triton.jit(f)` at module level makes f a jit function, as the
+ * decorator does; the helper wrapped that way is inlined. */
+START_TEST(jit_applied_by_assignment)
+{
+    static const char *const SRC = "import triton\n"
+                                   "import triton.language as tl\n"
+                                   "def twice(x):\n"
+                                   "    return x * 2\n"
+                                   "def scale(x_ptr, out, n, BLOCK: tl.constexpr):\n"
+                                   "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                                   "    x = tl.load(x_ptr + offs, mask=offs < n)\n"
+                                   "    tl.store(out + offs, twice(x) + 1, mask=offs < n)\n"
+                                   "twice = triton.jit(twice)\n"
+                                   "scale = triton.jit(scale, do_not_specialize=['n'])\n";
+    MtCtx *c = mt_ctx_new(NULL);
+    MtCompiled *k = compile_text(c, "scale.py", SRC, NULL, "*fp32,*fp32,i32,4");
+    float x[6] = {1, 2, 3, 4, 5, 6}, out[6];
+    MtKernelArg args[] = {arr(x, 6), arr(out, 6), i32(6)};
+    RUN_OK(c, k, 2, 1, args, 1);
+    for (int i = 0; i < 6; i++)
+        ck_assert_float_eq(out[i], 2 * x[i] + 1);
+    mt_ctx_free(c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("real");
@@ -302,6 +328,7 @@ int main(void)
     tcase_add_test(t, loop_in_branch_carries_an_outer_block);
     tcase_add_test(t, index_pointers_are_integers_without_a_signature);
     tcase_add_test(t, gdc_hints_run_as_no_operations);
+    tcase_add_test(t, jit_applied_by_assignment);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
