@@ -460,9 +460,15 @@ FValue b_tl_range(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp) { ret
 
 FValue b_py_range(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
 {
-    if (a->call->nkw) {
-        fe_error(fe, sp, "E0305", "range() takes no keyword arguments");
-        return fv_undef();
+    /* Triton ignores range()'s keywords (flatten=, num_stages=, ...); the
+     * bounds are never keywords, as in Python */
+    for (uint32_t i = 0; i < a->call->nkw; i++) {
+        const char *k = a->call->kw_name[i];
+        if (!strcmp(k, "arg1") || !strcmp(k, "arg2") || !strcmp(k, "step")) {
+            fe_error(fe, a->call->kw_span[i], "E0305", "range() takes its bounds and step by position, not as '%s='",
+                     k);
+            return fv_undef();
+        }
     }
     return make_range(fe, a, RANGE_PY, sp);
 }

@@ -175,7 +175,8 @@ END_TEST
 
 /* A runtime loop inside a runtime `if` carrying a block made before the
  * `if` (grouped-GEMM kernels accumulate per expert this way): the block
- * is an outer value of the branch, lowered before it. */
+ * is an outer value of the branch, lowered before it. range() ignores
+ * flatten=, as Triton does. */
 START_TEST(loop_in_branch_carries_an_outer_block)
 {
     static const char *const SRC = "import triton\n"
@@ -184,7 +185,7 @@ START_TEST(loop_in_branch_carries_an_outer_block)
                                    "def per_group(out, sizes, x, E: tl.constexpr, BM: tl.constexpr):\n"
                                    "    offs = tl.arange(0, BM)\n"
                                    "    m_end = 0\n"
-                                   "    for e in range(E):\n"
+                                   "    for e in range(E, flatten=True):\n"
                                    "        acc = tl.zeros((BM,), dtype=tl.float32)\n"
                                    "        pair = (acc, tl.load(x + offs))\n"
                                    "        m_start = m_end\n"
