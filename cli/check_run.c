@@ -20,8 +20,10 @@
  *
  * Kernel or helper: the rule of `mytriton compile` (mt_query_is_helper) —
  * a jit function that another jit function of the file calls is a helper
- * (and a file with a single jit function has no helpers), and so is one
- * that returns a value, a device function. A file whose jit
+ * (and a file with a single jit function has no helpers). A jit function
+ * that returns a value is a device function: never checked on its own,
+ * even alone in its file (`mytriton compile` still says E0204 when asked
+ * to compile one as a kernel). A file whose jit
  * functions all call one another (recursion, an error) has every function
  * checked. */
 #include <stdlib.h>
@@ -334,7 +336,7 @@ static void check_file(CkReport *r, const CkOptions *o, MtCtx *c, MtKcache *cach
             bool seen = false;
             for (size_t j = 0; j < nk; j++)
                 seen |= !strcmp(ks[j].name, info->name);
-            if (seen || (n > 1 && mt_query_returns_value(m, i)) || (!all && n > 1 && mt_query_is_helper(m, i)))
+            if (seen || mt_query_returns_value(m, i) || (!all && n > 1 && mt_query_is_helper(m, i)))
                 continue;
             ks[nk].name = ck_strdup(r, info->name);
             ks[nk].line = info->name_span.line;
