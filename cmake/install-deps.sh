@@ -2,10 +2,11 @@
 # install-deps.sh: install the Debian packages mytriton needs, if missing.
 # Used by the Makefile's targets and by .ci/run; safe to run repeatedly.
 #   install-deps.sh          building (make demo, make build, make install; python3-dev for
-#                            the Python package)
+#                            the Python package; Check and libcurl because the build
+#                            includes the test programs)
 #   install-deps.sh test     and testing (make test): Check, Neovim, Emacs with eglot and
 #                            lsp-mode, Vim with ALE for the editor tests, Chromium, node and
-#                            npm and libcurl for the dashboard's tests, python3-numpy for the
+#                            npm for the dashboard's tests, python3-numpy for the
 #                            numpy references of the example kernels, python3-pip,
 #                            -setuptools and -venv for python.test_pip_install
 #   install-deps.sh fuzz     and fuzzing (make fuzz): clang 14 with libFuzzer
@@ -14,11 +15,11 @@ set -eu
 # MLIR 22 for the MLIR backend: the C API and libMLIR (libmlir-22-dev),
 # MLIRConfig.cmake's LLVMConfig.cmake (llvm-22-dev), mlir-opt for its tests
 # (mlir-22-tools). A build without them has the backend off.
-need="cmake make gcc pkg-config python3-dev libcjson-dev libmicrohttpd-dev libsqlite3-dev check libsubunit-dev libmlir-22-dev mlir-22-tools llvm-22-dev"
+need="cmake make gcc pkg-config python3-dev libcjson-dev libmicrohttpd-dev libsqlite3-dev check libsubunit-dev libcurl4-openssl-dev libmlir-22-dev mlir-22-tools llvm-22-dev"
 case "${1:-}" in
   "") ;;
   test)
-    need="$need neovim emacs-nox elpa-eglot elpa-lsp-mode vim vim-ale chromium libcurl4-openssl-dev python3-numpy python3-pip python3-setuptools python3-venv"
+    need="$need neovim emacs-nox elpa-eglot elpa-lsp-mode vim vim-ale chromium python3-numpy python3-pip python3-setuptools python3-venv"
     # The dashboard's page tests run node and npm: Debian's, unless a node
     # is already installed (NodeSource's brings its own npm).
     command -v node >/dev/null 2>&1 || need="$need nodejs"
