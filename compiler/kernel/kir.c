@@ -84,8 +84,13 @@ static bool is_compare(KOp op) { return op >= K_LT && op <= K_NE; }
 const KExpr *k_op(MtCtx *c, KOp op, MtDtype dt, const KExpr *a0, const KExpr *a1, const KExpr *a2)
 {
     KExpr *e = node(c, op, is_compare(op) ? MT_DT_I1 : dt);
-    if (is_compare(op))
+    if (is_compare(op)) {
+        /* dt is the operands' dtype: the MLIR backend and the simulator
+         * pick signed, unsigned or float predicates from it */
+        if (a0->dt != dt || (a1 && a1->dt != dt))
+            mt_ice(c, (MtSpan){0}, "kernel layer: a comparison's operands differ from its operand dtype");
         e->u.cmp_dt = (uint8_t)dt;
+    }
     e->a[0] = a0;
     e->a[1] = a1;
     e->a[2] = a2;

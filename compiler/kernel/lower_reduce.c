@@ -423,7 +423,7 @@ void lw_scan(Lw *L, const MtInst *in)
     int lbits[MT_LL_LANES], wbits[MT_LL_MAX_WARP];
     int nl = axis_bits(ll->lane, MT_LL_LANES, axis, lbits);
     for (int k = 0; k < nl; k++) {
-        const KExpr *bit = k_op(c, K_NE, MT_DT_I1,
+        const KExpr *bit = k_op(c, K_NE, MT_DT_I32,
                                 k_op(c, K_BAND, MT_DT_I32, L->lane, k_int(c, MT_DT_I32, 1 << lbits[k]), NULL),
                                 k_int(c, MT_DT_I32, 0), NULL);
         const KExpr *before = local(L, MT_DT_I1, rev ? k_op(c, K_LNOT, MT_DT_I1, bit, NULL, NULL) : bit, "before");
@@ -459,7 +459,7 @@ void lw_scan(Lw *L, const MtInst *in)
                 for (uint32_t i = 0; i < cb.n; i++)
                     e[i] = local(L, cb.dt[i], exchange_read(L, ll, axis, parts, sm[i], slot[i], first[g], w), "w");
                 /* warp w is before this thread's when w < wa (w > wa reversed) */
-                const KExpr *before = k_op(c, rev ? K_GT : K_LT, MT_DT_I1, k_int(c, MT_DT_I32, w), wa, NULL);
+                const KExpr *before = k_op(c, rev ? K_GT : K_LT, MT_DT_I32, k_int(c, MT_DT_I32, w), wa, NULL);
                 if (k) {
                     combine(L, &cb, wacc, e, we);
                     for (uint32_t i = 0; i < cb.n; i++)
@@ -470,7 +470,7 @@ void lw_scan(Lw *L, const MtInst *in)
                 }
             }
             /* the warps before: nothing for the first warp in processing order */
-            const KExpr *wbefore = k_op(c, K_NE, MT_DT_I1, wa, k_int(c, MT_DT_I32, rev ? (int64_t)parts - 1 : 0), NULL);
+            const KExpr *wbefore = k_op(c, K_NE, MT_DT_I32, wa, k_int(c, MT_DT_I32, rev ? (int64_t)parts - 1 : 0), NULL);
             const KExpr *wp[MAX_TUPLE];
             combine(L, &cb, wacc, pre[g], wp);
             for (uint32_t i = 0; i < cb.n; i++) {
