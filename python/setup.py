@@ -6,8 +6,11 @@ setuptools is the only Python package used (Debian's python3-setuptools:
 pip install --no-build-isolation ./python works without a network).
 
 MYTRITON_BUILD_DIR=DIR packages the extension an existing CMake build
-directory already built (DIR/python/mytriton/_C*.so, for this Python)
-instead of building it again."""
+directory already built (DIR/python/mytriton/_C.abi3.so) instead of
+building it again.
+
+The extension keeps to the stable ABI of Python 3.11 (python/CMakeLists.txt),
+so the wheel is tagged abi3: one wheel serves 3.11 and every later Python."""
 import os
 import subprocess
 import sys
@@ -26,8 +29,8 @@ class CMakeBuild(build_ext):
         if build:
             built = os.path.join(os.path.abspath(build), "python", "mytriton", name)
             if not os.path.exists(built):
-                sys.exit(f"MYTRITON_BUILD_DIR={build}: no {built} (build the mytriton_python target there with "
-                         f"this Python, {sys.executable}, or unset MYTRITON_BUILD_DIR)")
+                sys.exit(f"MYTRITON_BUILD_DIR={build}: no {built} (build the mytriton_python target there, "
+                         f"or unset MYTRITON_BUILD_DIR)")
         else:
             build = os.path.join(os.path.abspath(self.build_temp), "cmake")
             subprocess.check_call(["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
@@ -45,7 +48,9 @@ setup(
     version="0.1.0",
     description="Triton-style GPU kernels compiled by a compiler written in C",
     packages=["mytriton", "mytriton.language", "mytriton.runtime"],
-    ext_modules=[Extension("mytriton._C", sources=[])],
+    # py_limited_api: the file is _C.abi3.so, and the wheel cp311-abi3
+    ext_modules=[Extension("mytriton._C", sources=[], py_limited_api=True)],
     cmdclass={"build_ext": CMakeBuild},
-    python_requires=">=3.9",
+    options={"bdist_wheel": {"py_limited_api": "cp311"}},
+    python_requires=">=3.11",
 )

@@ -15,6 +15,7 @@
  * a constexpr, 2 a runtime parameter in do_not_specialize. */
 #include "ext.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef struct Buf {
@@ -113,7 +114,7 @@ static int fast_tensor(PyObject *v, PyObject *sig_of_dtype, bool specialize, Buf
     Py_DECREF(dt);
     if (!sig)
         return PyErr_Occurred() ? -1 : 0;
-    PyObject *ptr = PyObject_CallMethodNoArgs(v, s_data_ptr);
+    PyObject *ptr = PyObject_CallMethodObjArgs(v, s_data_ptr, NULL);
     if (!ptr)
         return -1;
     unsigned long long p = PyLong_AsUnsignedLongLong(ptr);
@@ -121,7 +122,7 @@ static int fast_tensor(PyObject *v, PyObject *sig_of_dtype, bool specialize, Buf
         Py_DECREF(ptr);
         return -1;
     }
-    if (!*device && !(*device = PyObject_CallMethodNoArgs(v, s_get_device))) {
+    if (!*device && !(*device = PyObject_CallMethodObjArgs(v, s_get_device, NULL))) {
         Py_DECREF(ptr);
         return -1;
     }
@@ -143,7 +144,7 @@ static void mixed(PyObject *names, Py_ssize_t i)
     PyErr_Format(MtPyLaunchError,
                  "argument %S: one launch cannot mix GPU tensors with CPU arrays (numpy and CPU torch tensors run "
                  "on the interpreter); move them to one device",
-                 PyTuple_GET_ITEM(names, i));
+                 PyTuple_GetItem(names, i));
 }
 
 PyObject *mtpy_classify(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
@@ -153,19 +154,19 @@ PyObject *mtpy_classify(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
     PyObject *flags = argv[0], *names = argv[1], *values = argv[2], *fast_types = argv[3], *sig_of_dtype = argv[4],
              *slow = argv[5];
     int interp = PyObject_IsTrue(argv[6]);
-    if (!PyTuple_Check(flags) || !PyTuple_Check(names) || PyTuple_GET_SIZE(names) != PyTuple_GET_SIZE(flags) ||
+    if (!PyTuple_Check(flags) || !PyTuple_Check(names) || PyTuple_Size(names) != PyTuple_Size(flags) ||
         !PyList_Check(values) || !PyDict_Check(sig_of_dtype) || interp < 0 || intern_names() < 0)
         return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_TypeError, "classify: bad arguments");
-    Py_ssize_t n = PyList_GET_SIZE(values);
-    if (PyTuple_GET_SIZE(flags) != n)
-        return PyErr_Format(PyExc_TypeError, "classify: %zd flags for %zd values", PyTuple_GET_SIZE(flags), n);
+    Py_ssize_t n = PyList_Size(values), nflags = PyTuple_Size(flags);
+    if (nflags != n)
+        return PyErr_Format(PyExc_TypeError, "classify: %zd flags for %zd values", nflags, n);
     Buf b = {0};
     PyObject *launch = PyList_New(0), *device = NULL, *backend = NULL, *ret = NULL;
     if (!launch)
         return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *v = PyList_GET_ITEM(values, i);
-        long flag = PyLong_AsLong(PyTuple_GET_ITEM(flags, i));
+        PyObject *v = PyList_GetItem(values, i);             /* borrowed, as the macros were */
+        long flag = PyLong_AsLong(PyTuple_GetItem(flags, i));
         PyTypeObject *tp = Py_TYPE(v);
         bool specialize = flag != 2;
         if (flag == 1) {                       /* a constexpr: its literal */

@@ -17,12 +17,15 @@
 
 static void kernel_dealloc(KernelObject *self)
 {
+    PyTypeObject *tp = Py_TYPE((PyObject *)self);
     mtpy_kernel_unload(self);
     if (self->c)
         mt_ctx_free(self->c);
     PyMem_Free(self->args);
     pthread_mutex_destroy(&self->lock);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+    tp_free(self);
+    Py_DECREF(tp); /* an instance of a heap type holds a reference to it */
 }
 
 /* How each runtime parameter is passed, from its signature type. */
@@ -67,7 +70,7 @@ static int defines_from(PyObject *seq, MtDefine **out, size_t *n)
     PyObject *fast = PySequence_Fast(seq, "defines must be a sequence of (name, value) pairs");
     if (!fast)
         return -1;
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    Py_ssize_t len = mtpy_seq_size(fast);
     MtDefine *d = PyMem_Calloc((size_t)len + 1, sizeof *d);
     if (!d) {
         Py_DECREF(fast);
@@ -75,7 +78,7 @@ static int defines_from(PyObject *seq, MtDefine **out, size_t *n)
         return -1;
     }
     for (Py_ssize_t i = 0; i < len; i++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+        PyObject *item = mtpy_seq_item(fast, i);
         /* the strings stay alive: the caller keeps the sequence until mt_compile returns */
         if (!PyArg_ParseTuple(item, "ss;defines must be (name, value) string pairs", &d[i].name, &d[i].value)) {
             PyMem_Free(d);
@@ -110,19 +113,13 @@ PyObject *mtpy_compile(PyObject *self_, PyObject *args, PyObject *kw)
     size_t ndefines;
     if (defines_from(defs, &defines, &ndefines) < 0)
         return NULL;
-    KernelObject *self = PyObject_New(KernelObject, &MtPyKernelType);
+    MtPyState *mst = PyModule_GetState(self_);
+    KernelObject *self = (KernelObject *)PyType_GenericAlloc(mst->kernel_type, 0); /* zeroed */
     if (!self) {
         PyMem_Free(defines);
         return NULL;
     }
-    self->k = NULL;
-    self->args = NULL;
-    self->nargs = 0;
-    self->mod = NULL;
-    self->fn = NULL;
-    self->cubin_from = NULL;
     self->cuda_stage = st_last == MT_STAGE_CUDA;
-    memset(&self->shape, 0, sizeof self->shape);
     pthread_mutex_init(&self->lock, NULL);
     if (!(self->c = mt_ctx_new(NULL))) {
         PyMem_Free(defines);
@@ -144,7 +141,7 @@ PyObject *mtpy_compile(PyObject *self_, PyObject *args, PyObject *kw)
         return PyErr_NoMemory();
     }
     if (st != MT_OK) {
-        mtpy_raise_diags(MtPyCompilationError, self->c, 0, mt_status_name(st));
+        mtpy_raise_diags(mst, MtPyCompilationError, self->c, 0, mt_status_name(st));
         Py_DECREF(self);
         return NULL;
     }
@@ -170,7 +167,7 @@ static PyObject *kernel_params(KernelObject *self, void *closure)
             Py_CLEAR(list);
             break;
         }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, t);
+        PyList_SetItem(list, (Py_ssize_t)i, t);
     }
     return list;
 }
@@ -196,7 +193,7 @@ static PyObject *kernel_launch_shape(KernelObject *self, void *closure)
 
 static PyObject *kernel_warnings(KernelObject *self, void *closure)
 {
-    return mtpy_diag_list(self->c, 0);
+    return mtpy_diag_list(mtpy_kernel_state(self), self->c, 0);
 }
 
 static PyObject *kernel_cubin_from(KernelObject *self, void *closure)
@@ -209,7 +206,7 @@ static PyObject *kernel_cubin_from(KernelObject *self, void *closure)
 /* text(stage): a printed stage ("ssa", "cuda", "layout", ...), or None. */
 static PyObject *kernel_text(KernelObject *self, PyObject *arg)
 {
-    const char *name = PyUnicode_AsUTF8(arg);
+    const char *name = PyUnicode_AsUTF8AndSize(arg, NULL);
     if (!name)
         return NULL;
     int s = mt_stage_from_name(name);
@@ -246,12 +243,27 @@ static PyGetSetDef kernel_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-PyTypeObject MtPyKernelType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "mytriton._C.Kernel",
-    .tp_basicsize = sizeof(KernelObject),
-    .tp_dealloc = (destructor)kernel_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "One compiled specialisation of a kernel (made by mytriton._C.compile).",
-    .tp_methods = kernel_methods,
-    .tp_getset = kernel_getset,
+static PyType_Slot kernel_slots[] = {
+    {Py_tp_dealloc, kernel_dealloc},
+    {Py_tp_doc, (void *)"One compiled specialisation of a kernel (made by mytriton._C.compile)."},
+    {Py_tp_methods, kernel_methods},
+    {Py_tp_getset, kernel_getset},
+    {0, NULL},
 };
+
+/* Immutable and not instantiable from Python, as the static type was. */
+static PyType_Spec kernel_spec = {
+    .name = "mytriton._C.Kernel",
+    .basicsize = sizeof(KernelObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = kernel_slots,
+};
+
+int mtpy_kernel_init(PyObject *module)
+{
+    MtPyState *st = PyModule_GetState(module);
+    st->kernel_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &kernel_spec, NULL);
+    if (!st->kernel_type)
+        return -1;
+    return PyModule_AddType(module, st->kernel_type);
+}

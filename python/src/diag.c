@@ -12,8 +12,6 @@
 
 PyObject *MtPyError, *MtPyCompilationError, *MtPyLaunchError;
 
-static PyTypeObject DiagType;
-
 static PyStructSequence_Field diag_fields[] = {
     {"severity", "'error', 'warning', 'info' or 'note'"},
     {"code", "the rule code (docs/rules/), e.g. 'E0401', or None"},
@@ -36,10 +34,8 @@ static PyStructSequence_Desc diag_desc = {
 
 int mtpy_diag_init(PyObject *module)
 {
-    if (PyStructSequence_InitType2(&DiagType, &diag_desc) < 0)
-        return -1;
-    Py_INCREF(&DiagType);
-    if (PyModule_AddObject(module, "Diagnostic", (PyObject *)&DiagType) < 0)
+    MtPyState *st = PyModule_GetState(module);
+    if (!(st->diag_type = PyStructSequence_NewType(&diag_desc)) || PyModule_AddType(module, st->diag_type) < 0)
         return -1;
     MtPyError = PyErr_NewExceptionWithDoc("mytriton.MytritonError",
                                           "Base class of mytriton's errors; .diagnostics lists what the "
@@ -74,9 +70,9 @@ static PyObject *str_or_none(const char *s)
     Py_RETURN_NONE;
 }
 
-static PyObject *diag_value(MtCtx *c, const MtDiag *d)
+static PyObject *diag_value(MtPyState *st, MtCtx *c, const MtDiag *d)
 {
-    PyObject *t = PyStructSequence_New(&DiagType);
+    PyObject *t = PyStructSequence_New(st->diag_type);
     if (!t)
         return NULL;
     const char *file = d->span.file ? mt_file_path(c, d->span.file) : NULL;
@@ -103,12 +99,12 @@ static PyObject *diag_value(MtCtx *c, const MtDiag *d)
     return t;
 }
 
-PyObject *mtpy_diag_list(MtCtx *c, size_t from)
+PyObject *mtpy_diag_list(MtPyState *st, MtCtx *c, size_t from)
 {
     size_t n = mt_diag_count(c);
     PyObject *list = PyList_New(0);
     for (size_t i = from; list && i < n; i++) {
-        PyObject *v = diag_value(c, mt_diag_at(c, i));
+        PyObject *v = diag_value(st, c, mt_diag_at(c, i));
         if (!v || PyList_Append(list, v) < 0) {
             Py_XDECREF(v);
             Py_CLEAR(list);
@@ -119,9 +115,9 @@ PyObject *mtpy_diag_list(MtCtx *c, size_t from)
     return list;
 }
 
-PyObject *mtpy_raise_diags(PyObject *type, MtCtx *c, size_t from, const char *fallback)
+PyObject *mtpy_raise_diags(MtPyState *st, PyObject *type, MtCtx *c, size_t from, const char *fallback)
 {
-    PyObject *list = mtpy_diag_list(c, from);
+    PyObject *list = mtpy_diag_list(st, c, from);
     if (!list)
         return NULL;
     /* the message: every error, rendered, in order */
@@ -137,7 +133,7 @@ PyObject *mtpy_raise_diags(PyObject *type, MtCtx *c, size_t from, const char *fa
         Py_XDECREF(s);
     }
     PyObject *msg = NULL;
-    if (parts && PyList_GET_SIZE(parts) == 0)
+    if (parts && PyList_Size(parts) == 0)
         msg = PyUnicode_FromString(fallback);
     else if (parts) {
         PyObject *sep = PyUnicode_FromString("");
@@ -145,7 +141,7 @@ PyObject *mtpy_raise_diags(PyObject *type, MtCtx *c, size_t from, const char *fa
         Py_XDECREF(sep);
     }
     Py_XDECREF(parts);
-    PyObject *exc = msg ? PyObject_CallOneArg(type, msg) : NULL;
+    PyObject *exc = msg ? PyObject_CallFunctionObjArgs(type, msg, NULL) : NULL;
     Py_XDECREF(msg);
     if (exc && PyObject_SetAttrString(exc, "diagnostics", list) == 0)
         PyErr_SetObject(type, exc);

@@ -10,7 +10,12 @@
  * the Driver API launch on a caller's stream, CUPTI timings.
  *
  * Process-wide state (the CUDA handle, the kernel cache) lives in gpu.c,
- * guarded by the GIL; every compiled kernel owns its own MtCtx. */
+ * guarded by the GIL; every compiled kernel owns its own MtCtx.
+ *
+ * The extension keeps to CPython's limited API (Py_LIMITED_API, set by
+ * python/CMakeLists.txt: 3.11), so the one build, _C.abi3.so, imports
+ * under every later Python too: no static type objects, no macros that
+ * reach into a list's or a tuple's struct. */
 #ifndef MT_PY_EXT_H
 #define MT_PY_EXT_H
 
@@ -53,7 +58,30 @@ typedef struct KernelObject {
     pthread_mutex_t lock;     /* one interpreter run at a time per context (it adds diagnostics) */
 } KernelObject;
 
-extern PyTypeObject MtPyKernelType;
+/* The module's state: the types it makes at import. The stable ABI has no
+ * static type objects, so they are heap types made from a PyType_Spec; a
+ * Kernel reaches them through its type's module. */
+typedef struct MtPyState {
+    PyTypeObject *kernel_type;  /* mytriton._C.Kernel */
+    PyTypeObject *diag_type;    /* mytriton.Diagnostic */
+} MtPyState;
+
+static inline MtPyState *mtpy_kernel_state(KernelObject *k)
+{
+    return PyType_GetModuleState(Py_TYPE((PyObject *)k));
+}
+
+/* A list or a tuple (what PySequence_Fast returns) through the limited
+ * API, which has no PySequence_Fast_GET_* macros. Borrowed references. */
+static inline Py_ssize_t mtpy_seq_size(PyObject *seq)
+{
+    return PyList_Check(seq) ? PyList_Size(seq) : PyTuple_Size(seq);
+}
+
+static inline PyObject *mtpy_seq_item(PyObject *seq, Py_ssize_t i)
+{
+    return PyList_Check(seq) ? PyList_GetItem(seq, i) : PyTuple_GetItem(seq, i);
+}
 
 /* Exceptions: mytriton.MytritonError and its two kinds. */
 extern PyObject *MtPyError, *MtPyCompilationError, *MtPyLaunchError;
@@ -62,13 +90,15 @@ extern PyObject *MtPyError, *MtPyCompilationError, *MtPyLaunchError;
 int mtpy_diag_init(PyObject *module);
 /* The diagnostics of c from index `from` on as a list of
  * mytriton.Diagnostic; NULL with an exception set when out of memory. */
-PyObject *mtpy_diag_list(MtCtx *c, size_t from);
+PyObject *mtpy_diag_list(MtPyState *st, MtCtx *c, size_t from);
 /* Raise `type` with the rendered errors of c from `from` on (the message)
  * and .diagnostics (every one, warnings included). `fallback` is the
  * message when there is no error diagnostic. Returns NULL. */
-PyObject *mtpy_raise_diags(PyObject *type, MtCtx *c, size_t from, const char *fallback);
+PyObject *mtpy_raise_diags(MtPyState *st, PyObject *type, MtCtx *c, size_t from, const char *fallback);
 
-/* compile.c: mytriton._C.compile(...) -> Kernel. */
+/* compile.c: the Kernel type (into the module and its state), and
+ * mytriton._C.compile(...) -> Kernel. */
+int mtpy_kernel_init(PyObject *module);
 PyObject *mtpy_compile(PyObject *self, PyObject *args, PyObject *kw);
 
 /* classify.c: mytriton._C.classify(...): a launch's signature and arguments. */
@@ -86,8 +116,11 @@ PyObject *mtpy_profile(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *mtpy_cache_stats(PyObject *self, PyObject *noargs);
 void mtpy_kernel_unload(KernelObject *k);
 
-/* grid.c: a launch grid (1 to 3 ints) as three positive int64s; -1 with
+/* interp.c: a launch grid (1 to 3 ints) as three positive int64s; -1 with
  * an exception set when it is not one. */
 int mtpy_grid(PyObject *grid, int64_t out[3]);
+/* Raise LaunchError: argument a wants `expected` and o is not one (the
+ * message names o's type and replaces any exception set). Returns -1. */
+int mtpy_arg_error(const ArgInfo *a, const char *expected, PyObject *o);
 
 #endif

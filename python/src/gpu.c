@@ -13,6 +13,7 @@
  * stream), as Triton's is. */
 #include "ext.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "cuda_build.h"
@@ -106,7 +107,7 @@ static int load(KernelObject *self)
     Py_END_ALLOW_THREADS
     if (st != MT_OK) {
         mt_nvrtc_output_free(&out);
-        mtpy_raise_diags(MtPyCompilationError, self->c, from, "the CUDA build failed");
+        mtpy_raise_diags(mtpy_kernel_state(self), MtPyCompilationError, self->c, from, "the CUDA build failed");
         return -1;
     }
     char err[1024] = "";
@@ -146,12 +147,8 @@ static int marshal(const ArgInfo *a, PyObject *o, uint64_t *slot)
     if (a->kind == ARG_PTR) {
         /* the common case first: a device address as a Python int */
         unsigned long long p = PyLong_Check(o) ? PyLong_AsUnsignedLongLong(o) : (unsigned long long)-1;
-        if (p == (unsigned long long)-1 && (PyErr_Occurred() || !PyLong_Check(o))) {
-            PyErr_Clear();
-            PyErr_Format(MtPyLaunchError, "argument %s (%s): a device address (int) expected, got %s", a->name,
-                         a->type, Py_TYPE(o)->tp_name);
-            return -1;
-        }
+        if (p == (unsigned long long)-1 && (PyErr_Occurred() || !PyLong_Check(o)))
+            return mtpy_arg_error(a, "a device address (int)", o);
         *slot = p;
         return 0;
     }
@@ -159,11 +156,8 @@ static int marshal(const ArgInfo *a, PyObject *o, uint64_t *slot)
     long long v = PyLong_Check(o) ? PyLong_AsLongLongAndOverflow(o, &overflow) : 0;
     if (!PyLong_Check(o)) {
         PyObject *idx = PyNumber_Index(o);
-        if (!idx) {
-            PyErr_Format(MtPyLaunchError, "argument %s (%s): an integer expected, got %s", a->name, a->type,
-                         Py_TYPE(o)->tp_name);
-            return -1;
-        }
+        if (!idx)
+            return mtpy_arg_error(a, "an integer", o);
         v = PyLong_AsLongLongAndOverflow(idx, &overflow);
         Py_DECREF(idx);
     }
@@ -196,8 +190,7 @@ PyObject *mtpy_run_cuda(KernelObject *self, PyObject *const *argv, Py_ssize_t ar
         return PyErr_Format(MtPyLaunchError, "%s", gpu_error);
     if (!self->fn && load(self) < 0)
         return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(argv[1]);
-    PyObject **items = PySequence_Fast_ITEMS(argv[1]);
+    Py_ssize_t n = mtpy_seq_size(argv[1]);
     if ((size_t)n != self->nargs)
         return PyErr_Format(MtPyLaunchError, "%s takes %zu runtime arguments, got %zd",
                             mt_compiled_kernel_name(self->k), self->nargs, n);
@@ -208,7 +201,7 @@ PyObject *mtpy_run_cuda(KernelObject *self, PyObject *const *argv, Py_ssize_t ar
     uint64_t slots[MAX_ARGS + 3];
     void *params[MAX_ARGS + 3];
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (marshal(&self->args[i], items[i], &slots[i]) < 0)
+        if (marshal(&self->args[i], mtpy_seq_item(argv[1], i), &slots[i]) < 0)
             return NULL;
         params[i] = &slots[i];
     }
@@ -283,7 +276,7 @@ PyObject *mtpy_profile(PyObject *self, PyObject *args, PyObject *kw)
         return PyErr_Format(MtPyLaunchError, "%s", err);
     PyObject *ns = PyList_New((Py_ssize_t)p.n);
     for (size_t i = 0; ns && i < p.n; i++)
-        PyList_SET_ITEM(ns, (Py_ssize_t)i, PyLong_FromUnsignedLongLong(p.ns[i]));
+        PyList_SetItem(ns, (Py_ssize_t)i, PyLong_FromUnsignedLongLong(p.ns[i]));
     PyObject *ret = ns ? Py_BuildValue("(sNs)", p.timer, ns, p.note) : NULL;
     mt_profile_free(&p);
     return ret;

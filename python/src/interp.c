@@ -17,14 +17,14 @@ int mtpy_grid(PyObject *grid, int64_t out[3])
     PyObject *fast = PySequence_Fast(grid, "the grid must be a tuple of 1 to 3 ints");
     if (!fast)
         return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    Py_ssize_t n = mtpy_seq_size(fast);
     if (n < 1 || n > 3) {
         Py_DECREF(fast);
         PyErr_Format(PyExc_ValueError, "the grid must have 1 to 3 dimensions, got %zd", n);
         return -1;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        long long v = PyLong_AsLongLong(mtpy_seq_item(fast, i));
         if (v == -1 && PyErr_Occurred()) {
             Py_DECREF(fast);
             return -1;
@@ -40,14 +40,25 @@ int mtpy_grid(PyObject *grid, int64_t out[3])
     return 0;
 }
 
+int mtpy_arg_error(const ArgInfo *a, const char *expected, PyObject *o)
+{
+    PyErr_Clear();
+    PyObject *name = PyType_GetName(Py_TYPE(o));
+    if (name) {
+        PyErr_Format(MtPyLaunchError, "argument %s (%s): %s expected, got %U", a->name, a->type, expected, name);
+        Py_DECREF(name);
+    }
+    return -1;
+}
+
 /* One pointer argument's host memory. */
 static int host_buffer(const ArgInfo *a, PyObject *o, MtKernelArg *ka, Py_buffer *view, bool *have_view)
 {
-    if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 2) {
-        unsigned long long addr = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(o, 0));
+    if (PyTuple_Check(o) && PyTuple_Size(o) == 2) {
+        unsigned long long addr = PyLong_AsUnsignedLongLong(PyTuple_GetItem(o, 0));
         long long numel = addr == (unsigned long long)-1 && PyErr_Occurred()
                               ? -1
-                              : PyLong_AsLongLong(PyTuple_GET_ITEM(o, 1));
+                              : PyLong_AsLongLong(PyTuple_GetItem(o, 1));
         if (PyErr_Occurred())
             return -1;
         if (numel < 0 || (numel > 0 && !addr)) {
@@ -89,11 +100,8 @@ static int scalar(const ArgInfo *a, PyObject *o, MtKernelArg *ka)
         return 0;
     }
     PyObject *idx = PyNumber_Index(o);
-    if (!idx) {
-        PyErr_Format(MtPyLaunchError, "argument %s (%s): an integer expected, got %s", a->name, a->type,
-                     Py_TYPE(o)->tp_name);
-        return -1;
-    }
+    if (!idx)
+        return mtpy_arg_error(a, "an integer", o);
     int overflow;
     long long v = PyLong_AsLongLongAndOverflow(idx, &overflow);
     if (overflow > 0 && a->dtype == MT_DT_U64) {
@@ -122,7 +130,7 @@ PyObject *mtpy_run_interp(KernelObject *self, PyObject *args)
     PyObject *fast = PySequence_Fast(list, "args must be a sequence");
     if (!fast)
         return NULL;
-    size_t n = (size_t)PySequence_Fast_GET_SIZE(fast);
+    size_t n = (size_t)mtpy_seq_size(fast);
     if (n != self->nargs) {
         Py_DECREF(fast);
         return PyErr_Format(MtPyLaunchError, "%s takes %zu runtime arguments, got %zu",
@@ -142,7 +150,7 @@ PyObject *mtpy_run_interp(KernelObject *self, PyObject *args)
     }
     for (size_t i = 0; i < n; i++) {
         const ArgInfo *a = &self->args[i];
-        PyObject *o = PySequence_Fast_GET_ITEM(fast, (Py_ssize_t)i);
+        PyObject *o = mtpy_seq_item(fast, (Py_ssize_t)i);
         ka[i].name = a->name;
         if ((a->kind == ARG_PTR ? host_buffer(a, o, &ka[i], &views[i], &have[i]) : scalar(a, o, &ka[i])) < 0)
             goto done;
@@ -161,7 +169,7 @@ PyObject *mtpy_run_interp(KernelObject *self, PyObject *args)
     else if (st != MT_OK) {
         /* rendering allocates in the context's arena: not while another run adds to it */
         pthread_mutex_lock(&self->lock);
-        mtpy_raise_diags(MtPyLaunchError, self->c, from, mt_status_name(st));
+        mtpy_raise_diags(mtpy_kernel_state(self), MtPyLaunchError, self->c, from, mt_status_name(st));
         pthread_mutex_unlock(&self->lock);
     } else
         ret = Py_NewRef(Py_None);

@@ -29,7 +29,7 @@ static PyObject *api(PyObject *self, PyObject *noargs)
             Py_CLEAR(list);
             break;
         }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, t);
+        PyList_SetItem(list, (Py_ssize_t)i, t);
     }
     return list;
 }
@@ -46,7 +46,7 @@ static PyObject *dtypes(PyObject *self, PyObject *noargs)
             Py_CLEAR(list);
             break;
         }
-        PyList_SET_ITEM(list, i, t);
+        PyList_SetItem(list, i, t);
     }
     return list;
 }
@@ -54,7 +54,7 @@ static PyObject *dtypes(PyObject *self, PyObject *noargs)
 /* rule(code) -> (name, title, help) or None. */
 static PyObject *rule(PyObject *self, PyObject *arg)
 {
-    const char *code = PyUnicode_AsUTF8(arg);
+    const char *code = PyUnicode_AsUTF8AndSize(arg, NULL);
     if (!code)
         return NULL;
     const MtRule *r = mt_rule_find(code);
@@ -81,25 +81,43 @@ static PyMethodDef module_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* The state's types, to the garbage collector: each holds its module. */
+static int module_traverse(PyObject *m, visitproc visit, void *arg)
+{
+    MtPyState *st = PyModule_GetState(m);
+    Py_VISIT(st->kernel_type);
+    Py_VISIT(st->diag_type);
+    return 0;
+}
+
+static int module_clear(PyObject *m)
+{
+    MtPyState *st = PyModule_GetState(m);
+    Py_CLEAR(st->kernel_type);
+    Py_CLEAR(st->diag_type);
+    return 0;
+}
+
+static void module_free(void *m) { module_clear(m); }
+
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT,
     .m_name = "mytriton._C",
     .m_doc = "mytriton's compiler and runtime, as the Python package uses them (python/src/ext.h).",
-    .m_size = -1,
+    .m_size = sizeof(MtPyState),
     .m_methods = module_methods,
+    .m_traverse = module_traverse,
+    .m_clear = module_clear,
+    .m_free = module_free,
 };
 
 PyMODINIT_FUNC PyInit__C(void);
 PyMODINIT_FUNC PyInit__C(void)
 {
-    if (PyType_Ready(&MtPyKernelType) < 0)
-        return NULL;
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
         return NULL;
-    Py_INCREF(&MtPyKernelType);
-    if (PyModule_AddObject(m, "Kernel", (PyObject *)&MtPyKernelType) < 0 || mtpy_diag_init(m) < 0 ||
-        PyModule_AddStringConstant(m, "version", "0.1.0") < 0) {
+    if (mtpy_kernel_init(m) < 0 || mtpy_diag_init(m) < 0 || PyModule_AddStringConstant(m, "version", "0.1.0") < 0) {
         Py_DECREF(m);
         return NULL;
     }
