@@ -1,20 +1,25 @@
 #!/usr/bin/env python3
 """compare_gpu.py: mytriton against Triton and PyTorch on one GPU.
 
-Runs the same four problems three ways and prints one table:
+Every row is one problem run three ways: bench/kernels.py compiled by
+mytriton (build/bench/gpu_bench: the fast lowering, the seed lowering
+and the MLIR code generator), the same bench/kernels.py through Triton,
+and PyTorch's own operator (cuBLAS for matmul). Everything is timed the
+same way: CUPTI kernel time (mytriton through its profiler, Triton and
+PyTorch through torch.profiler, which records CUPTI's activity records),
+the median over the iterations, no synchronisation inside the timed
+launches. Each implementation runs a few configurations per row (block
+sizes, warps, stages) and keeps its best. TF32 is off except on the tf32
+row. Rates are GB/s (bytes read + written) or TFLOP/s (2 M N K); the
+memory rows are also compared with the measured copy bandwidth (the best
+copy of the run), the matmul rows with cuBLAS, and each mytriton row with
+issue 14's target.
 
-  vector add      2^28 fp32 elements           (GB/s: 3 arrays read/written)
-  row softmax     16384 x 1024 fp32            (GB/s: read + write)
-  matmul          1024^3 and 4096^3 fp32       (TFLOP/s; TF32 off everywhere)
-
-mytriton's figures come from build/bench/gpu_bench (CUPTI kernel time of
-mytriton-compiled kernels); Triton 3.x kernels written here and PyTorch
-(cuBLAS for matmul) are timed with CUDA events around each launch, the
-median of the iterations. Needs torch and triton; run on the GPU machine:
-
-  python3 bench/compare_gpu.py [--gpu-bench build/bench/gpu_bench] [--iters 20]
+  python3 bench/compare_gpu.py [--gpu-bench build/bench/gpu_bench] [--iters 50]
+                               [--mlir-ptx DIR] [--only WORD]
 """
 import argparse
+import importlib.util
 import json
 import os
 import statistics
@@ -23,122 +28,218 @@ import sys
 
 import torch
 import triton
-import triton.language as tl
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("bench_kernels", os.path.join(HERE, "kernels.py"))
+K = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(K)
+
+DTYPES = {"fp32": torch.float32, "tf32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+# row: (kind, sizes, dtype word)
+ROWS = [
+    ("copy 2^28 fp32", "copy", (1 << 28,), "fp32"),
+    ("vector_add 2^28 fp32", "add", (1 << 28,), "fp32"),
+    ("softmax 16384x1024", "softmax", (16384, 1024), "fp32"),
+    ("softmax 65536x128", "softmax", (65536, 128), "fp32"),
+    ("softmax 4096x4096", "softmax", (4096, 4096), "fp32"),
+    ("layer_norm 8192x4096", "layer_norm", (8192, 4096), "fp32"),
+    ("matmul 1024^3 fp32", "matmul", (1024, 1024, 1024), "fp32"),
+    ("matmul 4096^3 fp32", "matmul", (4096, 4096, 4096), "fp32"),
+    ("matmul 4096^3 tf32", "matmul", (4096, 4096, 4096), "tf32"),
+    ("matmul 4096^3 fp16", "matmul", (4096, 4096, 4096), "fp16"),
+    ("matmul 4096^3 bf16", "matmul", (4096, 4096, 4096), "bf16"),
+]
+
+# issue 14's targets: (peer, ratio) -- mytriton's rate over the peer's
+TARGETS = {
+    "vector_add 2^28 fp32": [("triton", 1.0), ("copy", 0.95)],
+    "softmax 16384x1024": [("triton", 1.05)],
+    "softmax 65536x128": [("triton", 2.0)],
+    "layer_norm 8192x4096": [("triton", 1.0)],
+    "matmul 1024^3 fp32": [("triton", 1.0)],
+    "matmul 4096^3 fp32": [("triton", 1.0)],
+    "matmul 4096^3 tf32": [("torch", 0.8)],
+    "matmul 4096^3 fp16": [("torch", 0.8)],
+    "matmul 4096^3 bf16": [("torch", 0.8)],
+}
 
 
-@triton.jit
-def tr_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
-
-
-@triton.jit
-def tr_softmax(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    cols = tl.arange(0, BLOCK)
-    mask = cols < n_cols
-    x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=float("-inf"))
-    num = tl.exp(x - tl.max(x, axis=0))
-    tl.store(out_ptr + row * n_cols + cols, num / tl.sum(num, axis=0), mask=mask)
-
-
-@triton.jit
-def tr_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    rm = tl.program_id(0) * BM + tl.arange(0, BM)
-    rn = tl.program_id(1) * BN + tl.arange(0, BN)
-    rk = tl.arange(0, BK)
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k0 in range(0, K, BK):
-        a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :],
-                    mask=(rm[:, None] < M) & ((k0 + rk)[None, :] < K), other=0.0)
-        b = tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :],
-                    mask=((k0 + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
-        acc = tl.dot(a, b, acc, input_precision="ieee")
-    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
-
-
-def median_ms(fn, iters, warmup=3):
-    for _ in range(warmup):
-        fn()
+def cupti_ms(fn, iters):
+    """Median CUPTI kernel time of fn() in ms (the kernels one call
+    launches, summed), through torch.profiler."""
+    fn()
     torch.cuda.synchronize()
-    times = []
-    for _ in range(iters):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
+    acts = [torch.profiler.ProfilerActivity.CUDA]
+    with torch.profiler.profile(activities=acts) as prof:
+        for _ in range(iters):
+            fn()
+        torch.cuda.synchronize()
+    evs = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    evs.sort(key=lambda e: e.time_range.start)
+    if not evs or len(evs) % iters:
+        raise RuntimeError(f"torch.profiler saw {len(evs)} GPU activities for {iters} calls")
+    per = len(evs) // iters
+    times = [sum(e.time_range.elapsed_us() for e in evs[i * per:(i + 1) * per]) for i in range(iters)]
+    return statistics.median(times) / 1e3
 
 
-def peers(iters):
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
-    out = {}
-    n = 1 << 28
-    x, y = torch.rand(n, device="cuda"), torch.rand(n, device="cuda")
-    o = torch.empty_like(x)
-    out[("triton", "vector_add")] = median_ms(lambda: tr_add[(triton.cdiv(n, 1024),)](x, y, o, n, BLOCK=1024), iters)
-    out[("torch", "vector_add")] = median_ms(lambda: torch.add(x, y, out=o), iters)
-    del x, y, o
-    rows, cols = 16384, 1024
-    x = torch.rand(rows, cols, device="cuda")
-    o = torch.empty_like(x)
-    out[("triton", "softmax")] = median_ms(lambda: tr_softmax[(rows,)](x, o, cols, BLOCK=1024), iters)
-    out[("torch", "softmax")] = median_ms(lambda: torch.softmax(x, dim=1, out=o), iters)
-    del x, o
-    for size in (1024, 4096):
-        a, b = torch.rand(size, size, device="cuda"), torch.rand(size, size, device="cuda")
-        c = torch.empty(size, size, device="cuda")
-        grid = (triton.cdiv(size, 128), triton.cdiv(size, 128))
-        out[("triton", f"matmul_{size}")] = median_ms(
-            lambda: tr_matmul[grid](a, b, c, size, size, size, BM=128, BN=128, BK=32, num_warps=8, num_stages=3),
-            iters)
-        out[("torch", f"matmul_{size}")] = median_ms(lambda: torch.matmul(a, b, out=c), iters)
+def work(kind, sizes, esize):
+    """(bytes, flops) of one call."""
+    if kind == "copy":
+        return 2 * esize * sizes[0], 0
+    if kind == "add":
+        return 3 * esize * sizes[0], 0
+    if kind in ("softmax", "layer_norm"):
+        return 2 * esize * sizes[0] * sizes[1], 0
+    m, n, k = sizes
+    return 0, 2 * m * n * k
+
+
+def inputs(kind, sizes, word):
+    dt = DTYPES[word]
+    g = torch.Generator(device="cuda").manual_seed(0)
+    rnd = lambda *s: (torch.rand(*s, device="cuda", generator=g) * 2 - 1).to(dt)
+    if kind in ("copy", "add"):
+        return [rnd(sizes[0]), rnd(sizes[0]), torch.empty(sizes[0], device="cuda", dtype=dt)]
+    if kind in ("softmax", "layer_norm"):
+        r, c = sizes
+        return [rnd(r, c), torch.empty(r, c, device="cuda", dtype=dt), rnd(c), rnd(c)]
+    m, n, k = sizes
+    return [rnd(m, k), rnd(k, n), torch.empty(m, n, device="cuda", dtype=dt)]
+
+
+def triton_configs(kind, sizes, word):
+    """(label, callable) for each configuration Triton runs."""
+    t = inputs(kind, sizes, word)
+    out = []
+    if kind in ("copy", "add"):
+        n = sizes[0]
+        for block, warps in ((1024, 4), (2048, 8), (4096, 8)):
+            grid = (triton.cdiv(n, block),)
+            if kind == "copy":
+                f = lambda b=block, w=warps, grid=grid: K.copy_kernel[grid](t[0], t[2], n, BLOCK=b, num_warps=w)
+            else:
+                f = lambda b=block, w=warps, grid=grid: K.add_kernel[grid](t[0], t[1], t[2], n, BLOCK=b, num_warps=w)
+            out.append((f"BLOCK {block} w{warps}", f))
+    elif kind in ("softmax", "layer_norm"):
+        r, c = sizes
+        block = triton.next_power_of_2(c)
+        for warps in (1, 2, 4, 8, 16):
+            if block // (32 * warps) < 1:
+                continue
+            if kind == "softmax":
+                f = lambda w=warps: K.softmax_kernel[(r,)](t[0], t[1], c, BLOCK=block, num_warps=w)
+            else:
+                f = lambda w=warps: K.layer_norm_kernel[(r,)](t[0], t[1], t[2], t[3], c, 1e-5, BLOCK=block,
+                                                               num_warps=w)
+            out.append((f"BLOCK {block} w{warps}", f))
+    else:
+        m, n, k = sizes
+        a, b, c = t
+        prec = "tf32" if word == "tf32" else "ieee"
+        for bm, bn, bk, warps, stages in ((128, 128, 32, 4, 3), (128, 128, 32, 8, 3), (128, 256, 64, 8, 3),
+                                          (128, 128, 64, 8, 3), (128, 64, 32, 4, 4), (64, 128, 32, 4, 4),
+                                          (64, 64, 32, 4, 4)):
+            grid = (triton.cdiv(m, bm) * triton.cdiv(n, bn),)
+            f = (lambda bm=bm, bn=bn, bk=bk, w=warps, s=stages, grid=grid:
+                 K.matmul_kernel[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                       c.stride(0), c.stride(1), BM=bm, BN=bn, BK=bk, GROUP_M=8, PRECISION=prec,
+                                       num_warps=w, num_stages=s))
+            out.append((f"{bm}x{bn}x{bk} w{warps} s{stages}", f))
     return out
 
 
-def mytriton(gpu_bench, iters):
-    res = subprocess.run([gpu_bench, os.path.join(os.path.dirname(__file__), "..", "examples"), str(iters)],
-                         capture_output=True, text=True)
-    sys.stdout.write(res.stdout)
-    sys.stderr.write(res.stderr)
-    out = {}
-    for line in res.stdout.splitlines():
-        if line.startswith("{"):
-            r = json.loads(line)
-            out[(r["impl"], r["case"])] = r["ms"]
-    return out
+def torch_call(kind, sizes, word):
+    t = inputs(kind, sizes, word)
+    if kind == "copy":
+        return lambda: t[2].copy_(t[0])
+    if kind == "add":
+        return lambda: torch.add(t[0], t[1], out=t[2])
+    if kind == "softmax":
+        return lambda: torch.softmax(t[0], dim=1)
+    if kind == "layer_norm":
+        return lambda: torch.nn.functional.layer_norm(t[0], (sizes[1],), t[2], t[3], 1e-5)
+    return lambda: torch.matmul(t[0], t[1], out=t[2])
+
+
+def best(results):
+    return min(results, key=lambda r: r["ms"]) if results else None
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--gpu-bench", default="build/bench/gpu_bench")
-    ap.add_argument("--iters", type=int, default=20)
+    ap.add_argument("--gpu-bench", default=os.path.join(HERE, "..", "build", "bench", "gpu_bench"))
+    ap.add_argument("--iters", type=int, default=50)
+    ap.add_argument("--mlir-ptx", default=None)
+    ap.add_argument("--only", default=None)
     args = ap.parse_args()
-    times = mytriton(args.gpu_bench, args.iters)
-    times.update(peers(args.iters))
-    work = {
-        "vector_add": ("GB/s", 12.0 * (1 << 28)),
-        "softmax": ("GB/s", 8.0 * 16384 * 1024),
-        "matmul_1024": ("TFLOP/s", 2.0 * 1024 ** 3),
-        "matmul_4096": ("TFLOP/s", 2.0 * 4096 ** 3),
-    }
-    print(f"\n{torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}")
-    print(f"{'case':<12} {'impl':<14} {'ms':>10} {'rate':>14} {'vs torch':>9} {'vs triton':>9}")
-    for case, (unit, amount) in work.items():
-        for impl in ("mytriton-fast", "mytriton-seed", "triton", "torch"):
-            ms = times.get((impl, case))
-            if ms is None:
-                print(f"{case:<12} {impl:<14} {'n/a':>10}")
+
+    cmd = [args.gpu_bench, os.path.join(HERE, "kernels.py"), str(args.iters)]
+    if args.mlir_ptx:
+        cmd += ["--mlir-ptx", args.mlir_ptx]
+    if args.only:
+        cmd += ["--only", args.only]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    results = {}   # (row, impl) -> [result]
+    for line in proc.stdout.splitlines():
+        if line.startswith("{"):
+            r = json.loads(line)
+            results.setdefault((r["row"], r["impl"]), []).append(r)
+        else:
+            print(line)
+    if proc.returncode:
+        print(proc.stderr, file=sys.stderr)
+
+    for row, kind, sizes, word in ROWS:
+        if args.only and args.only not in row:
+            continue
+        torch.backends.cuda.matmul.allow_tf32 = word == "tf32"
+        torch.backends.cudnn.allow_tf32 = word == "tf32"
+        nbytes, flops = work(kind, sizes, DTYPES[word].itemsize)
+        for label, f in triton_configs(kind, sizes, word):
+            try:
+                ms = cupti_ms(f, args.iters)
+            except Exception as e:  # a configuration Triton cannot compile (shared memory) is left out
+                print(f"triton {row} {label}: {type(e).__name__}: {str(e).splitlines()[0][:120]}")
                 continue
-            rate = amount / (ms * 1e-3) / (1e12 if unit == "TFLOP/s" else 1e9)
-            vs_torch = times[("torch", case)] / ms if ("torch", case) in times else float("nan")
-            vs_triton = times[("triton", case)] / ms if ("triton", case) in times else float("nan")
-            print(f"{case:<12} {impl:<14} {ms:>10.4f} {rate:>8.1f} {unit:<6}{vs_torch:>8.2f}x {vs_triton:>8.2f}x")
-    print("(vs = speed relative to the peer: >1 means faster than it)")
+            results.setdefault((row, "triton"), []).append({"row": row, "config": label, "ms": ms})
+        results.setdefault((row, "torch"), []).append(
+            {"row": row, "config": "", "ms": cupti_ms(torch_call(kind, sizes, word), args.iters)})
+        for r in [x for (rw, _), v in results.items() if rw == row for x in v]:
+            r["gbps"] = nbytes / (r["ms"] * 1e-3) / 1e9 if nbytes else 0
+            r["tflops"] = flops / (r["ms"] * 1e-3) / 1e12 if flops else 0
+        torch.cuda.empty_cache()
+
+    copy = max((r["gbps"] for (rw, _), v in results.items() if rw.startswith("copy") for r in v), default=0)
+    print()
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, triton {triton.__version__}; "
+          f"CUPTI kernel time, median of {args.iters}; measured copy bandwidth {copy:.0f} GB/s")
+    print(f"{'row':22} {'impl':15} {'config':19} {'ms':>9} {'rate':>14} {'vs triton':>9} {'vs torch':>8} "
+          f"{'vs ceiling':>10}  target")
+    for row, kind, sizes, word in ROWS:
+        if args.only and args.only not in row:
+            continue
+        peers = {impl: best(results.get((row, impl), [])) for impl in ("triton", "torch")}
+        for impl in ("mytriton-fast", "mytriton-mlir", "mytriton-seed", "triton", "torch"):
+            r = best(results.get((row, impl), []))
+            if not r:
+                continue
+            mem = kind != "matmul"
+            rate = f"{r['gbps']:.0f} GB/s" if mem else f"{r['tflops']:.1f} TFLOP/s"
+            vs = {p: (peers[p]["ms"] / r["ms"]) if peers[p] else float("nan") for p in peers}
+            ceiling = (r["gbps"] / copy if copy else float("nan")) if mem else vs["torch"]
+            verdict = ""
+            if impl == "mytriton-fast" and row in TARGETS:
+                parts = []
+                for peer, want in TARGETS[row]:
+                    got = r["gbps"] / copy if peer == "copy" else vs[peer]
+                    parts.append(f"{want:.2f}x {peer}: {'met' if got >= want else 'MISSED'} ({got:.2f}x)")
+                verdict = "; ".join(parts)
+            print(f"{row:22} {impl:15} {r['config']:19} {r['ms']:9.4f} {rate:>14} {vs['triton']:8.2f}x "
+                  f"{vs['torch']:7.2f}x {ceiling:9.2f}x  {verdict}")
+    print("(vs X: X's time over this one's, >1 is faster; ceiling: the copy bandwidth for memory rows, cuBLAS for "
+          "matmul rows)")
 
 
 if __name__ == "__main__":

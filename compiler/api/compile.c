@@ -230,7 +230,15 @@ static MtStatus run(MtCtx *c, void *ud)
         int sm = spec->sm ? spec->sm : 90;
         MtKernelOptions ko = {.num_warps = spec->num_warps, .sm = sm,
                               .tensor_cores = k->codegen == MT_CODEGEN_CUDA && sm >= 80};
-        k->kernel = mt_kernel_lower(c, k->func, &ko);
+        /* the interpreter and the SSA stage keep the program as written */
+        MtFunc *kf = k->func;
+        if (spec->num_stages != 1) {
+            kf = mt_func_clone(c, k->func);
+            mt_prefetch(c, kf);
+            if (!mt_verify(c, kf, "prefetch"))
+                return MT_ERR_SOURCE;
+        }
+        k->kernel = mt_kernel_lower(c, kf, &ko);
         if (!k->kernel)
             return MT_ERR_SOURCE;
         if (last < MT_STAGE_CUDA)

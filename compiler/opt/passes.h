@@ -23,6 +23,12 @@ void mt_cse(MtCtx *c, MtFunc *f);
  * dead carried slots. */
 void mt_dce(MtCtx *c, MtFunc *f);
 
+/* The fast lowering's software pipelining (Triton's num_stages, one stage
+ * ahead): in a loop computing a tl.dot, the loads it can recompute are
+ * issued for the next iteration before the dot and carried (prefetch.c).
+ * Run on a copy of the optimised SSA; verify after it. */
+void mt_prefetch(MtCtx *c, MtFunc *f);
+
 /* verify("lowering"), then fold, cse, dce, each followed by dump(pass, f,
  * ud) when dump is non-NULL and by verify(pass). Checks mt_cancelled
  * between passes. MT_OK, MT_ERR_SOURCE (a verification failed: see the

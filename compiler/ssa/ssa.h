@@ -178,6 +178,8 @@ void mt_func_walk(MtFunc *f, void (*fn)(MtInst *in, void *ud), void *ud);
 void mt_func_replace_uses(MtFunc *f, MtVal from, MtVal to);
 /* Use counts of every value (array of nvals), nested regions included. */
 uint32_t *mt_func_use_counts(MtCtx *c, const MtFunc *f);
+/* A deep copy of f whose values keep their numbers (ssa/clone.c). */
+MtFunc *mt_func_clone(MtCtx *c, const MtFunc *f);
 /* Remove carried slot i of a `for` (its init operand, region argument,
  * yield operand and result together) and renumber the later slots. The
  * caller has already redirected every use of the argument and result. */

@@ -27,6 +27,7 @@ for p in cli/mytriton bench/gpu_bench bench/launch_overhead tests/web/gpu_web_fa
   strip -o "$dst/$p" "$src/$p"
 done
 [ -d "$src/tests/mlir/ptx" ] && mkdir -p "$dst/tests/mlir" && cp -r "$src/tests/mlir/ptx" "$dst/tests/mlir/"
+[ -d "$src/bench/mlir-ptx" ] && mkdir -p "$dst/bench" && cp -r "$src/bench/mlir-ptx" "$dst/bench/"
 if [ -d "$src/python/mytriton" ]; then
   mkdir -p "$dst/python"
   cp -r "$src/python/mytriton" "$dst/python/"

@@ -270,6 +270,11 @@ typedef struct MtSpec {
     /* Warps per program instance for the fast lowering; 0: chosen from
      * the kernel's block sizes. */
     int num_warps;
+    /* Software pipelining stages for the fast lowering, as Triton's
+     * num_stages: 1 issues each loop iteration's loads in that iteration;
+     * 2 or more (and 0, the default) issue the loads feeding a tl.dot one
+     * iteration ahead. */
+    int num_stages;
     /* How the kernel becomes PTX (MtCodegen); 0: the default. */
     int codegen;
 } MtSpec;

@@ -22,3 +22,23 @@ def half_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.co
         acc = tl.dot(a, b, acc)
     c = acc.to(c_ptr.dtype.element_ty)
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], c, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def advancing_matmul_kernel(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # Triton tutorial style: pointers advanced through the K loop and no
+    # masks, on buffers of exactly M x K and K x N: the fast lowering loads
+    # each tile one iteration ahead (num_stages), and a prefetch past the
+    # last tile would read out of bounds. With K = 0 the loop never runs and
+    # nothing may be read.
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * BN + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))
+        a_ptrs += BK
+        b_ptrs += BK * BN
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)

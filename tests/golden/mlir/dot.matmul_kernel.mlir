@@ -10,10 +10,10 @@ module attributes {gpu.container_module} {
       %c3_i32 = arith.constant 3 : i32
       %c15_i32 = arith.constant 15 : i32
       %c1_i32 = arith.constant 1 : i32
-      %cst = arith.constant 0.000000e+00 : f32
       %c0_i32 = arith.constant 0 : i32
-      %c16_i32 = arith.constant 16 : i32
       %c8_i32 = arith.constant 8 : i32
+      %cst = arith.constant 0.000000e+00 : f32
+      %c16_i32 = arith.constant 16 : i32
       %c-1_i32 = arith.constant -1 : i32
       %c128_i32 = arith.constant 128 : i32
       %c2048_i32 = arith.constant 2048 : i32
@@ -22,17 +22,17 @@ module attributes {gpu.container_module} {
       %1 = nvvm.read.ptx.sreg.tid.x : i32
       %slot = arith.shrsi %1, %c5_i32 : i32
       %2 = arith.shrsi %lane, %c2_i32 : i32
-      %base6 = arith.andi %2, %c7_i32 : i32
+      %base5 = arith.andi %2, %c7_i32 : i32
       %3 = arith.andi %lane, %c3_i32 : i32
-      %base11 = arith.muli %3, %c4_i32 : i32
+      %base10 = arith.muli %3, %c4_i32 : i32
       %4 = arith.shrsi %lane, %c1_i32 : i32
       %base20 = arith.andi %4, %c15_i32 : i32
       %5 = arith.andi %lane, %c1_i32 : i32
       %base25 = arith.muli %5, %c4_i32 : i32
       %6 = arith.shrsi %lane, %c3_i32 : i32
       %7 = arith.andi %6, %c3_i32 : i32
-      %base35 = arith.muli %7, %c2_i32 : i32
-      %base36 = arith.andi %lane, %c7_i32 : i32
+      %base56 = arith.muli %7, %c2_i32 : i32
+      %base57 = arith.andi %lane, %c7_i32 : i32
       %8 = nvvm.read.ptx.sreg.ctaid.x : i32
       %9 = arith.muli %8, %c4_i32 : i32
       %10 = arith.addi %9, %slot : i32
@@ -42,173 +42,275 @@ module attributes {gpu.container_module} {
         %13 = arith.muli %12, %c4_i32 : i32
         %s0 = arith.addi %13, %slot : i32
         %s1 = nvvm.read.ptx.sreg.ctaid.y : i32
-        %14:2 = scf.for %i3 = %c0_i32 to %K step %c16_i32 iter_args(%c2_0 = %cst, %c2_1 = %cst) -> (f32, f32)  : i32 {
-          %s4 = arith.muli %s0, %c8_i32 : i32
-          %v7_0 = arith.addi %s4, %base6 : i32
-          %v8_0 = arith.muli %v7_0, %K : i32
-          %v9_0 = arith.extsi %v8_0 : i32 to i64
-          %v10_1 = arith.addi %base11, %c1_i32 : i32
-          %v10_2 = arith.addi %base11, %c2_i32 : i32
-          %v10_3 = arith.addi %base11, %c3_i32 : i32
-          %v12_0 = arith.addi %i3, %base11 : i32
-          %v12_1 = arith.addi %i3, %v10_1 : i32
-          %v12_2 = arith.addi %i3, %v10_2 : i32
-          %v12_3 = arith.addi %i3, %v10_3 : i32
-          %17 = arith.extsi %v12_0 : i32 to i64
-          %v13_0 = arith.addi %v9_0, %17 : i64
-          %18 = arith.extsi %v12_1 : i32 to i64
-          %v13_1 = arith.addi %v9_0, %18 : i64
-          %19 = arith.extsi %v12_2 : i32 to i64
-          %v13_2 = arith.addi %v9_0, %19 : i64
-          %20 = arith.extsi %v12_3 : i32 to i64
-          %v13_3 = arith.addi %v9_0, %20 : i64
-          %v14_0 = arith.cmpi slt, %v7_0, %M : i32
-          %v15_0 = arith.cmpi slt, %v12_0, %K : i32
-          %v15_1 = arith.cmpi slt, %v12_1, %K : i32
-          %v15_2 = arith.cmpi slt, %v12_2, %K : i32
-          %v15_3 = arith.cmpi slt, %v12_3, %K : i32
-          %v16_0 = arith.andi %v14_0, %v15_0 : i1
-          %v16_1 = arith.andi %v14_0, %v15_1 : i1
-          %v16_2 = arith.andi %v14_0, %v15_2 : i1
-          %v16_3 = arith.andi %v14_0, %v15_3 : i1
-          %v17_0 = scf.if %v16_0 -> (f32) {
-            %88 = llvm.getelementptr %a[%v13_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %89 = llvm.load %88 : !llvm.ptr -> f32
-            scf.yield %89 : f32
+        %s2 = arith.cmpi slt, %c0_i32, %K : i32
+        %s3 = arith.muli %s0, %c8_i32 : i32
+        %v6_0 = arith.addi %s3, %base5 : i32
+        %v7_0 = arith.muli %v6_0, %K : i32
+        %v8_0 = arith.extsi %v7_0 : i32 to i64
+        %v9_1 = arith.addi %base10, %c1_i32 : i32
+        %v9_2 = arith.addi %base10, %c2_i32 : i32
+        %v9_3 = arith.addi %base10, %c3_i32 : i32
+        %v11_0 = arith.addi %c0_i32, %base10 : i32
+        %v11_1 = arith.addi %c0_i32, %v9_1 : i32
+        %v11_2 = arith.addi %c0_i32, %v9_2 : i32
+        %v11_3 = arith.addi %c0_i32, %v9_3 : i32
+        %14 = arith.extsi %v11_0 : i32 to i64
+        %v12_0 = arith.addi %v8_0, %14 : i64
+        %15 = arith.extsi %v11_1 : i32 to i64
+        %v12_1 = arith.addi %v8_0, %15 : i64
+        %16 = arith.extsi %v11_2 : i32 to i64
+        %v12_2 = arith.addi %v8_0, %16 : i64
+        %17 = arith.extsi %v11_3 : i32 to i64
+        %v12_3 = arith.addi %v8_0, %17 : i64
+        %v13_0 = arith.cmpi slt, %v6_0, %M : i32
+        %v14_0 = arith.cmpi slt, %v11_0, %K : i32
+        %v14_1 = arith.cmpi slt, %v11_1, %K : i32
+        %v14_2 = arith.cmpi slt, %v11_2, %K : i32
+        %v14_3 = arith.cmpi slt, %v11_3, %K : i32
+        %v15_0 = arith.andi %v13_0, %v14_0 : i1
+        %v15_1 = arith.andi %v13_0, %v14_1 : i1
+        %v15_2 = arith.andi %v13_0, %v14_2 : i1
+        %v15_3 = arith.andi %v13_0, %v14_3 : i1
+        %v16_0 = arith.andi %v15_0, %s2 : i1
+        %v16_1 = arith.andi %v15_1, %s2 : i1
+        %v16_2 = arith.andi %v15_2, %s2 : i1
+        %v16_3 = arith.andi %v15_3, %s2 : i1
+        %v17_0 = scf.if %v16_0 -> (f32) {
+          %25 = llvm.getelementptr %a[%v12_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %26 = llvm.load %25 : !llvm.ptr -> f32
+          scf.yield %26 : f32
+        } else {
+          scf.yield %cst : f32
+        }
+        %v17_1 = scf.if %v16_1 -> (f32) {
+          %25 = llvm.getelementptr %a[%v12_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %26 = llvm.load %25 : !llvm.ptr -> f32
+          scf.yield %26 : f32
+        } else {
+          scf.yield %cst : f32
+        }
+        %v17_2 = scf.if %v16_2 -> (f32) {
+          %25 = llvm.getelementptr %a[%v12_2] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %26 = llvm.load %25 : !llvm.ptr -> f32
+          scf.yield %26 : f32
+        } else {
+          scf.yield %cst : f32
+        }
+        %v17_3 = scf.if %v16_3 -> (f32) {
+          %25 = llvm.getelementptr %a[%v12_3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %26 = llvm.load %25 : !llvm.ptr -> f32
+          scf.yield %26 : f32
+        } else {
+          scf.yield %cst : f32
+        }
+        %s18 = arith.muli %s1, %c8_i32 : i32
+        %v21_0 = arith.addi %c0_i32, %base20 : i32
+        %v22_0 = arith.muli %v21_0, %N : i32
+        %v23_0 = arith.extsi %v22_0 : i32 to i64
+        %v24_1 = arith.addi %base25, %c1_i32 : i32
+        %v24_2 = arith.addi %base25, %c2_i32 : i32
+        %v24_3 = arith.addi %base25, %c3_i32 : i32
+        %v26_0 = arith.addi %s18, %base25 : i32
+        %v26_1 = arith.addi %s18, %v24_1 : i32
+        %v26_2 = arith.addi %s18, %v24_2 : i32
+        %v26_3 = arith.addi %s18, %v24_3 : i32
+        %18 = arith.extsi %v26_0 : i32 to i64
+        %v27_0 = arith.addi %v23_0, %18 : i64
+        %19 = arith.extsi %v26_1 : i32 to i64
+        %v27_1 = arith.addi %v23_0, %19 : i64
+        %20 = arith.extsi %v26_2 : i32 to i64
+        %v27_2 = arith.addi %v23_0, %20 : i64
+        %21 = arith.extsi %v26_3 : i32 to i64
+        %v27_3 = arith.addi %v23_0, %21 : i64
+        %v28_0 = arith.cmpi slt, %v21_0, %K : i32
+        %v29_0 = arith.cmpi slt, %v26_0, %N : i32
+        %v29_1 = arith.cmpi slt, %v26_1, %N : i32
+        %v29_2 = arith.cmpi slt, %v26_2, %N : i32
+        %v29_3 = arith.cmpi slt, %v26_3, %N : i32
+        %v30_0 = arith.andi %v28_0, %v29_0 : i1
+        %v30_1 = arith.andi %v28_0, %v29_1 : i1
+        %v30_2 = arith.andi %v28_0, %v29_2 : i1
+        %v30_3 = arith.andi %v28_0, %v29_3 : i1
+        %v31_0 = arith.andi %v30_0, %s2 : i1
+        %v31_1 = arith.andi %v30_1, %s2 : i1
+        %v31_2 = arith.andi %v30_2, %s2 : i1
+        %v31_3 = arith.andi %v30_3, %s2 : i1
+        %v32_0 = scf.if %v31_0 -> (f32) {
+          %25 = llvm.getelementptr %b[%v27_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %26 = llvm.load %25 : !llvm.ptr -> f32
+          scf.yield %26 : f32
+        } else {
+          scf.yield %cst : f32
+        }
+        %v32_1 = scf.if %v31_1 -> (f32) {
+          %25 = llvm.getelementptr %b[%v27_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %26 = llvm.load %25 : !llvm.ptr -> f32
+          scf.yield %26 : f32
+        } else {
+          scf.yield %cst : f32
+        }
+        %v32_2 = scf.if %v31_2 -> (f32) {
+          %25 = llvm.getelementptr %b[%v27_2] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %26 = llvm.load %25 : !llvm.ptr -> f32
+          scf.yield %26 : f32
+        } else {
+          scf.yield %cst : f32
+        }
+        %v32_3 = scf.if %v31_3 -> (f32) {
+          %25 = llvm.getelementptr %b[%v27_3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          %26 = llvm.load %25 : !llvm.ptr -> f32
+          scf.yield %26 : f32
+        } else {
+          scf.yield %cst : f32
+        }
+        %22:10 = scf.for %i36 = %c0_i32 to %K step %c16_i32 iter_args(%c33_0 = %cst, %c33_1 = %cst, %c34_0 = %v17_0, %c34_1 = %v17_1, %c34_2 = %v17_2, %c34_3 = %v17_3, %c35_0 = %v32_0, %c35_1 = %v32_1, %c35_2 = %v32_2, %c35_3 = %v32_3) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)  : i32 {
+          %s37 = arith.addi %i36, %c16_i32 : i32
+          %s38 = arith.cmpi slt, %s37, %K : i32
+          %v39_0 = arith.addi %s37, %base10 : i32
+          %v39_1 = arith.addi %s37, %v9_1 : i32
+          %v39_2 = arith.addi %s37, %v9_2 : i32
+          %v39_3 = arith.addi %s37, %v9_3 : i32
+          %25 = arith.extsi %v39_0 : i32 to i64
+          %v40_0 = arith.addi %v8_0, %25 : i64
+          %26 = arith.extsi %v39_1 : i32 to i64
+          %v40_1 = arith.addi %v8_0, %26 : i64
+          %27 = arith.extsi %v39_2 : i32 to i64
+          %v40_2 = arith.addi %v8_0, %27 : i64
+          %28 = arith.extsi %v39_3 : i32 to i64
+          %v40_3 = arith.addi %v8_0, %28 : i64
+          %v41_0 = arith.cmpi slt, %v39_0, %K : i32
+          %v41_1 = arith.cmpi slt, %v39_1, %K : i32
+          %v41_2 = arith.cmpi slt, %v39_2, %K : i32
+          %v41_3 = arith.cmpi slt, %v39_3, %K : i32
+          %v42_0 = arith.andi %v13_0, %v41_0 : i1
+          %v42_1 = arith.andi %v13_0, %v41_1 : i1
+          %v42_2 = arith.andi %v13_0, %v41_2 : i1
+          %v42_3 = arith.andi %v13_0, %v41_3 : i1
+          %v43_0 = arith.andi %v42_0, %s38 : i1
+          %v43_1 = arith.andi %v42_1, %s38 : i1
+          %v43_2 = arith.andi %v42_2, %s38 : i1
+          %v43_3 = arith.andi %v42_3, %s38 : i1
+          %v44_0 = scf.if %v43_0 -> (f32) {
+            %96 = llvm.getelementptr %a[%v40_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %97 = llvm.load %96 : !llvm.ptr -> f32
+            scf.yield %97 : f32
           } else {
             scf.yield %cst : f32
           }
-          %v17_1 = scf.if %v16_1 -> (f32) {
-            %88 = llvm.getelementptr %a[%v13_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %89 = llvm.load %88 : !llvm.ptr -> f32
-            scf.yield %89 : f32
+          %v44_1 = scf.if %v43_1 -> (f32) {
+            %96 = llvm.getelementptr %a[%v40_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %97 = llvm.load %96 : !llvm.ptr -> f32
+            scf.yield %97 : f32
           } else {
             scf.yield %cst : f32
           }
-          %v17_2 = scf.if %v16_2 -> (f32) {
-            %88 = llvm.getelementptr %a[%v13_2] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %89 = llvm.load %88 : !llvm.ptr -> f32
-            scf.yield %89 : f32
+          %v44_2 = scf.if %v43_2 -> (f32) {
+            %96 = llvm.getelementptr %a[%v40_2] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %97 = llvm.load %96 : !llvm.ptr -> f32
+            scf.yield %97 : f32
           } else {
             scf.yield %cst : f32
           }
-          %v17_3 = scf.if %v16_3 -> (f32) {
-            %88 = llvm.getelementptr %a[%v13_3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %89 = llvm.load %88 : !llvm.ptr -> f32
-            scf.yield %89 : f32
+          %v44_3 = scf.if %v43_3 -> (f32) {
+            %96 = llvm.getelementptr %a[%v40_3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %97 = llvm.load %96 : !llvm.ptr -> f32
+            scf.yield %97 : f32
           } else {
             scf.yield %cst : f32
           }
-          %s18 = arith.muli %s1, %c8_i32 : i32
-          %v21_0 = arith.addi %i3, %base20 : i32
-          %v22_0 = arith.muli %v21_0, %N : i32
-          %v23_0 = arith.extsi %v22_0 : i32 to i64
-          %v24_1 = arith.addi %base25, %c1_i32 : i32
-          %v24_2 = arith.addi %base25, %c2_i32 : i32
-          %v24_3 = arith.addi %base25, %c3_i32 : i32
-          %v26_0 = arith.addi %s18, %base25 : i32
-          %v26_1 = arith.addi %s18, %v24_1 : i32
-          %v26_2 = arith.addi %s18, %v24_2 : i32
-          %v26_3 = arith.addi %s18, %v24_3 : i32
-          %21 = arith.extsi %v26_0 : i32 to i64
-          %v27_0 = arith.addi %v23_0, %21 : i64
-          %22 = arith.extsi %v26_1 : i32 to i64
-          %v27_1 = arith.addi %v23_0, %22 : i64
-          %23 = arith.extsi %v26_2 : i32 to i64
-          %v27_2 = arith.addi %v23_0, %23 : i64
-          %24 = arith.extsi %v26_3 : i32 to i64
-          %v27_3 = arith.addi %v23_0, %24 : i64
-          %v28_0 = arith.cmpi slt, %v21_0, %K : i32
-          %v29_0 = arith.cmpi slt, %v26_0, %N : i32
-          %v29_1 = arith.cmpi slt, %v26_1, %N : i32
-          %v29_2 = arith.cmpi slt, %v26_2, %N : i32
-          %v29_3 = arith.cmpi slt, %v26_3, %N : i32
-          %v30_0 = arith.andi %v28_0, %v29_0 : i1
-          %v30_1 = arith.andi %v28_0, %v29_1 : i1
-          %v30_2 = arith.andi %v28_0, %v29_2 : i1
-          %v30_3 = arith.andi %v28_0, %v29_3 : i1
-          %v31_0 = scf.if %v30_0 -> (f32) {
-            %88 = llvm.getelementptr %b[%v27_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %89 = llvm.load %88 : !llvm.ptr -> f32
-            scf.yield %89 : f32
+          %v45_0 = arith.addi %s37, %base20 : i32
+          %v46_0 = arith.muli %v45_0, %N : i32
+          %v47_0 = arith.extsi %v46_0 : i32 to i64
+          %29 = arith.extsi %v26_0 : i32 to i64
+          %v48_0 = arith.addi %v47_0, %29 : i64
+          %30 = arith.extsi %v26_1 : i32 to i64
+          %v48_1 = arith.addi %v47_0, %30 : i64
+          %31 = arith.extsi %v26_2 : i32 to i64
+          %v48_2 = arith.addi %v47_0, %31 : i64
+          %32 = arith.extsi %v26_3 : i32 to i64
+          %v48_3 = arith.addi %v47_0, %32 : i64
+          %v49_0 = arith.cmpi slt, %v45_0, %K : i32
+          %v50_0 = arith.andi %v49_0, %v29_0 : i1
+          %v50_1 = arith.andi %v49_0, %v29_1 : i1
+          %v50_2 = arith.andi %v49_0, %v29_2 : i1
+          %v50_3 = arith.andi %v49_0, %v29_3 : i1
+          %v51_0 = arith.andi %v50_0, %s38 : i1
+          %v51_1 = arith.andi %v50_1, %s38 : i1
+          %v51_2 = arith.andi %v50_2, %s38 : i1
+          %v51_3 = arith.andi %v50_3, %s38 : i1
+          %v52_0 = scf.if %v51_0 -> (f32) {
+            %96 = llvm.getelementptr %b[%v48_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %97 = llvm.load %96 : !llvm.ptr -> f32
+            scf.yield %97 : f32
           } else {
             scf.yield %cst : f32
           }
-          %v31_1 = scf.if %v30_1 -> (f32) {
-            %88 = llvm.getelementptr %b[%v27_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %89 = llvm.load %88 : !llvm.ptr -> f32
-            scf.yield %89 : f32
+          %v52_1 = scf.if %v51_1 -> (f32) {
+            %96 = llvm.getelementptr %b[%v48_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %97 = llvm.load %96 : !llvm.ptr -> f32
+            scf.yield %97 : f32
           } else {
             scf.yield %cst : f32
           }
-          %v31_2 = scf.if %v30_2 -> (f32) {
-            %88 = llvm.getelementptr %b[%v27_2] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %89 = llvm.load %88 : !llvm.ptr -> f32
-            scf.yield %89 : f32
+          %v52_2 = scf.if %v51_2 -> (f32) {
+            %96 = llvm.getelementptr %b[%v48_2] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %97 = llvm.load %96 : !llvm.ptr -> f32
+            scf.yield %97 : f32
           } else {
             scf.yield %cst : f32
           }
-          %v31_3 = scf.if %v30_3 -> (f32) {
-            %88 = llvm.getelementptr %b[%v27_3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-            %89 = llvm.load %88 : !llvm.ptr -> f32
-            scf.yield %89 : f32
+          %v52_3 = scf.if %v51_3 -> (f32) {
+            %96 = llvm.getelementptr %b[%v48_3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+            %97 = llvm.load %96 : !llvm.ptr -> f32
+            scf.yield %97 : f32
           } else {
             scf.yield %cst : f32
           }
           nvvm.bar.warp.sync %c-1_i32 : i32
-          %25 = arith.muli %base11, %c8_i32 : i32
-          %26 = arith.addi %25, %base6 : i32
-          %27 = arith.muli %slot, %c128_i32 : i32
-          %28 = arith.addi %27, %26 : i32
-          %29 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
-          %30 = llvm.getelementptr %29[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %31 = llvm.getelementptr %30[%28] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          llvm.store %v17_0, %31 : f32, !llvm.ptr<3>
-          %32 = arith.addi %base11, %c1_i32 : i32
-          %33 = arith.muli %32, %c8_i32 : i32
-          %34 = arith.addi %33, %base6 : i32
+          %33 = arith.muli %base10, %c8_i32 : i32
+          %34 = arith.addi %33, %base5 : i32
           %35 = arith.muli %slot, %c128_i32 : i32
           %36 = arith.addi %35, %34 : i32
           %37 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
           %38 = llvm.getelementptr %37[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
           %39 = llvm.getelementptr %38[%36] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          llvm.store %v17_1, %39 : f32, !llvm.ptr<3>
-          %40 = arith.addi %base11, %c2_i32 : i32
+          llvm.store %c34_0, %39 : f32, !llvm.ptr<3>
+          %40 = arith.addi %base10, %c1_i32 : i32
           %41 = arith.muli %40, %c8_i32 : i32
-          %42 = arith.addi %41, %base6 : i32
+          %42 = arith.addi %41, %base5 : i32
           %43 = arith.muli %slot, %c128_i32 : i32
           %44 = arith.addi %43, %42 : i32
           %45 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
           %46 = llvm.getelementptr %45[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
           %47 = llvm.getelementptr %46[%44] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          llvm.store %v17_2, %47 : f32, !llvm.ptr<3>
-          %48 = arith.addi %base11, %c3_i32 : i32
+          llvm.store %c34_1, %47 : f32, !llvm.ptr<3>
+          %48 = arith.addi %base10, %c2_i32 : i32
           %49 = arith.muli %48, %c8_i32 : i32
-          %50 = arith.addi %49, %base6 : i32
+          %50 = arith.addi %49, %base5 : i32
           %51 = arith.muli %slot, %c128_i32 : i32
           %52 = arith.addi %51, %50 : i32
           %53 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
           %54 = llvm.getelementptr %53[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
           %55 = llvm.getelementptr %54[%52] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          llvm.store %v17_3, %55 : f32, !llvm.ptr<3>
-          %56 = arith.muli %base20, %c8_i32 : i32
-          %57 = arith.addi %56, %base25 : i32
-          %58 = arith.muli %slot, %c128_i32 : i32
-          %59 = arith.addi %58, %57 : i32
-          %60 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
-          %61 = llvm.getelementptr %60[%c2048_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %62 = llvm.getelementptr %61[%59] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          llvm.store %v31_0, %62 : f32, !llvm.ptr<3>
-          %63 = arith.addi %base25, %c1_i32 : i32
+          llvm.store %c34_2, %55 : f32, !llvm.ptr<3>
+          %56 = arith.addi %base10, %c3_i32 : i32
+          %57 = arith.muli %56, %c8_i32 : i32
+          %58 = arith.addi %57, %base5 : i32
+          %59 = arith.muli %slot, %c128_i32 : i32
+          %60 = arith.addi %59, %58 : i32
+          %61 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+          %62 = llvm.getelementptr %61[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %63 = llvm.getelementptr %62[%60] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %c34_3, %63 : f32, !llvm.ptr<3>
           %64 = arith.muli %base20, %c8_i32 : i32
-          %65 = arith.addi %64, %63 : i32
+          %65 = arith.addi %64, %base25 : i32
           %66 = arith.muli %slot, %c128_i32 : i32
           %67 = arith.addi %66, %65 : i32
           %68 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
           %69 = llvm.getelementptr %68[%c2048_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
           %70 = llvm.getelementptr %69[%67] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          llvm.store %v31_1, %70 : f32, !llvm.ptr<3>
-          %71 = arith.addi %base25, %c2_i32 : i32
+          llvm.store %c35_0, %70 : f32, !llvm.ptr<3>
+          %71 = arith.addi %base25, %c1_i32 : i32
           %72 = arith.muli %base20, %c8_i32 : i32
           %73 = arith.addi %72, %71 : i32
           %74 = arith.muli %slot, %c128_i32 : i32
@@ -216,8 +318,8 @@ module attributes {gpu.container_module} {
           %76 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
           %77 = llvm.getelementptr %76[%c2048_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
           %78 = llvm.getelementptr %77[%75] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          llvm.store %v31_2, %78 : f32, !llvm.ptr<3>
-          %79 = arith.addi %base25, %c3_i32 : i32
+          llvm.store %c35_1, %78 : f32, !llvm.ptr<3>
+          %79 = arith.addi %base25, %c2_i32 : i32
           %80 = arith.muli %base20, %c8_i32 : i32
           %81 = arith.addi %80, %79 : i32
           %82 = arith.muli %slot, %c128_i32 : i32
@@ -225,68 +327,75 @@ module attributes {gpu.container_module} {
           %84 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
           %85 = llvm.getelementptr %84[%c2048_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
           %86 = llvm.getelementptr %85[%83] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          llvm.store %v31_3, %86 : f32, !llvm.ptr<3>
+          llvm.store %c35_2, %86 : f32, !llvm.ptr<3>
+          %87 = arith.addi %base25, %c3_i32 : i32
+          %88 = arith.muli %base20, %c8_i32 : i32
+          %89 = arith.addi %88, %87 : i32
+          %90 = arith.muli %slot, %c128_i32 : i32
+          %91 = arith.addi %90, %89 : i32
+          %92 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+          %93 = llvm.getelementptr %92[%c2048_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %94 = llvm.getelementptr %93[%91] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %c35_3, %94 : f32, !llvm.ptr<3>
           nvvm.bar.warp.sync %c-1_i32 : i32
-          %87:2 = scf.for %k37 = %c0_i32 to %c16_i32 step %c1_i32 iter_args(%acc34_0 = %cst, %acc34_1 = %cst) -> (f32, f32)  : i32 {
-            %88 = arith.muli %k37, %c8_i32 : i32
-            %89 = arith.addi %88, %base35 : i32
-            %90 = arith.muli %slot, %c128_i32 : i32
-            %91 = arith.addi %90, %89 : i32
-            %92 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
-            %93 = llvm.getelementptr %92[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-            %94 = llvm.getelementptr %93[%91] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-            %a38_0 = llvm.load %94 : !llvm.ptr<3> -> f32
-            %95 = arith.muli %k37, %c8_i32 : i32
-            %96 = arith.addi %95, %base35 : i32
-            %97 = arith.muli %slot, %c128_i32 : i32
-            %98 = arith.addi %97, %96 : i32
-            %99 = arith.addi %98, %c1_i32 : i32
+          %95:2 = scf.for %k58 = %c0_i32 to %c16_i32 step %c1_i32 iter_args(%acc55_0 = %cst, %acc55_1 = %cst) -> (f32, f32)  : i32 {
+            %96 = arith.muli %k58, %c8_i32 : i32
+            %97 = arith.addi %96, %base56 : i32
+            %98 = arith.muli %slot, %c128_i32 : i32
+            %99 = arith.addi %98, %97 : i32
             %100 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
             %101 = llvm.getelementptr %100[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
             %102 = llvm.getelementptr %101[%99] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-            %a38_1 = llvm.load %102 : !llvm.ptr<3> -> f32
-            %103 = arith.muli %k37, %c8_i32 : i32
-            %104 = arith.addi %103, %base36 : i32
+            %a59_0 = llvm.load %102 : !llvm.ptr<3> -> f32
+            %103 = arith.muli %k58, %c8_i32 : i32
+            %104 = arith.addi %103, %base56 : i32
             %105 = arith.muli %slot, %c128_i32 : i32
             %106 = arith.addi %105, %104 : i32
-            %107 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
-            %108 = llvm.getelementptr %107[%c2048_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-            %109 = llvm.getelementptr %108[%106] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-            %b39_0 = llvm.load %109 : !llvm.ptr<3> -> f32
-            %acc34_0_0 = math.fma %a38_0, %b39_0, %acc34_0 : f32
-            %acc34_1_1 = math.fma %a38_1, %b39_0, %acc34_1 : f32
-            scf.yield %acc34_0_0, %acc34_1_1 : f32, f32
+            %107 = arith.addi %106, %c1_i32 : i32
+            %108 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+            %109 = llvm.getelementptr %108[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+            %110 = llvm.getelementptr %109[%107] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %a59_1 = llvm.load %110 : !llvm.ptr<3> -> f32
+            %111 = arith.muli %k58, %c8_i32 : i32
+            %112 = arith.addi %111, %base57 : i32
+            %113 = arith.muli %slot, %c128_i32 : i32
+            %114 = arith.addi %113, %112 : i32
+            %115 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+            %116 = llvm.getelementptr %115[%c2048_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+            %117 = llvm.getelementptr %116[%114] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %b60_0 = llvm.load %117 : !llvm.ptr<3> -> f32
+            %acc55_0_0 = math.fma %a59_0, %b60_0, %acc55_0 : f32
+            %acc55_1_1 = math.fma %a59_1, %b60_0, %acc55_1 : f32
+            scf.yield %acc55_0_0, %acc55_1_1 : f32, f32
           }
-          %v40_0 = arith.addf %c2_0, %87#0 : f32
-          %v40_1 = arith.addf %c2_1, %87#1 : f32
-          scf.yield %v40_0, %v40_1 : f32, f32
+          %v61_0 = arith.addf %c33_0, %95#0 : f32
+          %v61_1 = arith.addf %c33_1, %95#1 : f32
+          scf.yield %v61_0, %v61_1, %v44_0, %v44_1, %v44_2, %v44_3, %v52_0, %v52_1, %v52_2, %v52_3 : f32, f32, f32, f32, f32, f32, f32, f32, f32, f32
         }
-        %s42 = arith.muli %s0, %c8_i32 : i32
-        %s43 = arith.muli %s1, %c8_i32 : i32
-        %v44_1 = arith.addi %base35, %c1_i32 : i32
-        %v45_0 = arith.addi %s42, %base35 : i32
-        %v45_1 = arith.addi %s42, %v44_1 : i32
-        %v46_0 = arith.muli %v45_0, %N : i32
-        %v46_1 = arith.muli %v45_1, %N : i32
-        %v47_0 = arith.extsi %v46_0 : i32 to i64
-        %v47_1 = arith.extsi %v46_1 : i32 to i64
-        %v49_0 = arith.addi %s43, %base36 : i32
-        %15 = arith.extsi %v49_0 : i32 to i64
-        %v50_0 = arith.addi %v47_0, %15 : i64
-        %16 = arith.extsi %v49_0 : i32 to i64
-        %v50_1 = arith.addi %v47_1, %16 : i64
-        %v51_0 = arith.cmpi slt, %v45_0, %M : i32
-        %v51_1 = arith.cmpi slt, %v45_1, %M : i32
-        %v52_0 = arith.cmpi slt, %v49_0, %N : i32
-        %v53_0 = arith.andi %v51_0, %v52_0 : i1
-        %v53_1 = arith.andi %v51_1, %v52_0 : i1
-        scf.if %v53_0 {
-          %17 = llvm.getelementptr %c[%v50_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-          llvm.store %14#0, %17 : f32, !llvm.ptr
+        %v65_1 = arith.addi %base56, %c1_i32 : i32
+        %v66_0 = arith.addi %s3, %base56 : i32
+        %v66_1 = arith.addi %s3, %v65_1 : i32
+        %v67_0 = arith.muli %v66_0, %N : i32
+        %v67_1 = arith.muli %v66_1, %N : i32
+        %v68_0 = arith.extsi %v67_0 : i32 to i64
+        %v68_1 = arith.extsi %v67_1 : i32 to i64
+        %v70_0 = arith.addi %s18, %base57 : i32
+        %23 = arith.extsi %v70_0 : i32 to i64
+        %v71_0 = arith.addi %v68_0, %23 : i64
+        %24 = arith.extsi %v70_0 : i32 to i64
+        %v71_1 = arith.addi %v68_1, %24 : i64
+        %v72_0 = arith.cmpi slt, %v66_0, %M : i32
+        %v72_1 = arith.cmpi slt, %v66_1, %M : i32
+        %v73_0 = arith.cmpi slt, %v70_0, %N : i32
+        %v74_0 = arith.andi %v72_0, %v73_0 : i1
+        %v74_1 = arith.andi %v72_1, %v73_0 : i1
+        scf.if %v74_0 {
+          %25 = llvm.getelementptr %c[%v71_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          llvm.store %22#0, %25 : f32, !llvm.ptr
         }
-        scf.if %v53_1 {
-          %17 = llvm.getelementptr %c[%v50_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-          llvm.store %14#1, %17 : f32, !llvm.ptr
+        scf.if %v74_1 {
+          %25 = llvm.getelementptr %c[%v71_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+          llvm.store %22#1, %25 : f32, !llvm.ptr
         }
       }
       gpu.return

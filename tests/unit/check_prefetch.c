@@ -1,0 +1,225 @@
+/* check_prefetch.c: the fast lowering's software pipelining (opt/prefetch.c)
+ * on SSA read from text: a tl.dot loop's loads move one iteration ahead
+ * (first iteration before the loop, masked by the loop running at all;
+ * the next one before the dot, masked by its being in range), and loops it
+ * must not touch stay as they are: a store in the body, no dot, an address
+ * read from memory, a runtime step. The clone it runs on keeps the
+ * original untouched. */
+#include <check.h>
+
+#include <stdlib.h>
+
+#include "opt/passes.h"
+#include "ssa/read.h"
+#include "ssa/verify.h"
+
+static const char *first_msg(MtCtx *c) { return mt_diag_count(c) ? mt_diag_at(c, 0)->msg : "(none)"; }
+
+static MtFunc *read_ok(MtCtx *c, const char *text)
+{
+    MtFunc *f = mt_ssa_read(c, text, "in.ssa");
+    ck_assert_msg(f != NULL, "input does not read: %s", first_msg(c));
+    ck_assert_msg(mt_verify(c, f, "input"), "%s", first_msg(c));
+    return f;
+}
+
+static void check_prefetch(const char *in, const char *want)
+{
+    MtCtx *c = mt_ctx_new(NULL);
+    MtFunc *f = read_ok(c, in);
+    mt_prefetch(c, f);
+    ck_assert_msg(mt_verify(c, f, "prefetch"), "%s", first_msg(c));
+    ck_assert_str_eq(mt_ssa_write(c, f), want);
+    mt_ctx_free(c);
+}
+
+#define H "kernel k(a: ptr<f32>, b: ptr<f32>, out: ptr<f32>, K: i32)\n"
+/* A's and B's tile pointers, and the store of the result */
+#define TILES                                                                                                     \
+    "%0 = zeros {shape=(16, 16), dtype=f32} : block<16x16 x f32>\n"                                               \
+    "%1 = arange {start=0, end=16} : vector<16 x i32>\n"                                                          \
+    "%2 = expand_dims %1 {axis=1} : block<16x1 x i32>\n"                                                          \
+    "%3 = addptr a, %2 : block<16x1 x ptr<f32>>\n"                                                                \
+    "%5 = arange {start=0, end=8} : vector<8 x i32>\n"                                                            \
+    "%6 = expand_dims %5 {axis=0} : block<1x8 x i32>\n"                                                           \
+    "%7 = addptr %3, %6 : block<16x8 x ptr<f32>>\n"                                                               \
+    "%8 = expand_dims %5 {axis=1} : block<8x1 x i32>\n"                                                           \
+    "%10 = addptr b, %8 : block<8x1 x ptr<f32>>\n"                                                                \
+    "%12 = expand_dims %1 {axis=0} : block<1x16 x i32>\n"                                                         \
+    "%13 = addptr %10, %12 : block<8x16 x ptr<f32>>\n"
+#define LOOP                                                                                                      \
+    "%24, %25, %26 = for %14 in range(0, K, 8) iter_args(%15 = %0, %16 = %7, %17 = %13) : block<16x16 x f32>, "   \
+    "block<16x8 x ptr<f32>>, block<8x16 x ptr<f32>> {\n"
+#define STORE                                                                                                     \
+    "%31 = addptr out, %2 : block<16x1 x ptr<f32>>\n"                                                             \
+    "%32 = addptr %31, %12 : block<16x16 x ptr<f32>>\n"                                                           \
+    "store %32, %24, none\n"
+
+START_TEST(dot_loop_loads_one_iteration_ahead)
+{
+    check_prefetch(H TILES LOOP
+                   "  %30 = cmp_lt %6, K : block<1x8 x bool>\n"
+                   "  %18 = load %16, %30, 0.0 : block<16x8 x f32>\n"
+                   "  %19 = load %17, none, none : block<8x16 x f32>\n"
+                   "  %20 = dot %18, %19 : block<16x16 x f32>\n"
+                   "  %21 = add %15, %20 : block<16x16 x f32>\n"
+                   "  %22 = addptr %16, 8 : block<16x8 x ptr<f32>>\n"
+                   "  %23 = addptr %17, 128 : block<8x16 x ptr<f32>>\n"
+                   "  yield %21, %22, %23\n"
+                   "}\n" STORE,
+                   H TILES
+                   "%33 = cmp_lt 0, K : bool\n"
+                   "%34 = cmp_lt %6, K : block<1x8 x bool>\n"
+                   "%35 = and %34, %33 : block<1x8 x bool>\n"
+                   "%36 = load %7, %35, 0.0 : block<16x8 x f32>\n"
+                   "%37 = load %13, %33, none : block<8x16 x f32>\n"
+                   "%24, %25, %26, %46, %48 = for %14 in range(0, K, 8) iter_args(%15 = %0, %16 = %7, %17 = %13, "
+                   "%45 = %36, %47 = %37) : block<16x16 x f32>, block<16x8 x ptr<f32>>, block<8x16 x ptr<f32>>, "
+                   "block<16x8 x f32>, block<8x16 x f32> {\n"
+                   "  %38 = add %14, 8 : i32\n"
+                   "  %39 = cmp_lt %38, K : bool\n"
+                   "  %40 = addptr %16, 8 : block<16x8 x ptr<f32>>\n"
+                   "  %41 = and %34, %39 : block<1x8 x bool>\n"
+                   "  %42 = load %40, %41, 0.0 : block<16x8 x f32>\n"
+                   "  %43 = addptr %17, 128 : block<8x16 x ptr<f32>>\n"
+                   "  %44 = load %43, %39, none : block<8x16 x f32>\n"
+                   "  %20 = dot %45, %47 : block<16x16 x f32>\n"
+                   "  %21 = add %15, %20 : block<16x16 x f32>\n"
+                   "  yield %21, %40, %43, %42, %44\n"
+                   "}\n" STORE);
+}
+END_TEST
+
+/* Loops the pass leaves alone come out as they went in. */
+static void unchanged(const char *text) { check_prefetch(text, text); }
+
+START_TEST(loop_that_stores_is_left_alone)
+{
+    /* a load moved above the store could read what the store writes */
+    unchanged(H TILES LOOP
+              "  %18 = load %16, none, none : block<16x8 x f32>\n"
+              "  %19 = load %17, none, none : block<8x16 x f32>\n"
+              "  %20 = dot %18, %19 : block<16x16 x f32>\n"
+              "  %21 = add %15, %20 : block<16x16 x f32>\n"
+              "  store %16, %18, none\n"
+              "  %22 = addptr %16, 8 : block<16x8 x ptr<f32>>\n"
+              "  %23 = addptr %17, 128 : block<8x16 x ptr<f32>>\n"
+              "  yield %21, %22, %23\n"
+              "}\n" STORE);
+}
+END_TEST
+
+START_TEST(loop_without_a_dot_is_left_alone)
+{
+    unchanged(H "%0 = arange {start=0, end=8} : vector<8 x i32>\n"
+                "%1 = addptr a, %0 : vector<8 x ptr<f32>>\n"
+                "%5 = for %2 in range(0, K, 1) iter_args(%3 = 0.0) : f32 {\n"
+                "  %4 = load %1, none, none : vector<8 x f32>\n"
+                "  %7 = sum %4 : f32\n"
+                "  %8 = add %3, %7 : f32\n"
+                "  yield %8\n"
+                "}\n"
+                "store out, %5, none\n");
+}
+END_TEST
+
+START_TEST(address_read_from_memory_is_not_moved)
+{
+    /* B's rows come from an index loaded in the body: the index load moves
+     * ahead with A's (its address is the iteration's), but the tile load
+     * whose address it gives cannot be recomputed and stays */
+    check_prefetch(H TILES
+                   "%24, %25 = for %14 in range(0, K, 8) iter_args(%15 = %0, %16 = %7) : block<16x16 x f32>, "
+                   "block<16x8 x ptr<f32>> {\n"
+                   "  %18 = load %16, none, none : block<16x8 x f32>\n"
+                   "  %40 = addptr b, %14 : ptr<f32>\n"
+                   "  %41 = load %40, none, none : f32\n"
+                   "  %42 = cast %41 : i32\n"
+                   "  %43 = addptr %13, %42 : block<8x16 x ptr<f32>>\n"
+                   "  %19 = load %43, none, none : block<8x16 x f32>\n"
+                   "  %20 = dot %18, %19 : block<16x16 x f32>\n"
+                   "  %21 = add %15, %20 : block<16x16 x f32>\n"
+                   "  %22 = addptr %16, 8 : block<16x8 x ptr<f32>>\n"
+                   "  yield %21, %22\n"
+                   "}\n" STORE,
+                   H TILES
+                   "%44 = cmp_lt 0, K : bool\n"
+                   "%45 = load %7, %44, none : block<16x8 x f32>\n"
+                   "%46 = addptr b, 0 : ptr<f32>\n"
+                   "%47 = load %46, %44, none : f32\n"
+                   "%24, %25, %55, %57 = for %14 in range(0, K, 8) iter_args(%15 = %0, %16 = %7, %54 = %45, "
+                   "%56 = %47) : block<16x16 x f32>, block<16x8 x ptr<f32>>, block<16x8 x f32>, f32 {\n"
+                   "  %42 = cast %56 : i32\n"
+                   "  %43 = addptr %13, %42 : block<8x16 x ptr<f32>>\n"
+                   "  %19 = load %43, none, none : block<8x16 x f32>\n"
+                   "  %48 = add %14, 8 : i32\n"
+                   "  %49 = cmp_lt %48, K : bool\n"
+                   "  %50 = addptr %16, 8 : block<16x8 x ptr<f32>>\n"
+                   "  %51 = load %50, %49, none : block<16x8 x f32>\n"
+                   "  %52 = addptr b, %48 : ptr<f32>\n"
+                   "  %53 = load %52, %49, none : f32\n"
+                   "  %20 = dot %54, %19 : block<16x16 x f32>\n"
+                   "  %21 = add %15, %20 : block<16x16 x f32>\n"
+                   "  yield %21, %50, %51, %53\n"
+                   "}\n" STORE);
+}
+END_TEST
+
+START_TEST(runtime_step_is_left_alone)
+{
+    unchanged(H TILES
+              "%24, %25 = for %14 in range(0, K, K) iter_args(%15 = %0, %16 = %7) : block<16x16 x f32>, "
+              "block<16x8 x ptr<f32>> {\n"
+              "  %18 = load %16, none, none : block<16x8 x f32>\n"
+              "  %19 = load %13, none, none : block<8x16 x f32>\n"
+              "  %20 = dot %18, %19 : block<16x16 x f32>\n"
+              "  %21 = add %15, %20 : block<16x16 x f32>\n"
+              "  %22 = addptr %16, 8 : block<16x8 x ptr<f32>>\n"
+              "  yield %21, %22\n"
+              "}\n" STORE);
+}
+END_TEST
+
+START_TEST(clone_keeps_the_original)
+{
+    const char *text = H TILES LOOP
+        "  %18 = load %16, none, none : block<16x8 x f32>\n"
+        "  %19 = load %17, none, none : block<8x16 x f32>\n"
+        "  %20 = dot %18, %19 : block<16x16 x f32>\n"
+        "  %21 = add %15, %20 : block<16x16 x f32>\n"
+        "  %22 = addptr %16, 8 : block<16x8 x ptr<f32>>\n"
+        "  %23 = addptr %17, 128 : block<8x16 x ptr<f32>>\n"
+        "  yield %21, %22, %23\n"
+        "}\n" STORE;
+    MtCtx *c = mt_ctx_new(NULL);
+    MtFunc *f = read_ok(c, text);
+    MtFunc *g = mt_func_clone(c, f);
+    mt_prefetch(c, g);
+    ck_assert_msg(mt_verify(c, g, "prefetch"), "%s", first_msg(c));
+    ck_assert_msg(mt_verify(c, f, "original"), "%s", first_msg(c));
+    ck_assert_str_eq(mt_ssa_write(c, f), text);
+    ck_assert_str_ne(mt_ssa_write(c, g), text);
+    /* the values the two share keep their numbers and types */
+    for (MtVal v = 1; v < f->nvals; v++)
+        ck_assert_ptr_eq(mt_val_ty(f, v), mt_val_ty(g, v));
+    mt_ctx_free(c);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("prefetch");
+    TCase *t = tcase_create("prefetch");
+    tcase_add_test(t, dot_loop_loads_one_iteration_ahead);
+    tcase_add_test(t, loop_that_stores_is_left_alone);
+    tcase_add_test(t, loop_without_a_dot_is_left_alone);
+    tcase_add_test(t, address_read_from_memory_is_not_moved);
+    tcase_add_test(t, runtime_step_is_left_alone);
+    tcase_add_test(t, clone_keeps_the_original);
+    suite_add_tcase(s, t);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
