@@ -10,7 +10,7 @@
  *           broadcast dimension: the whole size).
  * The facts come from constants, the signature's ":16" hints, tl.arange,
  * program ids and the tl.multiple_of / max_contiguous / max_constancy
- * hints, and flow through +, -, *, expand_dims, broadcasting, pointer
+ * hints, and flow through +, -, *, %, expand_dims, broadcasting, pointer
  * offsets, comparisons and & / |; any other block knows nothing (1, 1, 1)
  * and any other scalar is constant. Loop-carried values start from their
  * initial value and meet their yielded one until nothing changes; an if's
@@ -179,6 +179,17 @@ static LAxis inst_axis(Lw *L, const MtInst *in)
             r.div[d] = p >= BIG ? BIG : (int32_t)p;
             r.cnst[d] = min32(x[0].cnst[d], x[1].cnst[d]);
             r.contig[d] = 1;
+        }
+        return r;
+    case OP_MOD:
+        /* a run of consecutive values starting at a multiple of g, modulo a
+         * constant multiple of g, wraps only at multiples of g (Triton's
+         * rule for `(pid * BN + tl.arange(0, BN)) % N`) */
+        for (int d = 0; d < MT_LL_MAX_RANK; d++) {
+            int32_t g = gcd(x[0].div[d], x[1].div[d]);
+            r.contig[d] = x[1].cnst[d] >= x[0].contig[d] ? min32(x[0].contig[d], g) : 1;
+            r.div[d] = g;
+            r.cnst[d] = min32(x[0].cnst[d], x[1].cnst[d]);
         }
         return r;
     case OP_CMP_LT:
