@@ -558,10 +558,11 @@ static void mma(Pr *p, const KStmt *s)
 {
     MtBuf *b = p->b;
     const char *acc = p->names[s->u.mma.acc], *index = expr_text(p, s->u.mma.index);
-    const char *ty = s->u.mma.in_dt == MT_DT_BF16 ? "bf16" : "f16";
+    bool tf32 = s->u.mma.in_dt == MT_DT_F32;
+    const char *ty = tf32 ? "tf32" : s->u.mma.in_dt == MT_DT_BF16 ? "bf16" : "f16";
     unsigned lda = s->u.mma.lda, ldb = s->u.mma.ldb;
     line_start(p, s);
-    mt_buf_puts(b, "{ const int mt_g = (threadIdx.x & 31) >> 2, mt_t = (threadIdx.x & 3) * 2;\n");
+    mt_buf_printf(b, "{ const int mt_g = (threadIdx.x & 31) >> 2, mt_t = (threadIdx.x & 3)%s;\n", tf32 ? "" : " * 2");
     line_start(p, NULL);
     mt_buf_printf(b, "  const unsigned *mt_a = (const unsigned *)&%s[%s + mt_g * %u + mt_t];\n", p->names[s->u.mma.a],
                   expr_text(p, s->u.mma.a_at), lda);
@@ -570,19 +571,22 @@ static void mma(Pr *p, const KStmt *s)
                   expr_text(p, s->u.mma.b_at), ldb);
     line_start(p, NULL);
     mt_buf_printf(b,
-                  "  asm(\"mma.sync.aligned.m16n8k16.row.col.f32.%s.%s.f32 {%%0,%%1,%%2,%%3}, {%%4,%%5,%%6,%%7}, "
+                  "  asm(\"mma.sync.aligned.m16n8k%d.row.col.f32.%s.%s.f32 {%%0,%%1,%%2,%%3}, {%%4,%%5,%%6,%%7}, "
                   "{%%8,%%9}, {%%0,%%1,%%2,%%3};\"\n",
-                  ty, ty);
+                  k_mma_k(s), ty, ty);
     line_start(p, NULL);
     mt_buf_printf(b, "      : \"+f\"(%s[%s]), \"+f\"(%s[%s + 1]), \"+f\"(%s[%s + 2]), \"+f\"(%s[%s + 3])\n", acc, index,
                   acc, index, acc, index, acc, index);
-    /* a0..a3: rows g and g + 8 at columns t, t + 1, then both at t + 8,
-     * t + 9; b0, b1: k = t, t + 1 and t + 8, t + 9 (in 32-bit units) */
+    /* halves: a0..a3 are rows g and g + 8 at columns t, t + 1, then both
+     * at t + 8, t + 9; b0, b1: k = t, t + 1 and t + 8, t + 9 (in 32-bit
+     * units). TF32: a0..a3 rows g, g + 8 at column t, then at t + 4; b0,
+     * b1: k = t and t + 4 */
+    unsigned row8 = tf32 ? 8 * lda : 4 * lda;
     line_start(p, NULL);
     mt_buf_printf(b,
                   "      : \"r\"(mt_a[0]), \"r\"(mt_a[%u]), \"r\"(mt_a[4]), \"r\"(mt_a[%u]), \"r\"(mt_b[0]), "
                   "\"r\"(mt_b[4])); }\n",
-                  4 * lda, 4 * lda + 4);
+                  row8, row8 + 4);
 }
 
 static void stmt(Pr *p, const KStmt *s)

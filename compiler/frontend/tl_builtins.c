@@ -374,18 +374,62 @@ static MtExpr *to_f32(Fe *fe, MtExpr *x, MtSpan sp)
     return e;
 }
 
+/* tl.dot's input_precision / allow_tf32 for f32 operands: "ieee" (and
+ * mytriton's default: Triton's is "tf32"), "tf32" (or allow_tf32=True),
+ * or one of the multi-pass emulations, computed in full fp32 (W0802).
+ * Returns false after an error. */
+static bool dot_precision(Fe *fe, const FeArgs *a, uint8_t *out)
+{
+    static const char *const full[] = {"tf32x3", "bf16x3", "bf16x6"};
+    *out = MT_DOT_IEEE;
+    if (a->given[3] && a->given[4] && a->v[3].kind != FV_NONE && a->v[4].kind != FV_NONE) {
+        fe_error(fe, a->sp[4], "E0410", "tl.dot takes input_precision or allow_tf32, not both (allow_tf32 is the old "
+                 "spelling of input_precision=\"tf32\")");
+        return false;
+    }
+    if (a->given[4] && a->v[4].kind != FV_NONE) {
+        bool ok, on = py_truth(fe, a->v[4], a->sp[4], &ok);
+        if (!ok)
+            return false;
+        *out = on ? MT_DOT_TF32 : MT_DOT_IEEE;
+        return true;
+    }
+    if (a->v[3].kind == FV_NONE)
+        return true;
+    if (a->v[3].kind != FV_STR) {
+        fe_error(fe, a->sp[3], "E0410", "tl.dot input_precision must be a string (\"ieee\", \"tf32\", ...), got %s",
+                 fv_repr(fe->c, a->v[3]));
+        return false;
+    }
+    const char *p = a->v[3].u.s;
+    if (!strcmp(p, "ieee"))
+        return true;
+    if (!strcmp(p, "tf32")) {
+        *out = MT_DOT_TF32;
+        return true;
+    }
+    for (size_t i = 0; i < sizeof full / sizeof full[0]; i++)
+        if (!strcmp(p, full[i])) {
+            mt_diag(fe->c, MT_SEV_WARNING, a->sp[3], "W0802",
+                    "input_precision=\"%s\" is computed in full fp32 (\"ieee\"), which is at least as accurate", p);
+            return true;
+        }
+    fe_error(fe, a->sp[3], "E0410", "tl.dot input_precision \"%s\" is not one of \"ieee\", \"tf32\", \"tf32x3\", "
+             "\"bf16x3\", \"bf16x6\"", p);
+    return false;
+}
+
 /* tl.dot(input, other, acc, input_precision, allow_tf32, max_num_imprecise_acc, out_dtype).
  * f16 and bf16 operands (both of one type, as Triton requires) are
  * converted to f32, exactly, and multiplied there: Triton's fp32
  * accumulation. out_dtype=tl.float16 on f16 operands rounds the f32 result
- * to f16 (Triton accumulates in f16 there). */
+ * to f16 (Triton accumulates in f16 there). f32 operands are multiplied in
+ * full f32, or in TF32 when the precision options ask for it. */
 FValue b_dot(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
 {
-    bool ok;
-    if ((a->v[3].kind == FV_STR && strcmp(a->v[3].u.s, "ieee") != 0) ||
-        (a->given[4] && py_truth(fe, a->v[4], a->sp[4], &ok) && ok))
-        mt_diag(fe->c, MT_SEV_WARNING, a->given[3] ? a->sp[3] : a->sp[4], "W0802",
-                "mytriton computes tl.dot in full fp32 on CUDA cores; the TF32 precision option is ignored");
+    uint8_t precision;
+    if (!dot_precision(fe, a, &precision))
+        return fv_undef();
     MtExpr *x = fe_to_expr(fe, a->v[0], a->sp[0]), *y = fe_to_expr(fe, a->v[1], a->sp[1]);
     const MtType *tx = x ? fe_type(fe, x) : NULL, *ty = y ? fe_type(fe, y) : NULL;
     if (!tx || !ty)
@@ -420,6 +464,7 @@ FValue b_dot(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)
     MtExpr *d = fe_op(fe, OP_DOT, sp, 2);
     d->args[0] = x;
     d->args[1] = y;
+    d->attr.mode = half ? MT_DOT_IEEE : precision;
     if (out != &mt_ty_f32) {
         MtExpr *c = fe_op(fe, OP_CAST, sp, 1);
         c->args[0] = d;

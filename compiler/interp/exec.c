@@ -297,7 +297,7 @@ static bool run_step(Exec *x, const Step *steps, const Step *s)
         return true;
     case S_DOT:
         mt_interp_dot((float *)(void *)(m + s->out), (const float *)(void *)(m + s->a[0]),
-                      (const float *)(void *)(m + s->a[1]), s->rows, s->u.dot.k, s->cols);
+                      (const float *)(void *)(m + s->a[1]), s->rows, s->u.dot.k, s->cols, s->u.dot.tf32);
         return true;
     case S_PROGRAM_ID: memcpy(m + s->out, &x->pid[s->u.axis], 4); return true;
     case S_NUM_PROGRAMS: memcpy(m + s->out, &x->grid[s->u.axis], 4); return true;

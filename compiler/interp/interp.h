@@ -173,7 +173,7 @@ struct Step {
             uint16_t operand, noperands; /* print: "(operand n)" when noperands > 1 */
             bool hex;
         } print;
-        struct { uint32_t k; } dot;     /* inner dimension: a is rows x k, b is k x cols */
+        struct { uint32_t k; bool tf32; } dot; /* inner dimension: a is rows x k, b is k x cols; operands rounded to TF32 */
         int axis;                       /* program_id, num_programs */
         int32_t start;                  /* arange */
         uint64_t pattern;               /* fill without an operand (empty): the poison bits (the low bytes) */
@@ -299,7 +299,7 @@ ScanFn mt_interp_scan_fn(int op, ElemKind ek);
 void mt_interp_copy(void *restrict dst, const void *restrict src, const int32_t n[4], const int64_t ss[4],
                     size_t esize);
 void mt_interp_dot(float *restrict c, const float *restrict a, const float *restrict b, uint32_t m, uint32_t k,
-                   uint32_t n);
+                   uint32_t n, bool tf32);
 void mt_interp_arange(int32_t *o, int32_t start, size_t n);
 /* esize 1, 2, 4 or 8 */
 void mt_interp_fill(void *restrict o, const void *restrict value, size_t esize, size_t n);

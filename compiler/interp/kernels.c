@@ -726,9 +726,11 @@ void mt_interp_copy(void *restrict dst, const void *restrict src, const int32_t 
 /* ---- dot, arange, fills ---------------------------------------------------------------- */
 
 /* c = a (m x k) @ b (k x n). The i-k-j order keeps each c[i][j]'s sum in
- * increasing k (0.0f + p0 + p1 + ...) while the j loop vectorises. */
+ * increasing k (0.0f + p0 + p1 + ...) while the j loop vectorises. With
+ * tf32 every operand is rounded to TF32 first (the products of two TF32
+ * values are exact in f32). */
 void mt_interp_dot(float *restrict c, const float *restrict a, const float *restrict b, uint32_t m, uint32_t k,
-                   uint32_t n)
+                   uint32_t n, bool tf32)
 {
     for (uint32_t i = 0; i < m; i++) {
         float *restrict ci = c + (size_t)i * n;
@@ -737,6 +739,12 @@ void mt_interp_dot(float *restrict c, const float *restrict a, const float *rest
         for (uint32_t kk = 0; kk < k; kk++) {
             float aik = a[(size_t)i * k + kk];
             const float *restrict bk = b + (size_t)kk * n;
+            if (tf32) {
+                aik = mt_float_to_tf32(aik);
+                for (uint32_t j = 0; j < n; j++)
+                    ci[j] = ci[j] + aik * mt_float_to_tf32(bk[j]);
+                continue;
+            }
             for (uint32_t j = 0; j < n; j++) {
                 float p = aik * bk[j];
                 ci[j] = ci[j] + p;

@@ -887,6 +887,7 @@ static void plan_dot(Builder *b, const MtInst *in, bool inv)
     Val *r = define(b, in->dst, inv);
     set_shape(b, &s, r->rank, r->shape);
     s.u.dot.k = (uint32_t)x->shape[1];
+    s.u.dot.tf32 = in->attr.mode == MT_DOT_TF32;
     s.out = r->off;
     emit(b, inv, s);
 }

@@ -118,8 +118,8 @@ typedef enum KStmtKind {
     KST_WHILE,                /* while (cond) body */
     KST_BARRIER,              /* __syncthreads() */
     KST_MMA,                  /* one warp's tensor-core multiply-add of a 16 x 8 tile (PTX
-                               * mma.sync m16n8k16, f16 or bf16 operands, f32 accumulators),
-                               * operands in shared memory: see u.mma */
+                               * mma.sync m16n8k16 of f16 or bf16 operands, m16n8k8 of TF32
+                               * ones, f32 accumulators), operands in shared memory: see u.mma */
     KST_BLANK,                /* an empty line (formatting) */
 } KStmtKind;
 
@@ -140,15 +140,20 @@ struct KStmt {
         struct { const KExpr *cond; KBlock then, els; } if_;
         struct { KVarId iv; const KExpr *start, *stop; int64_t step; KBlock body; int unroll; } for_;
         struct { const KExpr *cond; KBlock body; } while_;
-        /* acc[index + i] += sum over k < 16 of A[r][k] * B[c][k] for the
+        /* acc[index + i] += sum over k < K of A[r][k] * B[c][k] for the
          * thread's four elements i of the warp's 16 x 8 tile: i = 0, 1 at
          * row g, columns 2t, 2t+1; i = 2, 3 at row g + 8 (g = lane / 4,
          * t = lane % 4); A[r][k] = a[a_at + r * lda + k], B[c][k] =
          * b[b_at + c * ldb + k] (B transposed). a_at, b_at are the same in
-         * every lane of the warp; lda, ldb even (pairs are 32-bit loads). */
+         * every lane of the warp. in_dt f16 or bf16: K = 16, lda and ldb
+         * even (pairs are 32-bit loads); f32: K = 8, the operands already
+         * rounded to TF32 (k_mma_k). */
         struct { KVarId acc, a, b; const KExpr *index, *a_at, *b_at; uint32_t lda, ldb; uint8_t in_dt; } mma;
     } u;
 };
+
+/* The k extent of one KST_MMA: 8 for TF32 operands, 16 for halves. */
+static inline int k_mma_k(const KStmt *s) { return s->u.mma.in_dt == MT_DT_F32 ? 8 : 16; }
 
 /* One kernel: what a thread block runs. */
 typedef struct KFunc {

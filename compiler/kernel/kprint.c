@@ -183,7 +183,8 @@ static void stmt(MtBuf *b, const KFunc *f, const KStmt *s, int indent)
         mt_buf_puts(b, "barrier");
         break;
     case KST_MMA:
-        mt_buf_printf(b, "mma.m16n8k16.%s %s[", tyname((MtDtype)s->u.mma.in_dt), k_var_at(f, s->u.mma.acc)->name);
+        mt_buf_printf(b, "mma.m16n8k%d.%s %s[", k_mma_k(s), s->u.mma.in_dt == MT_DT_F32 ? "tf32" : tyname((MtDtype)s->u.mma.in_dt),
+                      k_var_at(f, s->u.mma.acc)->name);
         expr(b, f, s->u.mma.index);
         mt_buf_printf(b, "+0:4] += %s[", k_var_at(f, s->u.mma.a)->name);
         expr(b, f, s->u.mma.a_at);

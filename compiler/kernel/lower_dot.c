@@ -17,6 +17,13 @@
  * additions within one k-step of 16 is its own, so results may differ from
  * the interpreter's in the last bits.
  *
+ * TF32 (tl.dot of f32 blocks with input_precision="tf32") runs the same
+ * way as m16n8k8 (M, N, K multiples of 16, 8 and 8): the operands are
+ * rounded to TF32 as they are staged, in f32 arrays A [M][K + 4] and B
+ * transposed [N][K + 4] (the 4-element pad spreads a fragment's rows over
+ * all 32 banks). On CUDA cores a TF32 dot rounds its operands the same
+ * way, so every path computes the interpreter's products.
+ *
  * CUDA cores (every other dot, and every dot of the MLIR backend).
  *
  * The result [M, N] lives in an outer-product layout: each thread owns an
@@ -67,12 +74,18 @@ static int log2i(int32_t v)
     return r;
 }
 
-/* Whether a dot runs on tensor cores, and the half dtype both its
- * operands were widened from. */
+/* Whether a dot runs on tensor cores, and its operands' dtype there: the
+ * half dtype both were widened from, or f32 for TF32. */
 static bool mma_input(Lw *L, const MtInst *in, MtDtype *half)
 {
     if (!L->tensor_cores || in->nargs != 2 || lw_dtype(in->ty) != MT_DT_F32)
         return false;
+    if (in->attr.mode == MT_DOT_TF32) {
+        const MtType *at = mt_val_ty(L->f, in->args[0]);
+        int32_t M = in->ty->shape[0], N = in->ty->shape[1], K = at->shape[1];
+        *half = MT_DT_F32;
+        return M % 16 == 0 && N % 8 == 0 && K % 8 == 0 && mma_warps_m(L, M, N) > 0;
+    }
     const MtInst *a = L->def[in->args[0]], *b = L->def[in->args[1]];
     if (!a || !b || a->op != OP_CAST || b->op != OP_CAST)
         return false;
@@ -137,11 +150,24 @@ const MtLinear *lw_dot_layout(Lw *L, const MtInst *in)
     return lw_layout(L, mt_ll_blocked(2, result->shape, spt, tpw, wpc, order));
 }
 
+/* x rounded to TF32, as mt_float_to_tf32: the bits plus half a unit of
+ * the 13 dropped ones, cut, for finite values and infinities; NaN as is. */
+static const KExpr *to_tf32(MtCtx *c, const KExpr *x)
+{
+    const KExpr *bits = k_bitcast(c, MT_DT_U32, x);
+    const KExpr *magnitude = k_op(c, K_BAND, MT_DT_U32, bits, k_int(c, MT_DT_U32, 0x7fffffff), NULL);
+    const KExpr *rounded = k_op(c, K_BAND, MT_DT_U32, k_op(c, K_ADD, MT_DT_U32, bits, k_int(c, MT_DT_U32, 0x1000), NULL),
+                                k_int(c, MT_DT_U32, 0xffffe000), NULL);
+    return k_op(c, K_SELECT, MT_DT_F32, k_op(c, K_LE, MT_DT_U32, magnitude, k_int(c, MT_DT_U32, 0x7f800000), NULL),
+                k_bitcast(c, MT_DT_F32, rounded), x);
+}
+
 /* Write every element of x ([rows, cols] as the SSA has it) into sm at
  * row * ld + col, or transposed at col * ld + row (a uniform x: the
- * elements in order, ld unused). */
+ * elements in order, ld unused), converted to dt (and rounded to TF32
+ * with tf32). */
 static void stage(Lw *L, KVarId sm, const KExpr *slot, const LVal *x, const MtType *t, MtDtype dt, bool transpose,
-                  int32_t ld)
+                  int32_t ld, bool tf32)
 {
     MtCtx *c = L->c;
     if (x->kind == LV_UNIFORM) {
@@ -154,7 +180,7 @@ static void stage(Lw *L, KVarId sm, const KExpr *slot, const LVal *x, const MtTy
             s->u.if_.cond = k_op(c, K_LT, MT_DT_I32, at, k_int(c, MT_DT_I32, n), NULL);
             KBlock *outer = L->b.block;
             L->b.block = &s->u.if_.then;
-            k_set(&L->b, sm, k_add(c, slot, at), k_cast(c, dt, x->u));
+            k_set(&L->b, sm, k_add(c, slot, at), tf32 ? to_tf32(c, x->u) : k_cast(c, dt, x->u));
             L->b.block = outer;
         }
         return;
@@ -163,7 +189,8 @@ static void stage(Lw *L, KVarId sm, const KExpr *slot, const LVal *x, const MtTy
         const KExpr *row = lw_coord(L, x->ll, 0, r), *col = lw_coord(L, x->ll, 1, r);
         const KExpr *at = transpose ? k_add(c, k_mul(c, col, k_int(c, MT_DT_I32, ld)), row)
                                     : k_add(c, k_mul(c, row, k_int(c, MT_DT_I32, ld)), col);
-        k_set(&L->b, sm, k_add(c, slot, at), k_cast(c, dt, lw_elem(L, x, NULL, r)));
+        const KExpr *e = lw_elem(L, x, NULL, r);
+        k_set(&L->b, sm, k_add(c, slot, at), tf32 ? to_tf32(c, e) : k_cast(c, dt, e));
     }
 }
 
@@ -180,19 +207,20 @@ static void mma_dot(Lw *L, const MtInst *in, MtDtype half)
 {
     MtCtx *c = L->c;
     const MtType *at = mt_val_ty(L->f, in->args[0]), *bt = mt_val_ty(L->f, in->args[1]);
-    int32_t M = at->shape[0], K = at->shape[1], N = bt->shape[1], ld = K + 8;
+    bool tf32 = half == MT_DT_F32;
+    int32_t M = at->shape[0], K = at->shape[1], N = bt->shape[1], ld = K + (tf32 ? 4 : 8), kstep = tf32 ? 8 : 16;
     int32_t wm = mma_warps_m(L, M, N), tm = M / wm, tn = N / (L->warps / wm);
     const MtLinear *ll = L->home[in->dst];
-    /* the halves the operands were widened from */
-    MtVal av = L->def[in->args[0]]->args[0], bv = L->def[in->args[1]]->args[0];
+    /* the f32 operands, or the halves they were widened from */
+    MtVal av = tf32 ? in->args[0] : L->def[in->args[0]]->args[0], bv = tf32 ? in->args[1] : L->def[in->args[1]]->args[0];
     LVal a = lw_get_any(L, av), b = lw_get_any(L, bv);
     const KExpr *aslot, *bslot;
     lw_scratch_begin(L);
     KVarId as = lw_shared(L, half, (uint32_t)(M * ld), "dot_a", &aslot);
     KVarId bs = lw_shared(L, half, (uint32_t)(N * ld), "dot_b", &bslot);
     k_barrier(&L->b);
-    stage(L, as, aslot, &a, mt_val_ty(L->f, av), half, false, ld);
-    stage(L, bs, bslot, &b, mt_val_ty(L->f, bv), half, true, ld);
+    stage(L, as, aslot, &a, mt_val_ty(L->f, av), half, false, ld, tf32);
+    stage(L, bs, bslot, &b, mt_val_ty(L->f, bv), half, true, ld, tf32);
     k_barrier(&L->b);
     LVal acc = zero_acc(L, MT_DT_F32, ll);
     /* the warp tile's origin: warp bits along M first, then along N */
@@ -203,7 +231,7 @@ static void mma_dot(Lw *L, const MtInst *in, MtDtype half)
     const KExpr *wn_index = wm == 1 ? L->warp : k_op(c, K_SHR, MT_DT_I32, L->warp, k_int(c, MT_DT_I32, log2i(wm)), NULL);
     const KExpr *wcol = wm == L->warps ? zero : k_mul(c, wn_index, k_int(c, MT_DT_I32, tn));
     int nbits = log2i(tn / 8);
-    for (int32_t ks = 0; ks < K; ks += 16)
+    for (int32_t ks = 0; ks < K; ks += kstep)
         for (int32_t i = 0; i < tm / 16; i++)
             for (int32_t j = 0; j < tn / 8; j++) {
                 KStmt *s = k_stmt(&L->b, KST_MMA);
@@ -243,8 +271,9 @@ void lw_dot(Lw *L, const MtInst *in)
     KVarId as = lw_shared(L, dt, (uint32_t)(K * M), "dot_a", &aslot);
     KVarId bs = lw_shared(L, dt, (uint32_t)(K * N), "dot_b", &bslot);
     k_barrier(&L->b);
-    stage(L, as, aslot, &a, at, dt, true, M);
-    stage(L, bs, bslot, &b, bt, dt, false, N);
+    bool tf32 = in->attr.mode == MT_DOT_TF32;
+    stage(L, as, aslot, &a, at, dt, true, M, tf32);
+    stage(L, bs, bslot, &b, bt, dt, false, N, tf32);
     k_barrier(&L->b);
     /* The micro-tile: the distinct row and column offsets of the registers. */
     uint32_t n = mt_ll_nregs(ll), nrow = 0, ncol = 0;

@@ -415,7 +415,7 @@ static void run_mma(Sim *s, uint32_t t, const KStmt *st)
     for (uint32_t i = 0; i < 4 && !s->fault; i++) {
         int64_t row = g + (i >> 1) * 8, n = col + (i & 1);
         Slot *acc = var_slot(s, t, st->u.mma.acc, index + i);
-        for (int64_t k = 0; k < 16 && !s->fault; k++) {
+        for (int64_t k = 0; k < k_mma_k(st) && !s->fault; k++) {
             double x = var_slot(s, t, st->u.mma.a, a_at + row * st->u.mma.lda + k)->f;
             double y = var_slot(s, t, st->u.mma.b, b_at + n * st->u.mma.ldb + k)->f;
             acc->f = fix(MT_DT_F32, (Slot){.f = acc->f + x * y}).f;

@@ -84,6 +84,12 @@ enum { MT_AXIS_NONE = -100 };   /* a reduction without an axis argument */
  * fp_downcast_rounding): to nearest even (the default) or toward zero. */
 typedef enum MtRounding { MT_ROUND_RTNE, MT_ROUND_RTZ } MtRounding;
 
+/* tl.dot's input precision for f32 operands: full f32 products, or
+ * operands rounded to TF32 first (10 mantissa bits, to nearest with ties
+ * away from zero, as cvt.rna.tf32.f32) and their exact products summed in
+ * f32, as the tensor cores compute. */
+typedef enum MtDotPrecision { MT_DOT_IEEE, MT_DOT_TF32 } MtDotPrecision;
+
 /* Memory semantics and scope of atomics (tl.atomic_*'s sem= and scope=),
  * in Triton's spellings; the first of each is the default. */
 typedef enum MtMemSem { MT_SEM_ACQ_REL, MT_SEM_ACQUIRE, MT_SEM_RELEASE, MT_SEM_RELAXED, MT_SEM_COUNT_ } MtMemSem;
@@ -112,7 +118,7 @@ typedef struct MtAttrs {
     int32_t shape[MT_MAX_RANK]; /* ZEROS, FULL, EMPTY: the shape; PERMUTE: the order (result dim d is
                                * operand dim shape[d]) */
     const MtType *dtype;      /* ZEROS, FULL, EMPTY: element dtype; CAST, BITCAST: the target element type */
-    uint8_t mode;             /* CAST: MtRounding */
+    uint8_t mode;             /* CAST: MtRounding; DOT: MtDotPrecision */
     uint8_t flags;            /* MT_KEEP_DIMS, MT_REVERSE */
     uint8_t sem, scope;       /* ATOMIC class: MtMemSem, MtMemScope */
     const char *text;         /* DEVICE_PRINT: the prefix; DEVICE_ASSERT: the message (NULL: none) */

@@ -254,6 +254,10 @@ void mt_ssa_print_inst(MtBuf *b, const MtFunc *f, const MtInst *in, int indent)
     case OP_EXPAND_DIMS:
         mt_buf_printf(b, " {axis=%d}", in->attr.axis);
         break;
+    case OP_DOT:
+        if (in->attr.mode == MT_DOT_TF32)
+            mt_buf_puts(b, " {precision=tf32}");
+        break;
     case OP_SUM:
     case OP_MAX:
     case OP_MIN:

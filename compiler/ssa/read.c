@@ -530,7 +530,7 @@ static void atomic_attrs(Reader *r, MtInst *in)
 }
 
 /* attrs = "{axis=" N "}" | "{start=" N ", end=" N "}" | "{shape=" shape ", dtype=" type "}"
- *       | "{rounding=rtz}" (a cast toward zero) | "{order=" shape "}"
+ *       | "{rounding=rtz}" (a cast toward zero) | "{precision=tf32}" (a dot) | "{order=" shape "}"
  *       | "{sem=" SEM ", scope=" SCOPE "}" (atomics)
  *       | "{prefix=" string (", hex")? "}" (device_print) | "{msg=" string "}" (device_assert)
  *       | "{axis=" N (", keep_dims")? (", reverse")? "}" (reductions and scans; optional on a
@@ -544,7 +544,7 @@ static void attrs(Reader *r, MtInst *in)
                 in->op == OP_PERMUTE || cls == OC_SCAN || cls == OC_COMBINE ||
                 (cls == OC_HINT && in->op != OP_ASSUME) || cls == OC_ATOMIC || in->op == OP_DEVICE_PRINT ||
                 in->op == OP_DEVICE_ASSERT;
-    bool optional = in->op == OP_CAST || cls == OC_REDUCE;
+    bool optional = in->op == OP_CAST || in->op == OP_DOT || cls == OC_REDUCE;
     ws(r);
     uint32_t at = r->pos;
     if (!accept(r, '{')) {
@@ -593,6 +593,12 @@ static void attrs(Reader *r, MtInst *in)
         if (!r->err && !word(r, "rtz"))
             rerr(r, r->pos, tok_end(r), "expected 'rtz' (to nearest even is the default and is not written)");
         in->attr.mode = MT_ROUND_RTZ;
+        break;
+    case OP_DOT:
+        key(r, "precision");
+        if (!r->err && !word(r, "tf32"))
+            rerr(r, r->pos, tok_end(r), "expected 'tf32' (ieee is the default and is not written)");
+        in->attr.mode = MT_DOT_TF32;
         break;
     case OP_PROGRAM_ID:
     case OP_NUM_PROGRAMS:

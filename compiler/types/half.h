@@ -1,7 +1,7 @@
 /* half.h: IEEE half (f16) and bfloat16 to and from float, rounding to
  * nearest even, as static inline functions: the interpreter's kernels
  * convert every f16/bf16 element through them, and mt_f16_to_f32 & co.
- * (mytriton.h) are these. */
+ * (mytriton.h) are these. Also TF32, the tensor cores' f32 input. */
 #ifndef MT_HALF_H
 #define MT_HALF_H
 
@@ -79,6 +79,18 @@ static inline uint16_t mt_float_to_bfloat(float f)
     return (uint16_t)(x >> 16);
 }
 
+/* f to TF32 (10 mantissa bits, as an f32) rounding to nearest with ties
+ * away from zero: PTX cvt.rna.tf32.f32. NaN stays NaN. The fast lowering
+ * builds the same bit arithmetic (kernel/lower_dot.c). */
+static inline float mt_float_to_tf32(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    if ((x & 0x7fffffffu) <= 0x7f800000u)
+        x = (x + 0x1000u) & 0xffffe000u;
+    memcpy(&f, &x, 4);
+    return f;
+}
 
 /* f64 to f32 rounding to odd: exact, or toward zero with the lowest
  * mantissa bit set. Rounding the result once more to any format with at

@@ -28,6 +28,15 @@ static const char *const SRC =
     "    tl.store(out + offs * 2 + 1, z, mask=offs < min(n, BLOCK))\n"
     "\n"
     "@triton.jit\n"
+    "def dot_precision(a, b, ieee, tf32, x3):\n"
+    "    m = tl.arange(0, 16)\n"
+    "    x = tl.load(a + m[:, None] * 16 + m[None, :])\n"
+    "    y = tl.load(b + m[:, None] * 16 + m[None, :])\n"
+    "    tl.store(ieee + m[:, None] * 16 + m[None, :], tl.dot(x, y))\n"
+    "    tl.store(tf32 + m[:, None] * 16 + m[None, :], tl.dot(x, y, input_precision=\"tf32\"))\n"
+    "    tl.store(x3 + m[:, None] * 16 + m[None, :], tl.dot(x, y, allow_tf32=False))\n"
+    "\n"
+    "@triton.jit\n"
     "def dot16(a, b, acc, c, h, M: tl.constexpr, K: tl.constexpr, N: tl.constexpr):\n"
     "    m = tl.arange(0, M)\n"
     "    k = tl.arange(0, K)\n"
@@ -297,6 +306,65 @@ START_TEST(dot_of_f16_accumulates_in_f32) { check_dot16("*fp16,*fp16,*fp32,*fp32
 END_TEST
 
 START_TEST(dot_of_bf16_accumulates_in_f32) { check_dot16("*bf16,*bf16,*fp32,*fp32,*fp16,16,32,16", true); }
+END_TEST
+
+/* input_precision="tf32": each operand rounded to TF32 (10 mantissa bits,
+ * ties away from zero, cvt.rna), the products summed in f32; "ieee" and
+ * allow_tf32=False in full f32. */
+START_TEST(dot_tf32_rounds_the_operands)
+{
+    enum { N = 16 };
+    MtCtx *c = mt_ctx_new(NULL);
+    MtCompiled *k = compile_src(c, "dot_precision", "*fp32,*fp32,*fp32,*fp32,*fp32");
+    float a[N * N], b[N * N], ieee[N * N], tf32[N * N], full[N * N];
+    for (int i = 0; i < N * N; i++) {
+        /* 1 + 2^-12 rounds down to 1, 1 + 3 * 2^-12 up to 1 + 2^-10, and
+         * 1 + 2^-11 (a tie) away from zero to 1 + 2^-10; the sign of -1.5
+         * is kept */
+        static const float vals[4] = {1.0f + 0x1p-12f, 1.0f + 0x3p-12f, -(1.0f + 0x1p-11f), -1.5f};
+        a[i] = vals[i % 4];
+        b[i] = (i / N) == (i % N) ? 1.0f : 0.0f; /* the identity: c = a */
+    }
+    MtKernelArg args[] = {arr(a, N * N), arr(b, N * N), arr(ieee, N * N), arr(tf32, N * N), arr(full, N * N)};
+    RUN_OK(c, k, 1, 1, args, 1);
+    static const float want[4] = {1.0f, 1.0f + 0x1p-10f, -(1.0f + 0x1p-10f), -1.5f};
+    for (int i = 0; i < N * N; i++) {
+        ck_assert_msg(ieee[i] == a[i] && full[i] == a[i], "ieee c[%d]: got %a and %a, want %a", i, (double)ieee[i],
+                      (double)full[i], (double)a[i]);
+        ck_assert_msg(tf32[i] == want[i % 4], "tf32 c[%d]: got %a, want %a", i, (double)tf32[i], (double)want[i % 4]);
+    }
+    /* the SSA says which dot is which */
+    const char *ssa = mt_compiled_text(c, k, MT_STAGE_SSA);
+    ck_assert_msg(strstr(ssa, "{precision=tf32}") && strstr(ssa, "dot") , "%s", ssa);
+    mt_ctx_free(c);
+}
+END_TEST
+
+START_TEST(dot_precision_errors)
+{
+    MtCtx *c = mt_ctx_new(NULL);
+    static const char *const bad[][2] = {
+        {"tl.dot(x, y, input_precision=\"fp8\")", "input_precision \"fp8\" is not one of"},
+        {"tl.dot(x, y, input_precision=\"tf32\", allow_tf32=True)", "input_precision or allow_tf32, not both"},
+        {"tl.dot(x, y, input_precision=3)", "input_precision must be a string"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char src[1024];
+        snprintf(src, sizeof src,
+                 "import triton\nimport triton.language as tl\n@triton.jit\ndef k(a, o):\n"
+                 "    m = tl.arange(0, 16)\n    x = tl.load(a + m[:, None] * 16 + m[None, :])\n    y = x\n"
+                 "    tl.store(o + m[:, None] * 16 + m[None, :], %s)\n",
+                 bad[i][0]);
+        MtModule *m = NULL;
+        MtCompiled *k = NULL;
+        ck_assert_int_eq(mt_parse(c, "p.py", src, strlen(src), &m), MT_OK);
+        MtSpec spec = {.signature = "*fp32,*fp32"};
+        ck_assert_int_ne(mt_compile(c, m, &spec, &k), MT_OK);
+        ck_assert_msg(strstr(all_diags(c), bad[i][1]) && strstr(all_diags(c), "E0410"), "%s: %s", bad[i][0],
+                      all_diags(c));
+    }
+    mt_ctx_free(c);
+}
 END_TEST
 
 START_TEST(dot_dtype_errors)
@@ -771,6 +839,8 @@ int main(void)
     tcase_add_test(t, dot_of_f16_accumulates_in_f32);
     tcase_add_test(t, dot_of_bf16_accumulates_in_f32);
     tcase_add_test(t, dot_dtype_errors);
+    tcase_add_test(t, dot_tf32_rounds_the_operands);
+    tcase_add_test(t, dot_precision_errors);
     tcase_add_test(t, philox_known_answers);
     tcase_add_test(t, random_streams_are_tritons);
     tcase_add_test(t, random_streams_of_a_negative_seed);
