@@ -589,6 +589,65 @@ static void mma(Pr *p, const KStmt *s)
                   row8, row8 + 4);
 }
 
+/* PTX's atom operation and type for an atomic on memory viewed as dt:
+ * add.u32, max.s64, and.b32, exch.b64, cas.b16, add.noftz.bf16. */
+static const char *atom_op(MtCtx *c, int op, MtDtype dt)
+{
+    static const char *const name[OPC_COUNT_] = {
+        [OP_ATOMIC_ADD] = "add", [OP_ATOMIC_MAX] = "max", [OP_ATOMIC_MIN] = "min",   [OP_ATOMIC_AND] = "and",
+        [OP_ATOMIC_OR] = "or",   [OP_ATOMIC_XOR] = "xor", [OP_ATOMIC_XCHG] = "exch", [OP_ATOMIC_CAS] = "cas",
+    };
+    const MtDtypeInfo *d = mt_dtype_info(dt);
+    const char *kind = "b";
+    if (is_float(dt))
+        kind = is_half(dt) ? "noftz." : "f";
+    else if (op == OP_ATOMIC_ADD)
+        kind = "u";
+    else if (op == OP_ATOMIC_MAX || op == OP_ATOMIC_MIN)
+        kind = d->cls == MT_DC_SINT ? "s" : "u";
+    if (is_half(dt))
+        return mt_sprintf(c, "%s.%s%s", name[op], kind, dt == MT_DT_F16 ? "f16" : "bf16");
+    return mt_sprintf(c, "%s.%s%u", name[op], kind, d->bits);
+}
+
+/* The inline-asm constraint of a dt operand, and its C++ value or lvalue. */
+static const char *atom_constraint(MtDtype dt)
+{
+    unsigned size = mt_dtype_info(dt)->size;
+    return size == 2 ? "h" : size == 4 ? (dt == MT_DT_F32 ? "f" : "r") : (dt == MT_DT_F64 ? "d" : "l");
+}
+
+static const char *atom_operand(Pr *p, MtDtype dt, const char *text)
+{
+    return is_half(dt) ? mt_sprintf(p->c, "(%s).bits", text) : text;
+}
+
+/* asm volatile("atom.acq_rel.gpu.add.u32 %0, [%1], %2;" : "=r"(dst) : "l"(ptr + index), "r"(value) : "memory");
+ * under `if (mask) ... else dst = 0;` */
+static void atomic(Pr *p, const KStmt *s)
+{
+    MtBuf *b = p->b;
+    const KAtomic *a = &s->u.atomic;
+    MtDtype dt = (MtDtype)a->dt;
+    const char *dst = p->names[a->dst];
+    if (a->dst_index)
+        dst = mt_sprintf(p->c, "%s[%s]", dst, expr_text(p, a->dst_index));
+    const char *con = atom_constraint(dt);
+    line_start(p, s);
+    if (a->mask)
+        mt_buf_printf(b, "if (%s) ", expr_text(p, a->mask));
+    /* Triton's sem and scope spellings are PTX's qualifiers */
+    mt_buf_printf(b, "asm volatile(\"atom.%s.%s.%s %%0, [%%1], %%2%s;\" : \"=%s\"(%s) : \"l\"(%s + %s), ",
+                  mt_mem_sem_names[a->sem], mt_mem_scope_names[a->scope], atom_op(p->c, a->op, dt),
+                  a->cmp ? ", %3" : "", con, atom_operand(p, dt, dst), p->names[a->ptr], expr_text(p, a->index));
+    if (a->cmp)
+        mt_buf_printf(b, "\"%s\"(%s), ", con, atom_operand(p, dt, expr_text(p, a->cmp)));
+    mt_buf_printf(b, "\"%s\"(%s) : \"memory\");", con, atom_operand(p, dt, expr_text(p, a->value)));
+    if (a->mask)
+        mt_buf_printf(b, " else %s = %s;", dst, expr_text(p, k_int(p->c, dt, 0)));
+    mt_buf_putc(b, '\n');
+}
+
 static void stmt(Pr *p, const KStmt *s)
 {
     MtBuf *b = p->b;
@@ -684,6 +743,9 @@ static void stmt(Pr *p, const KStmt *s)
         return;
     case KST_MMA:
         mma(p, s);
+        return;
+    case KST_ATOMIC:
+        atomic(p, s);
         return;
     case KST_BLANK:
         mt_buf_putc(b, '\n');

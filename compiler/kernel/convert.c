@@ -9,8 +9,7 @@
  * what an earlier use of the pool (or the previous iteration) still reads. */
 #include "lower.h"
 
-/* Row-major position of register r of ll in its shape. */
-static const KExpr *position(Lw *L, const MtLinear *ll, uint32_t r)
+const KExpr *lw_position(Lw *L, const MtLinear *ll, uint32_t r)
 {
     const KExpr *at = k_int(L->c, MT_DT_I32, 0);
     for (int d = 0; d < ll->rank; d++)
@@ -29,10 +28,10 @@ LVal lw_convert(Lw *L, const LVal *from, const MtLinear *to, MtDtype dt)
     KVarId sm = lw_shared(L, dt, numel, "cvt_smem", &slot);
     k_barrier(&L->b);
     for (uint32_t r = 0; r < mt_ll_nregs(from->ll); r++)
-        k_set(&L->b, sm, k_add(c, slot, position(L, from->ll, r)), lw_elem(L, from, NULL, r));
+        k_set(&L->b, sm, k_add(c, slot, lw_position(L, from->ll, r)), lw_elem(L, from, NULL, r));
     k_barrier(&L->b);
     LVal out = lw_new_regs(L, dt, to, "v");
     for (uint32_t r = 0; r < mt_ll_nregs(to); r++)
-        k_set(&L->b, out.regs, k_int(c, MT_DT_I32, r), k_elem(c, L->kf, sm, k_add(c, slot, position(L, to, r))));
+        k_set(&L->b, out.regs, k_int(c, MT_DT_I32, r), k_elem(c, L->kf, sm, k_add(c, slot, lw_position(L, to, r))));
     return out;
 }

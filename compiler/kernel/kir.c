@@ -261,3 +261,9 @@ void k_vstore(KBuilder *b, KVarId ptr, const KExpr *index, KVarId var, uint32_t 
 }
 
 void k_barrier(KBuilder *b) { k_stmt(b, KST_BARRIER); }
+
+void k_atomic(KBuilder *b, const KAtomic *a)
+{
+    KStmt *s = k_stmt(b, KST_ATOMIC);
+    s->u.atomic = *a;
+}

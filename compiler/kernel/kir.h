@@ -120,8 +120,25 @@ typedef enum KStmtKind {
     KST_MMA,                  /* one warp's tensor-core multiply-add of a 16 x 8 tile (PTX
                                * mma.sync m16n8k16 of f16 or bf16 operands, m16n8k8 of TF32
                                * ones, f32 accumulators), operands in shared memory: see u.mma */
+    KST_ATOMIC,               /* one atomic read-modify-write of global memory: see KAtomic */
     KST_BLANK,                /* an empty line (formatting) */
 } KStmtKind;
+
+/* dst (dst[dst_index] for a register array) = the old value of
+ * ptr[index], and ptr[index] = op(old, value) in one atomic operation:
+ * op is an OC_ATOMIC opcode (atomic_cas: value where old equals cmp bit
+ * for bit; atomic_xchg: value), done on memory viewed as dt, of the
+ * pointee's width (max and min compare by dt's signedness; the lowering
+ * gives float dtypes to add only, integer views to the rest). It is
+ * ordered by sem (MtMemSem) at scope (MtMemScope), as PTX's atom.sem.scope.
+ * When mask is false nothing is accessed and dst = 0. value and cmp are
+ * of dt; so is dst. */
+typedef struct KAtomic {
+    KVarId ptr, dst;
+    const KExpr *index, *value, *cmp, *mask, *dst_index;
+    uint16_t op;              /* MtOpcode */
+    uint8_t dt, sem, scope;
+} KAtomic;
 
 struct KStmt {
     uint8_t kind;             /* KStmtKind */
@@ -149,6 +166,7 @@ struct KStmt {
          * even (pairs are 32-bit loads); f32: K = 8, the operands already
          * rounded to TF32 (k_mma_k). */
         struct { KVarId acc, a, b; const KExpr *index, *a_at, *b_at; uint32_t lda, ldb; uint8_t in_dt; } mma;
+        KAtomic atomic;
     } u;
 };
 
@@ -225,6 +243,7 @@ void k_vload(KBuilder *b, KVarId var, uint32_t first, KVarId ptr, const KExpr *i
              const KExpr **other);
 void k_vstore(KBuilder *b, KVarId ptr, const KExpr *index, KVarId var, uint32_t first, int vec, const KExpr *mask);
 void k_barrier(KBuilder *b);
+void k_atomic(KBuilder *b, const KAtomic *a);
 
 /* ---- text (kprint.c) -------------------------------------------------------------- */
 

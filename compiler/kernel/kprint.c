@@ -192,6 +192,30 @@ static void stmt(MtBuf *b, const KFunc *f, const KStmt *s, int indent)
         expr(b, f, s->u.mma.b_at);
         mt_buf_printf(b, ", ld %u]^T", s->u.mma.ldb);
         break;
+    case KST_ATOMIC: {
+        /* v3[0] = atomic_cas.i32 lock[0], 0, 1 if m acq_rel gpu */
+        const KAtomic *a = &s->u.atomic;
+        mt_buf_puts(b, k_var_at(f, a->dst)->name);
+        if (a->dst_index) {
+            mt_buf_putc(b, '[');
+            expr(b, f, a->dst_index);
+            mt_buf_putc(b, ']');
+        }
+        mt_buf_printf(b, " = %s.%s %s[", mt_op_info[a->op].text, tyname((MtDtype)a->dt), k_var_at(f, a->ptr)->name);
+        expr(b, f, a->index);
+        mt_buf_puts(b, "], ");
+        if (a->cmp) {
+            expr(b, f, a->cmp);
+            mt_buf_puts(b, ", ");
+        }
+        expr(b, f, a->value);
+        if (a->mask) {
+            mt_buf_puts(b, " if ");
+            expr(b, f, a->mask);
+        }
+        mt_buf_printf(b, " %s %s", mt_mem_sem_names[a->sem], mt_mem_scope_names[a->scope]);
+        break;
+    }
     case KST_BLANK:
         break;
     }

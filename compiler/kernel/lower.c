@@ -2,7 +2,7 @@
  * which values are cheap and where the others live, thread coordinates,
  * and the lowering of parameters, program ids, elementwise operations,
  * factories, expand_dims and runtime loops. Loads and stores, reductions,
- * tl.dot and conversions have files of their own.
+ * tl.dot, atomics and conversions have files of their own.
  *
  * requires: verified, optimised SSA; produces: a KFunc in the arena, or
  * E0603 diagnostics for what this lowering does not handle yet. */
@@ -581,6 +581,9 @@ static void plan_inst(Lw *L, const MtInst *in)
     case OC_MEMORY:
         h = L->home[in->args[0]];
         break;
+    case OC_ATOMIC:
+        h = lw_atomic_home(L, in);
+        break;
     default:
         /* an operand's home of the result's shape, a tl.dot's first */
         if (mt_op_info[in->op].flags & F_ELEM)
@@ -922,8 +925,11 @@ static void lower_inst(Lw *L, const MtInst *in)
         lw_scan(L, in);
         return;
     case OC_ATOMIC:
+        lw_atomic(L, in);
+        return;
     case OC_DEBUG:
-        lw_fail(L, in, "%s is not supported by the fast CUDA lowering yet", mt_op_info[in->op].py);
+        /* fast_supported lets only tl.debug_barrier through */
+        lw_debug_barrier(L);
         return;
     case OC_COMBINE: /* handled above */
         return;
@@ -1009,13 +1015,17 @@ static bool fast_supported(Lw *L, const MtRegion *r)
             if (!fast_supported(L, mt_inst_region((MtInst *)in, k)))
                 return false;
         const char *why = NULL;
+        if (mt_op_class(in->op) == OC_ATOMIC && (why = lw_atomic_refusal(L, in))) {
+            lw_fail(L, in, "%s%s", mt_op_info[in->op].py, why);
+            return false;
+        }
         if (in->loop && (in->loop->dyn_step || mt_val_ty(L->f, in->loop->iv) != &mt_ty_i32))
             why = " with a runtime step or a non-i32 induction variable";
         else if ((in->op == OP_REDUCE || in->op == OP_SCAN) && in->nargs > 8)
             why = " of more than 8 blocks";
         else if (in->op == OP_IF && mt_val_ty(L->f, in->args[0])->kind == TY_BLOCK)
             why = " on a block condition";
-        else if (mt_op_class(in->op) == OC_ATOMIC || mt_op_class(in->op) == OC_DEBUG)
+        else if (mt_op_class(in->op) == OC_DEBUG && in->op != OP_DEBUG_BARRIER)
             why = "";
         for (uint32_t k = 0; !why && k < in->nargs; k++)
             if (in->args[k] && mt_ty_rank(mt_val_ty(L->f, in->args[k])) > 2)
@@ -1053,6 +1063,7 @@ KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt)
     L.strong = mt_arena_alloc(&c->arena, f->nvals + 1);
     L.def = mt_arena_alloc(&c->arena, (f->nvals + 1) * sizeof *L.def);
     L.tensor_cores = opt && opt->tensor_cores;
+    L.sm = opt && opt->sm ? opt->sm : 90;
     index_defs(&L, &f->body);
     if (!fast_supported(&L, &f->body))
         return NULL;

@@ -2,8 +2,9 @@
  * the internals its files share (lower.c: the driver, layouts of values,
  * elementwise operations and control flow; lower_mem.c: loads and stores;
  * lower_reduce.c: reductions and scans; lower_shape.c: shape operations
- * and hints; lower_dot.c: tl.dot; convert.c: moving a value between
- * layouts through shared memory).
+ * and hints; lower_dot.c: tl.dot; lower_atomic.c: atomics and
+ * tl.debug_barrier; convert.c: moving a value between layouts through
+ * shared memory).
  *
  * Execution model. One CUDA block runs `programs_per_block` program
  * instances along grid x (several small programs share a block, one warp
@@ -91,6 +92,7 @@ typedef struct Lw {
     uint8_t *strong;          /* per SSA value: its home comes from a tl.dot (elementwise users keep it) */
     const MtInst **def;       /* per SSA value: the instruction whose dst it is (NULL: none) */
     bool tensor_cores;        /* MtKernelOptions.tensor_cores */
+    int sm;                   /* MtKernelOptions.sm: the target */
     MT_VEC(LMemo) memo;
     MT_VEC(LBase) bases;
     uint32_t depth;           /* open regions */
@@ -142,6 +144,8 @@ KVarId lw_shared(Lw *L, MtDtype dt, uint32_t n, const char *prefix, const KExpr 
 void lw_axis_analysis(Lw *L);
 
 /* lower_mem.c */
+/* Operand i of `in` in layout ll (projected to its shape), or uniform. */
+LVal lw_operand(Lw *L, const MtInst *in, uint32_t i, const MtLinear *ll);
 void lw_load(Lw *L, const MtInst *in);
 void lw_store(Lw *L, const MtInst *in);
 /* Lower a nest's region (a combine function) with its arguments bound to
@@ -162,7 +166,15 @@ LVal lw_shape(Lw *L, const MtInst *in, const MtLinear *ll);
 /* lower_dot.c */
 const MtLinear *lw_dot_layout(Lw *L, const MtInst *in);
 void lw_dot(Lw *L, const MtInst *in);
+/* lower_atomic.c: OC_ATOMIC and tl.debug_barrier; the home of an atomic's
+ * result; why an atomic cannot be lowered for the target (NULL: it can) */
+void lw_atomic(Lw *L, const MtInst *in);
+void lw_debug_barrier(Lw *L);
+const MtLinear *lw_atomic_home(Lw *L, const MtInst *in);
+const char *lw_atomic_refusal(Lw *L, const MtInst *in);
 /* convert.c */
 LVal lw_convert(Lw *L, const LVal *from, const MtLinear *to, MtDtype dt);
+/* The row-major position of register r of ll in its shape. */
+const KExpr *lw_position(Lw *L, const MtLinear *ll, uint32_t r);
 
 #endif

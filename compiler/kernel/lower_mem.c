@@ -13,8 +13,7 @@
 
 static bool is_block(const MtType *t) { return t && t->kind == TY_BLOCK; }
 
-/* The operand of `in` in layout ll (projected to its shape), or uniform. */
-static LVal operand(Lw *L, const MtInst *in, uint32_t i, const MtLinear *ll)
+LVal lw_operand(Lw *L, const MtInst *in, uint32_t i, const MtLinear *ll)
 {
     const MtType *t = mt_val_ty(L->f, in->args[i]);
     const MtLinear *as = ll && is_block(t) ? lw_layout(L, mt_ll_project(ll, t->rank, t->shape)) : NULL;
@@ -75,9 +74,9 @@ void lw_load(Lw *L, const MtInst *in)
     MtCtx *c = L->c;
     MtDtype dt = lw_dtype(in->ty);
     const MtLinear *ll = is_block(in->ty) ? L->home[in->dst] : NULL;
-    LVal ptr = operand(L, in, 0, ll);
-    LVal mask = in->args[1] ? operand(L, in, 1, ll) : (LVal){0};
-    LVal other = in->args[2] ? operand(L, in, 2, ll) : (LVal){0};
+    LVal ptr = lw_operand(L, in, 0, ll);
+    LVal mask = in->args[1] ? lw_operand(L, in, 1, ll) : (LVal){0};
+    LVal other = in->args[2] ? lw_operand(L, in, 2, ll) : (LVal){0};
     const KExpr *zero = k_int(c, dt, 0);
     if (!ll) {
         const KExpr *v = k_load(c, L->kf, ptr.base, ptr.u, 1, 0);
@@ -141,8 +140,8 @@ void lw_store(Lw *L, const MtInst *in)
             (!shape || mt_ty_numel(mt_val_ty(f, in->args[i])) > mt_ty_numel(shape)))
             shape = mt_val_ty(f, in->args[i]);
     const MtLinear *ll = shape ? store_layout(L, in, shape) : NULL;
-    LVal ptr = operand(L, in, 0, ll), val = operand(L, in, 1, ll);
-    LVal mask = in->args[2] ? operand(L, in, 2, ll) : (LVal){0};
+    LVal ptr = lw_operand(L, in, 0, ll), val = lw_operand(L, in, 1, ll);
+    LVal mask = in->args[2] ? lw_operand(L, in, 2, ll) : (LVal){0};
     /* Replicated elements are stored by one thread; a scalar store by one
      * thread of the program. */
     const KExpr *own = ll ? lw_owner(L, ll) : NULL;

@@ -5,9 +5,14 @@
  * statement runs for every active thread before the next starts, so a
  * warp shuffle reads its partner's value as it is at that statement, a
  * barrier is satisfied by construction, and shared memory is one array
- * per block. Control flow keeps an active mask: an `if` runs its branches
- * under the threads whose condition held (or did not), a loop runs while
- * any thread is still in it. Values are held as int64 or double and
+ * per block. An atomic runs for one thread after the other, each seeing
+ * the ones before it. Blocks run one after another, never interleaved: a
+ * spin lock that each program takes and releases (the layer-norm
+ * backward's) is free whenever a program comes to it, while a program
+ * that waited for a later one would spin until cancelled. Control flow
+ * keeps an active mask: an `if` runs its branches under the threads whose
+ * condition held (or did not), a loop runs while any thread is still in
+ * it. Values are held as int64 or double and
  * brought back to their dtype after every operation (integers wrap in
  * their width, floats round to their precision, f16 and bf16 to nearest
  * even), so results are what the GPU computes up to the rounding of
@@ -404,6 +409,58 @@ static void store(Sim *s, KVarId v, int64_t index, Slot val)
 
 static void run_block(Sim *s, const KBlock *blk, const uint8_t *active);
 
+/* The new value of an atomic's element from its old one (KAtomic). */
+static Slot atomic_combine(const KAtomic *a, Slot old, Slot v, Slot cmp)
+{
+    MtDtype dt = (MtDtype)a->dt;
+    bool f = is_float(dt), u = mt_dtype_info(dt)->cls == MT_DC_UINT;
+    Slot r = v;
+    switch (a->op) {
+    case OP_ATOMIC_ADD:
+        if (f)
+            r.f = old.f + v.f;
+        else
+            r.i = (int64_t)((uint64_t)old.i + (uint64_t)v.i);
+        break;
+    case OP_ATOMIC_MAX:
+    case OP_ATOMIC_MIN: {
+        bool greater = u ? (uint64_t)v.i > (uint64_t)old.i : v.i > old.i;
+        r = greater == (a->op == OP_ATOMIC_MAX) ? v : old;
+        break;
+    }
+    case OP_ATOMIC_AND: r.i = old.i & v.i; break;
+    case OP_ATOMIC_OR: r.i = old.i | v.i; break;
+    case OP_ATOMIC_XOR: r.i = old.i ^ v.i; break;
+    case OP_ATOMIC_CAS: r = bits_of(dt, old) == bits_of(dt, cmp) ? v : old; break;
+    default: break; /* xchg */
+    }
+    return fix(dt, r);
+}
+
+/* Thread t's atomic: the element's bits read as dt, replaced by the
+ * combined value's, the old value into dst (0 where the mask is false). */
+static void run_atomic(Sim *s, uint32_t t, const KAtomic *a)
+{
+    MtDtype dt = (MtDtype)a->dt;
+    Slot old = {0};
+    if (!a->mask || eval(s, t, a->mask).i) {
+        Buf *b = &s->bufs[a->ptr];
+        int64_t at = eval(s, t, a->index).i;
+        if (at < 0 || at >= b->numel) {
+            fault(s, mt_sprintf(s->c, "atomic on %s", s->f->vars.v[a->ptr].name), at);
+            return;
+        }
+        size_t es = mt_dtype_info(b->dt)->size;
+        uint64_t bits = 0;
+        memcpy(&bits, (char *)b->data + (size_t)at * es, es); /* little-endian: the low bytes */
+        old = from_bits(dt, bits);
+        Slot v = eval(s, t, a->value), cmp = a->cmp ? eval(s, t, a->cmp) : (Slot){0};
+        uint64_t next = bits_of(dt, atomic_combine(a, old, v, cmp));
+        memcpy((char *)b->data + (size_t)at * es, &next, es);
+    }
+    *var_slot(s, t, a->dst, a->dst_index ? eval(s, t, a->dst_index).i : 0) = old;
+}
+
 /* mma.sync for thread t: its four accumulators, each a sum over k in
  * order with one f32 rounding per step (the tensor core's internal order
  * and rounding differ in the last bits). */
@@ -540,6 +597,12 @@ static void run_stmt(Sim *s, const KStmt *st, const uint8_t *active)
         for (uint32_t t = 0; t < n && !s->fault; t++)
             if (active[t])
                 run_mma(s, t, st);
+        return;
+    case KST_ATOMIC:
+        /* one thread after the other: each sees the ones before it */
+        for (uint32_t t = 0; t < n && !s->fault; t++)
+            if (active[t])
+                run_atomic(s, t, &st->u.atomic);
         return;
     case KST_BARRIER:
     case KST_BLANK:

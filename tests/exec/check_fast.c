@@ -10,8 +10,12 @@
  * another order (reductions by registers, shuffles and warps instead of
  * the seed tree; tl.dot with fused multiply-adds): they must agree to a
  * relative 1e-5 of the largest magnitude of the output (a few units in the
- * last place of fp32 over the short sums of the examples). The NVRTC
- * test of the same kernels is tests/cuda; on a GPU, tests/gpu runs them. */
+ * last place of fp32 over the short sums of the examples). Both run the
+ * programs one after another (the interpreter on one thread), so the spin
+ * locks of tests/exec/fast/atomics.py are taken in the same order; within
+ * a program the two order the atomics on one element differently, so
+ * those specs compare only what no order changes. The NVRTC test of the same kernels is tests/cuda; on a GPU, tests/gpu
+ * runs them. */
 #include <dirent.h>
 
 #include "exec_test.h"

@@ -7,9 +7,10 @@
  *    vector loads and stores of 1- to 8-byte elements, if with values
  *    carried out, counted loops, loops whose bound the body changes,
  *    unsigned counters, while loops, both barriers, shared arrays, a
- *    register array indexed at run time) go through the whole pipeline:
- *    the module verifies, lowers, makes PTX, and ptxas -arch=sm_90
- *    accepts it.
+ *    register array indexed at run time, every atomic on every dtype the
+ *    fast lowering gives it, under every sem and scope) go through the
+ *    whole pipeline: the module verifies, lowers, makes PTX, and ptxas
+ *    -arch=sm_90 accepts it.
  *  - Locations: lines of the mlir and mlir-llvm stages map back to the
  *    Python line that made them (mt_compiled_line_origin).
  *  - Diagnostics: a construct the backend cannot lower is E1002 at its
@@ -290,6 +291,63 @@ START_TEST(every_statement)
 }
 END_TEST
 
+/* Every atomic the fast lowering makes: each operation on each dtype it
+ * gives that operation, masked or not, into a local or a register element,
+ * under the memory semantics and scopes in turn; then add and cas (the
+ * two built differently: atomicrmw between fences, cmpxchg) under every
+ * semantics at every scope. */
+START_TEST(every_atomic)
+{
+    static const struct {
+        int op;
+        MtDtype dt[8];
+        int n;
+    } rows[] = {
+        {OP_ATOMIC_ADD, {MT_DT_I32, MT_DT_U32, MT_DT_I64, MT_DT_U64, MT_DT_F16, MT_DT_BF16, MT_DT_F32, MT_DT_F64}, 8},
+        {OP_ATOMIC_MAX, {MT_DT_I32, MT_DT_U32, MT_DT_I64, MT_DT_U64}, 4},
+        {OP_ATOMIC_MIN, {MT_DT_I32, MT_DT_U32, MT_DT_I64, MT_DT_U64}, 4},
+        {OP_ATOMIC_AND, {MT_DT_I32, MT_DT_U64}, 2},
+        {OP_ATOMIC_OR, {MT_DT_U32, MT_DT_I64}, 2},
+        {OP_ATOMIC_XOR, {MT_DT_I32, MT_DT_U64}, 2},
+        {OP_ATOMIC_XCHG, {MT_DT_I32, MT_DT_U32, MT_DT_I64, MT_DT_U64}, 4},
+        {OP_ATOMIC_CAS, {MT_DT_I16, MT_DT_U16, MT_DT_I32, MT_DT_U32, MT_DT_I64, MT_DT_U64}, 6},
+    };
+    MtCtx *c = mt_ctx_new(NULL);
+    K k;
+    k_init(&k, c, "atomics", 128, 1);
+    const KExpr *in_range = op(&k, K_LT, MT_DT_I32, tid(&k), k_ref(c, k.f, k.n), NULL);
+    int turn = 0;
+    for (size_t r = 0; r < sizeof rows / sizeof *rows; r++)
+        for (int i = 0; i < rows[r].n; i++, turn++) {
+            MtDtype dt = rows[r].dt[i];
+            bool into_regs = turn % 2;
+            KVarId dst = k_var(c, k.f, into_regs ? KV_REGS : KV_LOCAL, dt, into_regs ? 2 : 0, mt_sprintf(c, "old%d", turn));
+            k_decl(&k.b, dst, NULL);
+            KAtomic a = {.ptr = k.in[dt], .dst = dst, .index = tid(&k), .value = ld(&k, dt),
+                         .cmp = rows[r].op == OP_ATOMIC_CAS ? ld(&k, dt) : NULL, .mask = turn % 3 ? in_range : NULL,
+                         .dst_index = into_regs ? k_int(c, MT_DT_I32, 1) : NULL, .op = (uint16_t)rows[r].op,
+                         .dt = (uint8_t)dt, .sem = (uint8_t)(turn % MT_SEM_COUNT_),
+                         .scope = (uint8_t)(turn / MT_SEM_COUNT_ % MT_SCOPE_COUNT_)};
+            k_atomic(&k.b, &a);
+            st(&k, into_regs ? k_elem(c, k.f, dst, k_int(c, MT_DT_I32, 1)) : k_ref(c, k.f, dst));
+        }
+    static const int both[] = {OP_ATOMIC_ADD, OP_ATOMIC_CAS};
+    for (int b = 0; b < 2; b++)
+        for (int sem = 0; sem < MT_SEM_COUNT_; sem++)
+            for (int scope = 0; scope < MT_SCOPE_COUNT_; scope++) {
+                KVarId dst = k_var(c, k.f, KV_LOCAL, MT_DT_I32, 0, mt_sprintf(c, "s%d_%d_%d", b, sem, scope));
+                k_decl(&k.b, dst, NULL);
+                KAtomic a = {.ptr = k.out[MT_DT_I32], .dst = dst, .index = tid(&k), .value = ld(&k, MT_DT_I32),
+                             .cmp = both[b] == OP_ATOMIC_CAS ? k_int(c, MT_DT_I32, 0) : NULL, .mask = in_range,
+                             .op = (uint16_t)both[b], .dt = MT_DT_I32, .sem = (uint8_t)sem, .scope = (uint8_t)scope};
+                k_atomic(&k.b, &a);
+                st(&k, k_ref(c, k.f, dst));
+            }
+    lower_ok(c, k.f);
+    mt_ctx_free(c);
+}
+END_TEST
+
 START_TEST(unsupported_is_located)
 {
     MtCtx *c = mt_ctx_new(NULL);
@@ -458,6 +516,7 @@ int main(void)
     tcase_set_timeout(t, 300);
     tcase_add_test(t, every_expression_on_every_dtype);
     tcase_add_test(t, every_statement);
+    tcase_add_test(t, every_atomic);
     tcase_add_test(t, unsupported_is_located);
     tcase_add_test(t, lines_map_to_python);
     tcase_add_test(t, seed_lowering_is_refused);

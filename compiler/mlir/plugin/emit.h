@@ -155,6 +155,11 @@ bool ex_may_fault(const KExpr *x);
  * in-memory register array. */
 MlirValue elem_addr(Em *e, KVarId v, MlirValue index, MtDtype index_dt);
 
+/* ---- atomics (atomic.c) ------------------------------------------------------------ */
+
+/* The old value of a KST_ATOMIC (0 where its mask is false). */
+MlirValue em_atomic(Em *e, const KAtomic *a);
+
 /* ---- statements (stmt.c) ----------------------------------------------------------- */
 
 /* The module for e->f; false after a diagnostic. */

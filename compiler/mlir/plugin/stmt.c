@@ -19,7 +19,8 @@
  * loop scf.while (C re-tests its condition on every iteration). The
  * registers a region assigns and that were declared outside it are its
  * results (scf.if) or loop-carried values (iter_args), found by a scan of
- * the region before it is built. A barrier is __syncthreads
+ * the region before it is built. An atomic assigns its old value to a
+ * register (atomic.c). A barrier is __syncthreads
  * (nvvm.barrier0), or __syncwarp (nvvm.bar.warp.sync) when a block's
  * programs are one warp or less each, as the CUDA printer decides. */
 #include <stdio.h>
@@ -91,6 +92,15 @@ static void scan_block(Em *e, const KBlock *b)
             scan_expr(e, s->u.mma.a_at);
             scan_expr(e, s->u.mma.b_at);
             break;
+        case KST_ATOMIC: {
+            const KAtomic *a = &s->u.atomic;
+            if (a->dst_index && k_var_at(e->f, a->dst)->kind == KV_REGS && !k_is_const(a->dst_index, &c))
+                e->in_memory[a->dst] = true;
+            const KExpr *x[] = {a->index, a->value, a->cmp, a->mask, a->dst_index};
+            for (uint32_t k = 0; k < sizeof x / sizeof *x; k++)
+                scan_expr(e, x[k]);
+            break;
+        }
         case KST_BARRIER:
         case KST_BLANK: break;
         }
@@ -145,6 +155,10 @@ static void carry_scan(Em *e, Carry *c, const KBlock *b)
             if (k_is_const(s->u.mma.index, &k))
                 for (int j = 0; j < 4; j++)
                     carry_slot(e, c, s->u.mma.acc, k + j);
+            break;
+        case KST_ATOMIC:
+            if (!s->u.atomic.dst_index || k_is_const(s->u.atomic.dst_index, &k))
+                carry_slot(e, c, s->u.atomic.dst, k);
             break;
         case KST_STORE:
         case KST_VSTORE:
@@ -589,6 +603,9 @@ static void stmt(Em *e, const KStmt *s)
         return;
     case KST_MMA:
         em_unsupported(e, "a tensor-core tl.dot (mma.sync; the MLIR backend lowers tl.dot on CUDA cores)");
+        return;
+    case KST_ATOMIC:
+        assign(e, s->u.atomic.dst, s->u.atomic.dst_index, em_atomic(e, &s->u.atomic));
         return;
     case KST_BLANK: return;
     }
