@@ -85,6 +85,8 @@ static void check_inst(MtInst *in, void *ud)
     bool rank1_only = mt_op_class(in->op) == OC_REDUCE || in->op == OP_EXPAND_DIMS;
     if (!seed_op(in))
         what = mt_sprintf(k->c, "'%s'", mt_op_info[in->op].text);
+    else if (in->op == OP_DOT && in->attr.mode == MT_DOT_TF32)
+        what = "tl.dot with input_precision=\"tf32\"";
     else if (in->op == OP_FOR && (in->loop->dyn_step || mt_val_ty(k->f, in->loop->iv) != &mt_ty_i32))
         what = "a loop with a runtime step or a non-i32 induction variable";
     else if (rank1_only && (!x || mt_ty_rank(x) != 1 || in->attr.flags))

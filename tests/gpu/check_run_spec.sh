@@ -5,7 +5,7 @@
 # passed, failed or is skipped (exit 77). Here a stand-in mytriton says
 # each thing in turn (FAKE_RUN, FAKE_COMPILE pick what), so the rules are
 # checked on any machine: no GPU is a skip, and a failure under
-# MYTRITON_REQUIRE_CUDA=1; a kernel the lowering cannot lower yet (E0603)
+# MYTRITON_REQUIRE_CUDA=1; a kernel the lowering cannot lower yet (E0601-E0605)
 # is a skip that names it; anything else the run reports is a failure.
 set -u
 runner=$1
@@ -17,6 +17,8 @@ case "$1:${FAKE_RUN}:${FAKE_COMPILE:-ok}" in
   run:ok:*) echo "x  float32[4]"; exit 0 ;;
   run:nogpu:*) echo "mytriton run: no CUDA driver: libcuda.so.1 could not be loaded [R0706]" >&2; exit 2 ;;
   run:e0603:*) echo "k.py:3:9: error: 'cast' is not supported by the fast CUDA lowering yet [E0603]" >&2; exit 1 ;;
+  run:e0605:*) echo "k.py:4:5: error: the first tl.dot operand must be computable at every tile element [E0605]" >&2; exit 1 ;;
+  run:e0606:*) echo "k.py:4:5: error: NVRTC rejected the generated CUDA [E0606]" >&2; exit 1 ;;
   run:mismatch:*) echo "mytriton run: x: 3 of 4 elements differ from the interpreter" >&2; exit 1 ;;
   run:noptx:*) echo "mytriton run: k.ptx: cannot open: No such file or directory [R0705]" >&2; exit 2 ;;
   compile:*:e0603) echo "k.py:3:9: error: 'cast' is not supported by the fast CUDA lowering yet [E0603]" >&2; exit 1 ;;
@@ -48,6 +50,8 @@ expect 77 "^SKIP: no CUDA device" nogpu ok 0 tolerance mlir "$tmp/missing.ptx"
 expect 1 "" nogpu ok 1 exact
 expect 77 "^SKIP: the fast lowering cannot lower a kernel yet (k.json: k.py:3:9: error: 'cast'" e0603 ok 1 tolerance fast
 expect 77 "^SKIP: the seed lowering cannot lower a kernel yet" e0603 ok 0 exact
+expect 77 "^SKIP: the seed lowering cannot lower a kernel yet (k.json: k.py:4:5: error: the first tl.dot" e0605 ok 1 exact
+expect 1 "" e0606 ok 1 exact
 expect 1 "" mismatch ok 1 exact fast
 expect 77 "^SKIP: no MLIR where the fast lowering cannot lower a kernel yet (k.json: k.py:3:9" noptx e0603 1 tolerance mlir "$tmp/missing.ptx"
 expect 1 "" noptx ok 1 tolerance mlir "$tmp/missing.ptx"

@@ -12,8 +12,10 @@
 # Skips (exit 77, with the reason on stdout, which ctest shows):
 #  - no GPU (run says R0706, before it compiles anything for the GPU),
 #    unless MYTRITON_REQUIRE_CUDA=1, which makes it a failure;
-#  - a kernel the lowering cannot lower yet (the compiler's E0603, whose
-#    message is repeated): the interpreter runs it, the GPU cannot yet.
+#  - a kernel the lowering cannot lower yet (the compiler's E0601-E0605,
+#    whose message is repeated: E0603 for a construct, E0601-E0605 for the
+#    seed lowering's shapes of tiles and dots): the interpreter runs it,
+#    the GPU cannot yet.
 # The first "SKIP: reason (detail)" line is what make test's summary
 # counts, by reason.
 set -u
@@ -45,15 +47,15 @@ if [ "$lowering" = mlir ] && [ ! -f "$ptx" ]; then
   # No PTX: either the kernel has no kernel layer (the fast lowering
   # refuses it, E0603, and so does the MLIR code generator), or tests/mlir
   # did not run on this build.
-  if ! "$mytriton" compile "$spec" --emit kernel >/dev/null 2>"$err" && grep -q "\[E0603\]" "$err"; then
-    echo "SKIP: no MLIR where the fast lowering cannot lower a kernel yet ($spec: $(grep -m1 "\[E0603\]" "$err"))"
+  if ! "$mytriton" compile "$spec" --emit kernel >/dev/null 2>"$err" && grep -q "\[E060[1-5]\]" "$err"; then
+    echo "SKIP: no MLIR where the fast lowering cannot lower a kernel yet ($spec: $(grep -m1 "\[E060[1-5]\]" "$err"))"
     exit 77
   fi
   echo "FAIL: $ptx is missing: make it on a machine with MLIR (ctest -L mlir) before carrying the build" >&2
   exit 1
 fi
-if grep -q "\[E0603\]" "$err"; then
-  echo "SKIP: the $lowering lowering cannot lower a kernel yet ($spec: $(grep -m1 "\[E0603\]" "$err"))"
+if grep -q "\[E060[1-5]\]" "$err"; then
+  echo "SKIP: the $lowering lowering cannot lower a kernel yet ($spec: $(grep -m1 "\[E060[1-5]\]" "$err"))"
   exit 77
 fi
 exit $rc
