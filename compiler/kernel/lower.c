@@ -838,13 +838,41 @@ static void lower_while(Lw *L, const MtInst *in)
         L->val[n->results[i]] = res[i];
 }
 
+/* A loop with a runtime step, or an induction variable wider than i32, is
+ * a while loop over the induction variable:
+ *   iv = start; while (step > 0 && iv < stop) { body; iv += step }
+ * counting as the interpreter does (and Triton's scf.for): a runtime step
+ * of 0 or less runs no iteration. */
+static KStmt *while_range(Lw *L, const MtInst *in, KVarId iv, MtDtype dt, const KExpr *start, const KExpr *stop,
+                          const KExpr **step_out)
+{
+    MtCtx *c = L->c;
+    const MtForData *l = in->loop;
+    const KExpr *step = l->dyn_step ? k_cast(c, dt, lw_get(L, in->args[in->nargs - 1], NULL).u) : k_int(c, dt, l->step);
+    if (step->op != K_CONST && step->op != K_VAR) {
+        KVarId s = k_var(c, L->kf, KV_LOCAL, dt, 0, lw_name(L, "step"));
+        k_decl(&L->b, s, step);
+        step = k_ref(c, L->kf, s);
+    }
+    k_decl(&L->b, iv, start);
+    const KExpr *i = k_ref(c, L->kf, iv);
+    KStmt *w = k_stmt(&L->b, KST_WHILE);
+    const KExpr *below = k_op(c, K_LT, dt, i, stop, NULL);
+    w->u.while_.cond = l->dyn_step ? k_op(c, K_LAND, MT_DT_I1, k_op(c, K_GT, dt, step, k_int(c, dt, 0), NULL), below, NULL)
+                                   : below;
+    *step_out = step;
+    return w;
+}
+
 static void lower_for(Lw *L, const MtInst *in)
 {
     MtCtx *c = L->c;
     const MtForData *l = in->loop;
     uint32_t n = l->ncarried;
-    const KExpr *start = k_cast(c, MT_DT_I32, lw_get(L, in->args[0], NULL).u);
-    const KExpr *stop = k_cast(c, MT_DT_I32, lw_get(L, in->args[1], NULL).u);
+    MtDtype ivt = lw_dtype(mt_val_ty(L->f, l->iv));
+    bool counted = !l->dyn_step && ivt == MT_DT_I32;
+    const KExpr *start = k_cast(c, ivt, lw_get(L, in->args[0], NULL).u);
+    const KExpr *stop = k_cast(c, ivt, lw_get(L, in->args[1], NULL).u);
     LVal *state = mt_arena_alloc(&c->arena, (n + 1) * sizeof *state);
     for (uint32_t i = 0; i < n; i++) {
         MtVal a = l->iter_args[i];
@@ -853,14 +881,20 @@ static void lower_for(Lw *L, const MtInst *in)
         state[i] = carried_copy(L, &init, t, is_block(t) ? L->home[a] : NULL);
         L->val[a] = state[i];
     }
-    KVarId iv = k_var(c, L->kf, KV_LOCAL, MT_DT_I32, 0, lw_name(L, "i"));
-    KStmt *s = k_stmt(&L->b, KST_FOR);
-    s->u.for_.iv = iv;
-    s->u.for_.start = start;
-    s->u.for_.stop = stop;
-    s->u.for_.step = l->step;
+    KVarId iv = k_var(c, L->kf, KV_LOCAL, ivt, 0, lw_name(L, "i"));
+    KStmt *s;
+    const KExpr *step = NULL;
+    if (counted) {
+        s = k_stmt(&L->b, KST_FOR);
+        s->u.for_.iv = iv;
+        s->u.for_.start = start;
+        s->u.for_.stop = stop;
+        s->u.for_.step = l->step;
+    } else {
+        s = while_range(L, in, iv, ivt, start, stop, &step);
+    }
     L->val[l->iv] = uniform(k_ref(c, L->kf, iv), 0);
-    KBlock *outer = enter(L, &s->u.for_.body);
+    KBlock *outer = enter(L, counted ? &s->u.for_.body : &s->u.while_.body);
     const MtInst *y = lower_body(L, &l->body);
     /* The yield is a parallel assignment: read every yielded value into
      * fresh variables before writing the state. */
@@ -874,6 +908,8 @@ static void lower_for(Lw *L, const MtInst *in)
     }
     for (uint32_t i = 0; i < n && !L->failed; i++)
         carried_assign(L, &state[i], &next[i], lw_dtype(mt_val_ty(L->f, l->iter_args[i])));
+    if (!counted)
+        k_set(&L->b, iv, NULL, k_op(c, K_ADD, ivt, k_ref(c, L->kf, iv), step, NULL));
     leave(L, outer);
     for (uint32_t i = 0; i < n; i++)
         L->val[l->results[i]] = state[i];
@@ -1019,9 +1055,7 @@ static bool fast_supported(Lw *L, const MtRegion *r)
             lw_fail(L, in, "%s%s", mt_op_info[in->op].py, why);
             return false;
         }
-        if (in->loop && (in->loop->dyn_step || mt_val_ty(L->f, in->loop->iv) != &mt_ty_i32))
-            why = " with a runtime step or a non-i32 induction variable";
-        else if ((in->op == OP_REDUCE || in->op == OP_SCAN) && in->nargs > 8)
+        if ((in->op == OP_REDUCE || in->op == OP_SCAN) && in->nargs > 8)
             why = " of more than 8 blocks";
         else if (in->op == OP_IF && mt_val_ty(L->f, in->args[0])->kind == TY_BLOCK)
             why = " on a block condition";

@@ -55,3 +55,25 @@ def data_masks_kernel(x_ptr, out_ptr, flag_ptr, n, BLOCK: tl.constexpr):
     if tl.load(flag_ptr + pid) > 0:
         odd = (x & 1) == 1
         tl.store(out_ptr + offs, x + 1000, mask=odd & (offs < n))
+
+
+@triton.jit
+def strided_rows_kernel(x_ptr, out_ptr, back_ptr, n_rows, n_cols, BLOCK: tl.constexpr):
+    # the fused-softmax tutorial's persistent loop: a runtime step (the
+    # number of programs); then a runtime step that is negative, which runs
+    # no iteration, as Triton's loops count (scf.for: while iv < stop); and
+    # a loop over an int64 induction variable
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    step = tl.num_programs(0)
+    for row in tl.range(tl.program_id(0), n_rows, step):
+        x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0)
+        tl.store(out_ptr + row * n_cols + cols, x - tl.max(x, axis=0), mask=mask)
+    total = tl.zeros((BLOCK,), dtype=tl.float32)
+    for row in range(n_rows - 1 - tl.program_id(0), -1, -step):
+        total += tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0)
+    wide = tl.zeros((BLOCK,), dtype=tl.float32)
+    for row in range(tl.program_id(0).to(tl.int64), n_rows, 4):
+        wide += tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0)
+    tl.store(back_ptr + tl.program_id(0) * 2 * BLOCK + cols, total)
+    tl.store(back_ptr + tl.program_id(0) * 2 * BLOCK + BLOCK + cols, wide)
