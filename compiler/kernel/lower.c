@@ -964,8 +964,11 @@ static void lower_inst(Lw *L, const MtInst *in)
         lw_atomic(L, in);
         return;
     case OC_DEBUG:
-        /* fast_supported lets only tl.debug_barrier through */
-        lw_debug_barrier(L);
+        /* fast_supported refuses tl.device_print; tl.device_assert is
+         * checked by the interpreter only, as Triton checks it only in
+         * debug mode */
+        if (in->op == OP_DEBUG_BARRIER)
+            lw_debug_barrier(L);
         return;
     case OC_COMBINE: /* handled above */
         return;
@@ -1059,7 +1062,7 @@ static bool fast_supported(Lw *L, const MtRegion *r)
             why = " of more than 8 blocks";
         else if (in->op == OP_IF && mt_val_ty(L->f, in->args[0])->kind == TY_BLOCK)
             why = " on a block condition";
-        else if (mt_op_class(in->op) == OC_DEBUG && in->op != OP_DEBUG_BARRIER)
+        else if (in->op == OP_DEVICE_PRINT)
             why = "";
         for (uint32_t k = 0; !why && k < in->nargs; k++)
             if (in->args[k] && mt_ty_rank(mt_val_ty(L->f, in->args[k])) > 2)

@@ -77,3 +77,14 @@ def strided_rows_kernel(x_ptr, out_ptr, back_ptr, n_rows, n_cols, BLOCK: tl.cons
         wide += tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0)
     tl.store(back_ptr + tl.program_id(0) * 2 * BLOCK + cols, total)
     tl.store(back_ptr + tl.program_id(0) * 2 * BLOCK + BLOCK + cols, wide)
+
+
+@triton.jit
+def asserting_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # tl.device_assert is checked by the interpreter (it holds here) and
+    # left out of the GPU lowering, as Triton checks it only in debug mode
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0)
+    tl.device_assert(x >= 0, "x must be non-negative", mask=mask)
+    tl.store(out_ptr + offs, x * 3, mask=mask)
