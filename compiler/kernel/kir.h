@@ -184,7 +184,7 @@ typedef struct KFunc {
     uint32_t threads;         /* threads per block (blockDim.x) */
     uint32_t programs_per_block; /* program instances along grid x that one block runs */
     uint64_t shared_bytes;    /* static shared memory of the block: the pool's size */
-    bool uses_f16, uses_bf16; /* the CUDA printer includes cuda_fp16.h / cuda_bf16.h */
+    bool uses_f16, uses_bf16; /* the CUDA printer defines mt_f16 / mt_bf16 (cuda/khalf.c) */
     /* Facts for tools, per value of the SSA it was lowered from: where a
      * block value lives (NULL for scalars and for cheap values, which are
      * computed where each consumer needs them). */
