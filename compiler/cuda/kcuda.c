@@ -554,39 +554,54 @@ static void decl(Pr *p, const KStmt *s)
 /* One warp's 16 x 8 tile through mma.sync: the thread's fragments are
  * 32-bit pairs of halves read from the shared operands (A row-major, B
  * transposed), the accumulators read and written in place. */
+/* ldmatrix: the lane's row address in the shared window, then the
+ * fragments (a memory clobber orders it after the stores before it). */
+static void ldmatrix(Pr *p, const KStmt *s)
+{
+    MtBuf *b = p->b;
+    const char *dst = p->names[s->u.ldm.dst];
+    unsigned f = s->u.ldm.first;
+    line_start(p, s);
+    mt_buf_printf(b,
+                  "{ unsigned mt_sa; asm(\"{ .reg .u64 mt_t; cvta.to.shared.u64 mt_t, %%1; cvt.u32.u64 %%0, mt_t; }\" : "
+                  "\"=r\"(mt_sa) : \"l\"(&%s[%s]));\n",
+                  p->names[s->u.ldm.smem], expr_text(p, s->u.ldm.row_at));
+    line_start(p, NULL);
+    if (s->u.ldm.count == 4)
+        mt_buf_printf(b,
+                      "  asm volatile(\"ldmatrix.sync.aligned.m8n8.x4%s.shared.b16 {%%0, %%1, %%2, %%3}, [%%4];\" : "
+                      "\"=r\"(%s[%u]), \"=r\"(%s[%u]), \"=r\"(%s[%u]), \"=r\"(%s[%u]) : \"r\"(mt_sa) : \"memory\"); }\n",
+                      s->u.ldm.trans ? ".trans" : "", dst, f, dst, f + 1, dst, f + 2, dst, f + 3);
+    else
+        mt_buf_printf(b,
+                      "  asm volatile(\"ldmatrix.sync.aligned.m8n8.x2%s.shared.b16 {%%0, %%1}, [%%2];\" : \"=r\"(%s[%u]), "
+                      "\"=r\"(%s[%u]) : \"r\"(mt_sa) : \"memory\"); }\n",
+                      s->u.ldm.trans ? ".trans" : "", dst, f, dst, f + 1);
+}
+
+/* mma.sync on register fragments (TF32 ones hold floats: their bits). */
 static void mma(Pr *p, const KStmt *s)
 {
     MtBuf *b = p->b;
     const char *acc = p->names[s->u.mma.acc], *index = expr_text(p, s->u.mma.index);
+    const char *a = p->names[s->u.mma.a], *bf = p->names[s->u.mma.b];
     bool tf32 = s->u.mma.in_dt == MT_DT_F32;
     const char *ty = tf32 ? "tf32" : s->u.mma.in_dt == MT_DT_BF16 ? "bf16" : "f16";
-    unsigned lda = s->u.mma.lda, ldb = s->u.mma.ldb;
+    const char *bits = tf32 ? "__float_as_uint" : "";
+    unsigned fa = s->u.mma.a_first, fb = s->u.mma.b_first;
     line_start(p, s);
-    mt_buf_printf(b, "{ const int mt_g = (threadIdx.x & 31) >> 2, mt_t = (threadIdx.x & 3)%s;\n", tf32 ? "" : " * 2");
-    line_start(p, NULL);
-    mt_buf_printf(b, "  const unsigned *mt_a = (const unsigned *)&%s[%s + mt_g * %u + mt_t];\n", p->names[s->u.mma.a],
-                  expr_text(p, s->u.mma.a_at), lda);
-    line_start(p, NULL);
-    mt_buf_printf(b, "  const unsigned *mt_b = (const unsigned *)&%s[%s + mt_g * %u + mt_t];\n", p->names[s->u.mma.b],
-                  expr_text(p, s->u.mma.b_at), ldb);
-    line_start(p, NULL);
     mt_buf_printf(b,
-                  "  asm(\"mma.sync.aligned.m16n8k%d.row.col.f32.%s.%s.f32 {%%0,%%1,%%2,%%3}, {%%4,%%5,%%6,%%7}, "
+                  "asm(\"mma.sync.aligned.m16n8k%d.row.col.f32.%s.%s.f32 {%%0,%%1,%%2,%%3}, {%%4,%%5,%%6,%%7}, "
                   "{%%8,%%9}, {%%0,%%1,%%2,%%3};\"\n",
                   k_mma_k(s), ty, ty);
     line_start(p, NULL);
-    mt_buf_printf(b, "      : \"+f\"(%s[%s]), \"+f\"(%s[%s + 1]), \"+f\"(%s[%s + 2]), \"+f\"(%s[%s + 3])\n", acc, index,
+    mt_buf_printf(b, "    : \"+f\"(%s[%s]), \"+f\"(%s[%s + 1]), \"+f\"(%s[%s + 2]), \"+f\"(%s[%s + 3])\n", acc, index,
                   acc, index, acc, index, acc, index);
-    /* halves: a0..a3 are rows g and g + 8 at columns t, t + 1, then both
-     * at t + 8, t + 9; b0, b1: k = t, t + 1 and t + 8, t + 9 (in 32-bit
-     * units). TF32: a0..a3 rows g, g + 8 at column t, then at t + 4; b0,
-     * b1: k = t and t + 4 */
-    unsigned row8 = tf32 ? 8 * lda : 4 * lda;
     line_start(p, NULL);
     mt_buf_printf(b,
-                  "      : \"r\"(mt_a[0]), \"r\"(mt_a[%u]), \"r\"(mt_a[4]), \"r\"(mt_a[%u]), \"r\"(mt_b[0]), "
-                  "\"r\"(mt_b[4])); }\n",
-                  row8, row8 + 4);
+                  "    : \"r\"(%s(%s[%u])), \"r\"(%s(%s[%u])), \"r\"(%s(%s[%u])), \"r\"(%s(%s[%u])), \"r\"(%s(%s[%u])), "
+                  "\"r\"(%s(%s[%u])));\n",
+                  bits, a, fa, bits, a, fa + 1, bits, a, fa + 2, bits, a, fa + 3, bits, bf, fb, bits, bf, fb + 1);
 }
 
 /* PTX's atom operation and type for an atomic on memory viewed as dt:
@@ -740,6 +755,9 @@ static void stmt(Pr *p, const KStmt *s)
         line_start(p, s);
         /* programs of one warp synchronise their warp only */
         mt_buf_puts(b, p->f->threads / p->f->programs_per_block <= 32 ? "__syncwarp();\n" : "__syncthreads();\n");
+        return;
+    case KST_LDMATRIX:
+        ldmatrix(p, s);
         return;
     case KST_MMA:
         mma(p, s);

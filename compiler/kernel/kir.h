@@ -117,9 +117,11 @@ typedef enum KStmtKind {
     KST_FOR,                  /* for (iv = start; iv < stop; iv += step) body; unroll: a hint (0 none, -1 all) */
     KST_WHILE,                /* while (cond) body */
     KST_BARRIER,              /* __syncthreads() */
+    KST_LDMATRIX,             /* one warp's tensor-core fragments from shared memory (PTX
+                               * ldmatrix.sync.aligned.m8n8.x2/x4[.trans].b16): see u.ldm */
     KST_MMA,                  /* one warp's tensor-core multiply-add of a 16 x 8 tile (PTX
                                * mma.sync m16n8k16 of f16 or bf16 operands, m16n8k8 of TF32
-                               * ones, f32 accumulators), operands in shared memory: see u.mma */
+                               * ones, f32 accumulators) from register fragments: see u.mma */
     KST_ATOMIC,               /* one atomic read-modify-write of global memory: see KAtomic */
     KST_BLANK,                /* an empty line (formatting) */
 } KStmtKind;
@@ -157,15 +159,26 @@ struct KStmt {
         struct { const KExpr *cond; KBlock then, els; } if_;
         struct { KVarId iv; const KExpr *start, *stop; int64_t step; KBlock body; int unroll; } for_;
         struct { const KExpr *cond; KBlock body; } while_;
-        /* acc[index + i] += sum over k < K of A[r][k] * B[c][k] for the
+        /* For matrix j < count (2 or 4) of 8 x 8 elements of dt (f16 or
+         * bf16), lanes 8j to 8j + 7 of the warp give the addresses of its
+         * rows, smem[row_at], eight elements each, 16-byte aligned. Thread
+         * t receives in dst[first + j] (a u32 register array) the two
+         * elements of row (t % 32) / 4 at columns 2 (t % 4) and + 1 of
+         * matrix j -- with trans, of its transpose -- packed low half
+         * first. */
+        struct { KVarId dst, smem; uint32_t first; const KExpr *row_at; uint8_t count, dt; bool trans; } ldm;
+        /* acc[index + i] += sum over k < K of A[r][k] * B[k][c] for the
          * thread's four elements i of the warp's 16 x 8 tile: i = 0, 1 at
          * row g, columns 2t, 2t+1; i = 2, 3 at row g + 8 (g = lane / 4,
-         * t = lane % 4); A[r][k] = a[a_at + r * lda + k], B[c][k] =
-         * b[b_at + c * ldb + k] (B transposed). a_at, b_at are the same in
-         * every lane of the warp. in_dt f16 or bf16: K = 16, lda and ldb
-         * even (pairs are 32-bit loads); f32: K = 8, the operands already
-         * rounded to TF32 (k_mma_k). */
-        struct { KVarId acc, a, b; const KExpr *index, *a_at, *b_at; uint32_t lda, ldb; uint8_t in_dt; } mma;
+         * t = lane % 4). A and B are the warp's fragments, mma.sync's
+         * layouts over the lanes l of the warp (k_mma_k gives K):
+         *   in_dt f16 or bf16, K = 16, halves packed in pairs in u32 arrays:
+         *     A[r][k] half k % 2 of a[a_first + r / 8 + 2 (k / 8)] of lane (r % 8) 4 + (k % 8) / 2,
+         *     B[k][c] half k % 2 of b[b_first + k / 8] of lane 4 c + (k % 8) / 2;
+         *   in_dt f32 (TF32, already rounded), K = 8, one value per element:
+         *     A[r][k] = a[a_first + r / 8 + 2 (k / 4)] of lane (r % 8) 4 + k % 4,
+         *     B[k][c] = b[b_first + k / 4] of lane 4 c + k % 4. */
+        struct { KVarId acc, a, b; const KExpr *index; uint32_t a_first, b_first; uint8_t in_dt; } mma;
         KAtomic atomic;
     } u;
 };

@@ -182,15 +182,21 @@ static void stmt(MtBuf *b, const KFunc *f, const KStmt *s, int indent)
     case KST_BARRIER:
         mt_buf_puts(b, "barrier");
         break;
+    case KST_LDMATRIX:
+        /* fa3[0:4] = ldmatrix.x4.f16 dot_a[row address] */
+        mt_buf_printf(b, "%s[%u:%u] = ldmatrix.x%u%s.%s %s[", k_var_at(f, s->u.ldm.dst)->name, s->u.ldm.first,
+                      s->u.ldm.first + s->u.ldm.count, s->u.ldm.count, s->u.ldm.trans ? ".trans" : "",
+                      tyname((MtDtype)s->u.ldm.dt), k_var_at(f, s->u.ldm.smem)->name);
+        expr(b, f, s->u.ldm.row_at);
+        mt_buf_putc(b, ']');
+        break;
     case KST_MMA:
+        /* mma.m16n8k16.f16 acc[8+0:4] += fa3[4:8] x fb4[2:4] */
         mt_buf_printf(b, "mma.m16n8k%d.%s %s[", k_mma_k(s), s->u.mma.in_dt == MT_DT_F32 ? "tf32" : tyname((MtDtype)s->u.mma.in_dt),
                       k_var_at(f, s->u.mma.acc)->name);
         expr(b, f, s->u.mma.index);
-        mt_buf_printf(b, "+0:4] += %s[", k_var_at(f, s->u.mma.a)->name);
-        expr(b, f, s->u.mma.a_at);
-        mt_buf_printf(b, ", ld %u] x %s[", s->u.mma.lda, k_var_at(f, s->u.mma.b)->name);
-        expr(b, f, s->u.mma.b_at);
-        mt_buf_printf(b, ", ld %u]^T", s->u.mma.ldb);
+        mt_buf_printf(b, "+0:4] += %s[%u:%u] x %s[%u:%u]", k_var_at(f, s->u.mma.a)->name, s->u.mma.a_first,
+                      s->u.mma.a_first + 4, k_var_at(f, s->u.mma.b)->name, s->u.mma.b_first, s->u.mma.b_first + 2);
         break;
     case KST_ATOMIC: {
         /* v3[0] = atomic_cas.i32 lock[0], 0, 1 if m acq_rel gpu */

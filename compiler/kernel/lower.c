@@ -940,7 +940,7 @@ static void lower_inst(Lw *L, const MtInst *in)
     case OP_SCAN: lw_scan(L, in); return;
     default: break;
     }
-    if (in->dst && L->cheap[in->dst])
+    if (in->dst && (L->cheap[in->dst] || L->fused[in->dst]))
         return;
     switch (mt_op_class(in->op)) {
     case OC_INDEX:
@@ -1089,6 +1089,28 @@ static void index_defs(Lw *L, const MtRegion *r)
     }
 }
 
+/* acc + tl.dot(a, b) where the dot has no other use: the dot can start
+ * its accumulators from acc (tl.dot(a, b, acc), as Triton's is) instead
+ * of from zero, and the add is then its result. */
+static void note_sum(MtInst *in, void *ud)
+{
+    Lw *L = ud;
+    if (in->op != OP_ADD || in->nargs != 2 || !is_block(in->ty))
+        return;
+    for (int k = 0; k < 2; k++) {
+        const MtInst *d = L->def[in->args[k]];
+        if (d && d->op == OP_DOT && d->ty == in->ty && mt_val_ty(L->f, in->args[1 - k]) == in->ty &&
+            L->uses[in->args[k]] == 1)
+            L->sum_of[in->args[k]] = in;
+    }
+}
+
+static void find_sums(Lw *L)
+{
+    L->uses = mt_func_use_counts(L->c, L->f);
+    mt_func_walk((MtFunc *)L->f, note_sum, L);
+}
+
 KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt)
 {
     Lw L = {.c = c, .f = f};
@@ -1099,9 +1121,12 @@ KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt)
     L.cheap = mt_arena_alloc(&c->arena, f->nvals + 1);
     L.strong = mt_arena_alloc(&c->arena, f->nvals + 1);
     L.def = mt_arena_alloc(&c->arena, (f->nvals + 1) * sizeof *L.def);
+    L.sum_of = mt_arena_alloc(&c->arena, (f->nvals + 1) * sizeof *L.sum_of);
+    L.fused = mt_arena_alloc(&c->arena, f->nvals + 1);
     L.tensor_cores = opt && opt->tensor_cores;
     L.sm = opt && opt->sm ? opt->sm : 90;
     index_defs(&L, &f->body);
+    find_sums(&L);
     if (!fast_supported(&L, &f->body))
         return NULL;
     launch_shape(&L, opt);

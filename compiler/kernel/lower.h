@@ -91,6 +91,9 @@ typedef struct Lw {
     uint8_t *cheap;           /* per SSA value: recomputed where needed */
     uint8_t *strong;          /* per SSA value: its home comes from a tl.dot (elementwise users keep it) */
     const MtInst **def;       /* per SSA value: the instruction whose dst it is (NULL: none) */
+    const MtInst **sum_of;    /* per tl.dot result: the add that is its only use (acc + dot), or NULL */
+    uint32_t *uses;           /* per SSA value: its uses */
+    uint8_t *fused;           /* per SSA value: an add the tl.dot feeding it computed (lower_dot.c) */
     bool tensor_cores;        /* MtKernelOptions.tensor_cores */
     int sm;                   /* MtKernelOptions.sm: the target */
     MT_VEC(LMemo) memo;

@@ -10,9 +10,11 @@
  * tiles: register bit 0 is column + 1, lanes 0-1 columns + 2, + 4, lanes
  * 2-4 rows + 1, + 2, + 4, register bit 1 row + 8, then register bits for
  * the warp tile's 8-column and 16-row steps, and the warp bits. The
- * operands go through shared memory as halves: A row-major [M][K + 8],
- * B transposed [N][K + 8] (the 8-element pad puts a fragment's eight rows
- * in distinct banks); each thread reads its fragments as 32-bit pairs.
+ * operands go through shared memory as halves, A row-major [M][K + 8]
+ * and B as it is, [K][N + 8] (the 8-element pads put the eight rows an
+ * ldmatrix reads in distinct banks); each k-step of 16 reads every
+ * fragment of the warp tile once with ldmatrix (B with .trans, two column
+ * tiles at a time) and then runs its products from registers.
  * Products of halves are exact in f32; the tensor core's order of the
  * additions within one k-step of 16 is its own, so results may differ from
  * the interpreter's in the last bits.
@@ -21,7 +23,7 @@
  * way as m16n8k8 (M, N, K multiples of 16, 8 and 8): the operands are
  * rounded to TF32 as they are staged, in f32 arrays A [M][K + 4] and B
  * transposed [N][K + 4] (the 4-element pad spreads a fragment's rows over
- * all 32 banks). On CUDA cores a TF32 dot rounds its operands the same
+ * all 32 banks), whose fragments are read element by element. On CUDA cores a TF32 dot rounds its operands the same
  * way, so every path computes the interpreter's products.
  *
  * CUDA cores (every other dot, and every dot of the MLIR backend).
@@ -194,13 +196,61 @@ static void stage(Lw *L, KVarId sm, const KExpr *slot, const LVal *x, const MtTy
     }
 }
 
-/* The result's registers set to zero. */
-static LVal zero_acc(Lw *L, MtDtype dt, const MtLinear *ll)
+/* The dot's accumulators, in ll: the addend of the add it feeds (acc +
+ * tl.dot(a, b), which is tl.dot(a, b, acc)) when that is lowered already
+ * -- the add is then this dot's result -- else zero. */
+static LVal start_acc(Lw *L, const MtInst *in, MtDtype dt, const MtLinear *ll)
 {
+    const MtInst *sum = L->sum_of[in->dst];
+    MtVal addend = sum ? sum->args[sum->args[0] == in->dst] : 0;
+    bool from_addend = addend && (L->cheap[addend] || L->val[addend].kind != LV_NONE);
+    LVal from = from_addend ? lw_get(L, addend, ll) : (LVal){0};
     LVal acc = lw_new_regs(L, dt, ll, "acc");
-    for (uint32_t r = 0; r < mt_ll_nregs(ll); r++)
-        k_set(&L->b, acc.regs, k_int(L->c, MT_DT_I32, r), k_int(L->c, dt, 0));
+    for (uint32_t r = 0; r < mt_ll_nregs(ll); r++) {
+        const KExpr *idx = k_int(L->c, MT_DT_I32, r);
+        k_set(&L->b, acc.regs, idx, from_addend ? lw_elem(L, &from, ll, r) : k_int(L->c, dt, 0));
+    }
+    if (from_addend) {
+        L->fused[sum->dst] = 1;
+        L->val[sum->dst] = acc;
+    }
     return acc;
+}
+
+/* An A fragment (16 rows at r0) or B fragment (8 columns at c0) of TF32
+ * for k-step ks, read element by element from the staged operands (A
+ * [M][lda], B transposed [N][ldb]) in mma.sync m16n8k8's layout: A's
+ * four values at rows g, g + 8 and columns t, t + 4 (g = lane / 4,
+ * t = lane % 4), B's two at column g and rows t, t + 4. */
+static void tf32_fragment(Lw *L, KVarId frag, uint32_t first, KVarId sm, const KExpr *base, int32_t ld, bool is_a)
+{
+    MtCtx *c = L->c;
+    const KExpr *g = k_op(c, K_SHR, MT_DT_I32, L->lane, k_int(c, MT_DT_I32, 2), NULL);
+    const KExpr *t = k_op(c, K_BAND, MT_DT_I32, L->lane, k_int(c, MT_DT_I32, 3), NULL);
+    const KExpr *at = k_add(c, base, k_add(c, k_mul(c, g, k_int(c, MT_DT_I32, ld)), t));
+    for (uint32_t q = 0; q < (is_a ? 4u : 2u); q++) {
+        int64_t off = is_a ? (int64_t)(q & 1) * 8 * ld + (q >> 1) * 4 : (int64_t)q * 4;
+        k_set(&L->b, frag, k_int(c, MT_DT_I32, first + q), k_elem(c, L->kf, sm, k_add(c, at, k_int(c, MT_DT_I32, off))));
+    }
+}
+
+/* count (2 or 4) 8 x 8 matrices of halves for this warp's lanes, lane l
+ * giving the address of row l % 16 of them: base + (l % 16) * ld, plus 8
+ * columns for lanes 16-31 (the next two matrices of an x4). */
+static void ldmatrix(Lw *L, KVarId frag, uint32_t first, KVarId sm, const KExpr *base, int32_t ld, int count,
+                     bool trans, MtDtype half)
+{
+    MtCtx *c = L->c;
+    const KExpr *row = k_op(c, K_BAND, MT_DT_I32, L->lane, k_int(c, MT_DT_I32, 15), NULL);
+    const KExpr *col = k_mul(c, k_op(c, K_SHR, MT_DT_I32, L->lane, k_int(c, MT_DT_I32, 4), NULL), k_int(c, MT_DT_I32, 8));
+    KStmt *s = k_stmt(&L->b, KST_LDMATRIX);
+    s->u.ldm.dst = frag;
+    s->u.ldm.first = first;
+    s->u.ldm.smem = sm;
+    s->u.ldm.row_at = k_add(c, base, k_add(c, k_mul(c, row, k_int(c, MT_DT_I32, ld)), count == 4 ? col : k_int(c, MT_DT_I32, 0)));
+    s->u.ldm.count = (uint8_t)count;
+    s->u.ldm.trans = trans;
+    s->u.ldm.dt = (uint8_t)half;
 }
 
 static void mma_dot(Lw *L, const MtInst *in, MtDtype half)
@@ -208,21 +258,24 @@ static void mma_dot(Lw *L, const MtInst *in, MtDtype half)
     MtCtx *c = L->c;
     const MtType *at = mt_val_ty(L->f, in->args[0]), *bt = mt_val_ty(L->f, in->args[1]);
     bool tf32 = half == MT_DT_F32;
-    int32_t M = at->shape[0], K = at->shape[1], N = bt->shape[1], ld = K + (tf32 ? 4 : 8), kstep = tf32 ? 8 : 16;
-    int32_t wm = mma_warps_m(L, M, N), tm = M / wm, tn = N / (L->warps / wm);
+    int32_t M = at->shape[0], K = at->shape[1], N = bt->shape[1], kstep = tf32 ? 8 : 16;
+    /* A row-major [M][K + pad]; B transposed [N][K + 4] for TF32, as is
+     * [K][N + 8] for halves (ldmatrix.trans transposes it) */
+    int32_t lda = K + (tf32 ? 4 : 8), ldb = tf32 ? K + 4 : N + 8;
+    int32_t wm = mma_warps_m(L, M, N), tm = M / wm, tn = N / (L->warps / wm), ni = tm / 16, nj = tn / 8;
     const MtLinear *ll = L->home[in->dst];
     /* the f32 operands, or the halves they were widened from */
     MtVal av = tf32 ? in->args[0] : L->def[in->args[0]]->args[0], bv = tf32 ? in->args[1] : L->def[in->args[1]]->args[0];
     LVal a = lw_get_any(L, av), b = lw_get_any(L, bv);
     const KExpr *aslot, *bslot;
     lw_scratch_begin(L);
-    KVarId as = lw_shared(L, half, (uint32_t)(M * ld), "dot_a", &aslot);
-    KVarId bs = lw_shared(L, half, (uint32_t)(N * ld), "dot_b", &bslot);
+    KVarId as = lw_shared(L, half, (uint32_t)(M * lda), "dot_a", &aslot);
+    KVarId bs = lw_shared(L, half, (uint32_t)((tf32 ? N : K) * ldb), "dot_b", &bslot);
     k_barrier(&L->b);
-    stage(L, as, aslot, &a, mt_val_ty(L->f, av), half, false, ld, tf32);
-    stage(L, bs, bslot, &b, mt_val_ty(L->f, bv), half, true, ld, tf32);
+    stage(L, as, aslot, &a, mt_val_ty(L->f, av), half, false, lda, tf32);
+    stage(L, bs, bslot, &b, mt_val_ty(L->f, bv), half, tf32, ldb, tf32);
     k_barrier(&L->b);
-    LVal acc = zero_acc(L, MT_DT_F32, ll);
+    LVal acc = start_acc(L, in, MT_DT_F32, ll);
     /* the warp tile's origin: warp bits along M first, then along N */
     const KExpr *zero = k_int(c, MT_DT_I32, 0);
     const KExpr *wrow = wm == 1 ? zero
@@ -230,25 +283,51 @@ static void mma_dot(Lw *L, const MtInst *in, MtDtype half)
                                         k_int(c, MT_DT_I32, tm));
     const KExpr *wn_index = wm == 1 ? L->warp : k_op(c, K_SHR, MT_DT_I32, L->warp, k_int(c, MT_DT_I32, log2i(wm)), NULL);
     const KExpr *wcol = wm == L->warps ? zero : k_mul(c, wn_index, k_int(c, MT_DT_I32, tn));
-    int nbits = log2i(tn / 8);
-    for (int32_t ks = 0; ks < K; ks += kstep)
-        for (int32_t i = 0; i < tm / 16; i++)
-            for (int32_t j = 0; j < tn / 8; j++) {
+    int nbits = log2i(nj);
+    MtDtype fdt = tf32 ? MT_DT_F32 : MT_DT_U32;
+    for (int32_t ks = 0; ks < K; ks += kstep) {
+        /* every fragment of this k-step once, then every product */
+        KVarId af = k_var(c, L->kf, KV_REGS, fdt, (uint32_t)(4 * ni), lw_name(L, "fa"));
+        KVarId bf = k_var(c, L->kf, KV_REGS, fdt, (uint32_t)(2 * nj), lw_name(L, "fb"));
+        k_decl(&L->b, af, NULL);
+        k_decl(&L->b, bf, NULL);
+        for (int32_t i = 0; i < ni; i++) {
+            const KExpr *base = k_add(c, aslot, k_add(c, k_mul(c, k_add(c, wrow, k_int(c, MT_DT_I32, i * 16)),
+                                                                k_int(c, MT_DT_I32, lda)),
+                                                      k_int(c, MT_DT_I32, ks)));
+            if (tf32)
+                tf32_fragment(L, af, (uint32_t)(4 * i), as, base, lda, true);
+            else
+                ldmatrix(L, af, (uint32_t)(4 * i), as, base, lda, 4, false, half);
+        }
+        for (int32_t j = 0; j < nj;) {
+            const KExpr *cols = k_add(c, wcol, k_int(c, MT_DT_I32, j * 8));
+            if (tf32) {
+                tf32_fragment(L, bf, (uint32_t)(2 * j), bs,
+                              k_add(c, bslot, k_add(c, k_mul(c, cols, k_int(c, MT_DT_I32, ldb)), k_int(c, MT_DT_I32, ks))),
+                              ldb, false);
+                j++;
+                continue;
+            }
+            /* two column tiles at once where there are two */
+            int count = j + 1 < nj ? 4 : 2;
+            ldmatrix(L, bf, (uint32_t)(2 * j), bs,
+                     k_add(c, bslot, k_add(c, k_mul(c, k_int(c, MT_DT_I32, ks), k_int(c, MT_DT_I32, ldb)), cols)), ldb,
+                     count, true, half);
+            j += count / 2;
+        }
+        for (int32_t i = 0; i < ni; i++)
+            for (int32_t j = 0; j < nj; j++) {
                 KStmt *s = k_stmt(&L->b, KST_MMA);
                 s->u.mma.acc = acc.regs;
-                s->u.mma.a = as;
-                s->u.mma.b = bs;
+                s->u.mma.a = af;
+                s->u.mma.b = bf;
                 s->u.mma.index = k_int(c, MT_DT_I32, ((int64_t)j << 2) | ((int64_t)i << (2 + nbits)));
-                s->u.mma.a_at = k_add(c, aslot, k_add(c, k_mul(c, k_add(c, wrow, k_int(c, MT_DT_I32, i * 16)),
-                                                               k_int(c, MT_DT_I32, ld)),
-                                                     k_int(c, MT_DT_I32, ks)));
-                s->u.mma.b_at = k_add(c, bslot, k_add(c, k_mul(c, k_add(c, wcol, k_int(c, MT_DT_I32, j * 8)),
-                                                               k_int(c, MT_DT_I32, ld)),
-                                                     k_int(c, MT_DT_I32, ks)));
-                s->u.mma.lda = (uint32_t)ld;
-                s->u.mma.ldb = (uint32_t)ld;
+                s->u.mma.a_first = (uint32_t)(4 * i);
+                s->u.mma.b_first = (uint32_t)(2 * j);
                 s->u.mma.in_dt = (uint8_t)half;
             }
+    }
     L->val[in->dst] = acc;
 }
 
@@ -294,7 +373,7 @@ void lw_dot(Lw *L, const MtInst *in)
         ri[r] = x;
         ci[r] = y;
     }
-    LVal acc = zero_acc(L, dt, ll);
+    LVal acc = start_acc(L, in, dt, ll);
     const KExpr *mbase = lw_coord(L, ll, 0, 0), *nbase = lw_coord(L, ll, 1, 0);
     KVarId kk = k_var(c, L->kf, KV_LOCAL, MT_DT_I32, 0, lw_name(L, "k"));
     KStmt *loop = k_stmt(&L->b, KST_FOR);

@@ -461,20 +461,64 @@ static void run_atomic(Sim *s, uint32_t t, const KAtomic *a)
     *var_slot(s, t, a->dst, a->dst_index ? eval(s, t, a->dst_index).i : 0) = old;
 }
 
+/* A half's bits (f16 or bf16) from a slot's value, and back. */
+static uint32_t half_bits(MtDtype dt, double v)
+{
+    return dt == MT_DT_BF16 ? mt_f32_to_bf16((float)v) : mt_f32_to_f16((float)v);
+}
+
+static double half_value(MtDtype dt, uint32_t bits)
+{
+    return dt == MT_DT_BF16 ? mt_bf16_to_f32((uint16_t)bits) : mt_f16_to_f32((uint16_t)bits);
+}
+
+/* ldmatrix for thread t: from each matrix j, the two elements of its row
+ * (lane / 4) at columns 2 (lane % 4) and + 1 -- with trans, of rows
+ * 2 (lane % 4) and + 1 at column lane / 4 -- each row at the address the
+ * lane 8j + row of this warp gives. */
+static void run_ldmatrix(Sim *s, uint32_t t, const KStmt *st)
+{
+    uint32_t lane = t & 31, warp0 = t - lane;
+    MtDtype dt = (MtDtype)st->u.ldm.dt;
+    for (uint32_t j = 0; j < st->u.ldm.count && !s->fault; j++) {
+        uint32_t packed = 0;
+        for (uint32_t e = 0; e < 2; e++) {
+            uint32_t row = st->u.ldm.trans ? 2 * (lane & 3) + e : lane >> 2;
+            uint32_t col = st->u.ldm.trans ? lane >> 2 : 2 * (lane & 3) + e;
+            int64_t at = eval(s, warp0 + 8 * j + row, st->u.ldm.row_at).i + col;
+            packed |= half_bits(dt, var_slot(s, t, st->u.ldm.smem, at)->f) << (16 * e);
+        }
+        var_slot(s, t, st->u.ldm.dst, st->u.ldm.first + j)->i = packed;
+    }
+}
+
+/* Element [r][k] of a warp's A fragment, or [k][c] of its B fragment
+ * (KST_MMA's layouts), read from the lane of warp warp0 that holds it. */
+static double fragment(Sim *s, uint32_t warp0, const KStmt *st, bool is_a, uint32_t rc, uint32_t k)
+{
+    bool tf32 = st->u.mma.in_dt == MT_DT_F32;
+    uint32_t kq = tf32 ? 4 : 8, lane = tf32 ? k % 4 : (k % 8) / 2;
+    lane += is_a ? (rc % 8) * 4 : rc * 4;
+    uint32_t reg = is_a ? rc / 8 + 2 * (k / kq) : k / kq;
+    const Slot *x = var_slot(s, warp0 + lane, is_a ? st->u.mma.a : st->u.mma.b,
+                             (is_a ? st->u.mma.a_first : st->u.mma.b_first) + reg);
+    if (tf32)
+        return x->f;
+    return half_value((MtDtype)st->u.mma.in_dt, ((uint32_t)x->i >> (16 * (k % 2))) & 0xffffu);
+}
+
 /* mma.sync for thread t: its four accumulators, each a sum over k in
  * order with one f32 rounding per step (the tensor core's internal order
- * and rounding differ in the last bits). */
+ * and rounding differ in the last bits), of the warp's fragments. */
 static void run_mma(Sim *s, uint32_t t, const KStmt *st)
 {
-    int64_t index = eval(s, t, st->u.mma.index).i, a_at = eval(s, t, st->u.mma.a_at).i;
-    int64_t b_at = eval(s, t, st->u.mma.b_at).i;
-    uint32_t g = (t & 31) >> 2, col = (t & 3) * 2;
+    int64_t index = eval(s, t, st->u.mma.index).i;
+    uint32_t lane = t & 31, warp0 = t - lane, g = lane >> 2, col = (lane & 3) * 2;
     for (uint32_t i = 0; i < 4 && !s->fault; i++) {
-        int64_t row = g + (i >> 1) * 8, n = col + (i & 1);
+        uint32_t row = g + (i >> 1) * 8, n = col + (i & 1);
         Slot *acc = var_slot(s, t, st->u.mma.acc, index + i);
-        for (int64_t k = 0; k < k_mma_k(st) && !s->fault; k++) {
-            double x = var_slot(s, t, st->u.mma.a, a_at + row * st->u.mma.lda + k)->f;
-            double y = var_slot(s, t, st->u.mma.b, b_at + n * st->u.mma.ldb + k)->f;
+        for (uint32_t k = 0; k < (uint32_t)k_mma_k(st) && !s->fault; k++) {
+            double x = fragment(s, warp0, st, true, row, k), y = fragment(s, warp0, st, false, n, k);
             acc->f = fix(MT_DT_F32, (Slot){.f = acc->f + x * y}).f;
         }
     }
@@ -593,6 +637,11 @@ static void run_stmt(Sim *s, const KStmt *st, const uint8_t *active)
         free(in);
         return;
     }
+    case KST_LDMATRIX:
+        for (uint32_t t = 0; t < n && !s->fault; t++)
+            if (active[t])
+                run_ldmatrix(s, t, st);
+        return;
     case KST_MMA:
         for (uint32_t t = 0; t < n && !s->fault; t++)
             if (active[t])

@@ -89,8 +89,9 @@ static void scan_block(Em *e, const KBlock *b)
             break;
         case KST_MMA:
             scan_expr(e, s->u.mma.index);
-            scan_expr(e, s->u.mma.a_at);
-            scan_expr(e, s->u.mma.b_at);
+            break;
+        case KST_LDMATRIX:
+            scan_expr(e, s->u.ldm.row_at);
             break;
         case KST_ATOMIC: {
             const KAtomic *a = &s->u.atomic;
@@ -163,6 +164,7 @@ static void carry_scan(Em *e, Carry *c, const KBlock *b)
         case KST_STORE:
         case KST_VSTORE:
         case KST_BARRIER:
+        case KST_LDMATRIX: /* tensor cores: never in an MLIR kernel */
         case KST_BLANK: break;
         }
     }
@@ -601,6 +603,7 @@ static void stmt(Em *e, const KStmt *s)
             op_make(e, "nvvm.barrier0", 0, NULL, 0, NULL, 0, NULL, 0, NULL);
         }
         return;
+    case KST_LDMATRIX:
     case KST_MMA:
         em_unsupported(e, "a tensor-core tl.dot (mma.sync; the MLIR backend lowers tl.dot on CUDA cores)");
         return;

@@ -338,7 +338,7 @@ module attributes {gpu.container_module} {
           %94 = llvm.getelementptr %93[%91] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
           llvm.store %c35_3, %94 : f32, !llvm.ptr<3>
           nvvm.bar.warp.sync %c-1_i32 : i32
-          %95:2 = scf.for %k58 = %c0_i32 to %c16_i32 step %c1_i32 iter_args(%acc55_0 = %cst, %acc55_1 = %cst) -> (f32, f32)  : i32 {
+          %95:2 = scf.for %k58 = %c0_i32 to %c16_i32 step %c1_i32 iter_args(%acc55_0 = %c33_0, %acc55_1 = %c33_1) -> (f32, f32)  : i32 {
             %96 = arith.muli %k58, %c8_i32 : i32
             %97 = arith.addi %96, %base56 : i32
             %98 = arith.muli %slot, %c128_i32 : i32
@@ -368,33 +368,31 @@ module attributes {gpu.container_module} {
             %acc55_1_1 = math.fma %a59_1, %b60_0, %acc55_1 : f32
             scf.yield %acc55_0_0, %acc55_1_1 : f32, f32
           }
-          %v61_0 = arith.addf %c33_0, %95#0 : f32
-          %v61_1 = arith.addf %c33_1, %95#1 : f32
-          scf.yield %v61_0, %v61_1, %v44_0, %v44_1, %v44_2, %v44_3, %v52_0, %v52_1, %v52_2, %v52_3 : f32, f32, f32, f32, f32, f32, f32, f32, f32, f32
+          scf.yield %95#0, %95#1, %v44_0, %v44_1, %v44_2, %v44_3, %v52_0, %v52_1, %v52_2, %v52_3 : f32, f32, f32, f32, f32, f32, f32, f32, f32, f32
         }
-        %v65_1 = arith.addi %base56, %c1_i32 : i32
-        %v66_0 = arith.addi %s3, %base56 : i32
-        %v66_1 = arith.addi %s3, %v65_1 : i32
-        %v67_0 = arith.muli %v66_0, %N : i32
-        %v67_1 = arith.muli %v66_1, %N : i32
-        %v68_0 = arith.extsi %v67_0 : i32 to i64
-        %v68_1 = arith.extsi %v67_1 : i32 to i64
-        %v70_0 = arith.addi %s18, %base57 : i32
-        %23 = arith.extsi %v70_0 : i32 to i64
-        %v71_0 = arith.addi %v68_0, %23 : i64
-        %24 = arith.extsi %v70_0 : i32 to i64
-        %v71_1 = arith.addi %v68_1, %24 : i64
-        %v72_0 = arith.cmpi slt, %v66_0, %M : i32
-        %v72_1 = arith.cmpi slt, %v66_1, %M : i32
-        %v73_0 = arith.cmpi slt, %v70_0, %N : i32
-        %v74_0 = arith.andi %v72_0, %v73_0 : i1
-        %v74_1 = arith.andi %v72_1, %v73_0 : i1
-        scf.if %v74_0 {
-          %25 = llvm.getelementptr %c[%v71_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        %v64_1 = arith.addi %base56, %c1_i32 : i32
+        %v65_0 = arith.addi %s3, %base56 : i32
+        %v65_1 = arith.addi %s3, %v64_1 : i32
+        %v66_0 = arith.muli %v65_0, %N : i32
+        %v66_1 = arith.muli %v65_1, %N : i32
+        %v67_0 = arith.extsi %v66_0 : i32 to i64
+        %v67_1 = arith.extsi %v66_1 : i32 to i64
+        %v69_0 = arith.addi %s18, %base57 : i32
+        %23 = arith.extsi %v69_0 : i32 to i64
+        %v70_0 = arith.addi %v67_0, %23 : i64
+        %24 = arith.extsi %v69_0 : i32 to i64
+        %v70_1 = arith.addi %v67_1, %24 : i64
+        %v71_0 = arith.cmpi slt, %v65_0, %M : i32
+        %v71_1 = arith.cmpi slt, %v65_1, %M : i32
+        %v72_0 = arith.cmpi slt, %v69_0, %N : i32
+        %v73_0 = arith.andi %v71_0, %v72_0 : i1
+        %v73_1 = arith.andi %v71_1, %v72_0 : i1
+        scf.if %v73_0 {
+          %25 = llvm.getelementptr %c[%v70_0] : (!llvm.ptr, i64) -> !llvm.ptr, f32
           llvm.store %22#0, %25 : f32, !llvm.ptr
         }
-        scf.if %v74_1 {
-          %25 = llvm.getelementptr %c[%v71_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+        scf.if %v73_1 {
+          %25 = llvm.getelementptr %c[%v70_1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
           llvm.store %22#1, %25 : f32, !llvm.ptr
         }
       }
