@@ -355,6 +355,20 @@ MtStatus mt_out_open(MtOut *o, const char *path, const MtFileSet *inputs, char *
     return MT_OK;
 }
 
+MtStatus mt_out_open_private(MtOut *o, const char *path, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    if (!(o->path = strdup(path))) {
+        mt_errf(err, errlen, "%s: out of memory", path);
+        return MT_ERR_NOMEM;
+    }
+    MtStatus s = open_temp(o, err, errlen);
+    if (s)
+        mt_out_abort(o);
+    return s;
+}
+
 void mt_out_write(MtOut *o, const void *data, size_t n)
 {
     const char *p = data;

@@ -97,6 +97,10 @@ typedef struct MtOut {
  * replace. A new file gets the permissions 0666 & ~umask, as a shell
  * redirection gives; a replaced file keeps its own. */
 MtStatus mt_out_open(MtOut *o, const char *path, const MtFileSet *inputs, char *err, size_t errlen);
+/* Start writing `path`, a file of mytriton's own (a cache entry): always
+ * through a temporary file renamed over the name, so whatever is there (a
+ * FIFO, a symlink, a damaged entry) is replaced, never written through. */
+MtStatus mt_out_open_private(MtOut *o, const char *path, char *err, size_t errlen);
 /* Append bytes; errors are remembered and reported by mt_out_close. */
 void mt_out_write(MtOut *o, const void *data, size_t n);
 /* Finish: flush, close and rename into place. On failure the temporary

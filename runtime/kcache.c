@@ -579,7 +579,7 @@ static MtStatus write_entry(MtKcache *k, const char *path, const uint8_t key[32]
     mt_sha256_update(&s, out->log ? out->log : "", out->log_len);
     mt_sha256_final(&s, h + 72);
     MtOut o;
-    if ((st = mt_out_open(&o, path, NULL, err, errlen)))
+    if ((st = mt_out_open_private(&o, path, err, errlen)))
         return st;
     mt_out_write(&o, h, HEADER_SIZE);
     mt_out_write(&o, out->ptx, out->ptx_len);

@@ -306,6 +306,55 @@ static void append_garbage(const char *path)
     fclose(f);
 }
 
+/* An entry that is a FIFO, or a symlink to a file elsewhere, is replaced
+ * by a fresh file: never opened in place (a FIFO would block the compile
+ * for ever) nor written through (the link's target stays as it was). */
+static void check_special_entry_replaced(bool fifo)
+{
+    make_tmpdir();
+    MtKcache *k = mt_kcache_open(tmpdir);
+    MtNvrtcOutput a, b;
+    ck_assert_int_eq(compile_ok(k, src_a, &a), MT_KCACHE_MISS);
+    char path[256], outside[128];
+    entry_path_of(k, src_a, path, sizeof path);
+    mt_kcache_close(k);
+    snprintf(outside, sizeof outside, "%s.outside", tmpdir);
+    FILE *fp = fopen(outside, "w");
+    ck_assert_ptr_nonnull(fp);
+    fputs("not a cache entry\n", fp);
+    fclose(fp);
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(fifo ? mkfifo(path, 0600) : symlink(outside, path), 0);
+
+    k = mt_kcache_open(tmpdir);
+    alarm(20); /* a blocking open would hang here */
+    ck_assert_int_eq(compile_ok(k, src_a, &b), MT_KCACHE_MISS);
+    alarm(0);
+    mt_kcache_close(k);
+    struct stat st;
+    ck_assert_int_eq(lstat(path, &st), 0);
+    ck_assert_msg(S_ISREG(st.st_mode), "the entry is a regular file again");
+    char text[64] = "";
+    fp = fopen(outside, "r");
+    ck_assert_ptr_nonnull(fgets(text, sizeof text, fp));
+    fclose(fp);
+    ck_assert_str_eq(text, "not a cache entry\n");
+    k = mt_kcache_open(tmpdir);
+    mt_nvrtc_output_free(&b);
+    ck_assert_int_eq(compile_ok(k, src_a, &b), MT_KCACHE_DISK);
+    mt_kcache_close(k);
+    mt_nvrtc_output_free(&a);
+    mt_nvrtc_output_free(&b);
+    unlink(outside);
+    remove_tmpdir();
+}
+
+START_TEST(fifo_entry_is_replaced) { check_special_entry_replaced(true); }
+END_TEST
+
+START_TEST(symlink_entry_is_replaced) { check_special_entry_replaced(false); }
+END_TEST
+
 START_TEST(truncated_entry_recompiles) { check_damage_recovers(truncate_half); }
 END_TEST
 START_TEST(flipped_payload_byte_recompiles) { check_damage_recovers(flip_payload_byte); }
@@ -574,6 +623,8 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, key_depends_on_every_input);
     tcase_add_test(tc, miss_then_memory_hit_then_disk_hit);
+    tcase_add_test(tc, fifo_entry_is_replaced);
+    tcase_add_test(tc, symlink_entry_is_replaced);
     tcase_add_test(tc, truncated_entry_recompiles);
     tcase_add_test(tc, flipped_payload_byte_recompiles);
     tcase_add_test(tc, flipped_magic_recompiles);
