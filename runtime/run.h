@@ -10,8 +10,12 @@
  * (dtype, shape, summary statistics, hash, comparisons), and the
  * diagnostics. mt_run_result_json() gives its JSON form (docs/runtime.md
  * has the schema), which `mytriton run --format json` prints and
- * `mytriton worker` answers with. The CLI, the dashboard and the Python
- * package all run launches through here; none prints while running.
+ * `mytriton worker` answers with. The CLI and the dashboard (through the
+ * worker) run launches through here; none prints while running. The
+ * Python package's `kernel[grid](...)` does not: a launch there is one
+ * call from Python on arrays it already holds, so it binds and launches
+ * directly (python/src: mt_interpret on the CPU, mt_cuda_launch_stream on
+ * the GPU), and its errors become Python exceptions.
  *
  *     MtRunRequest req = {.spec_path = "examples/add_kernel.json"};
  *     MtRunOptions opt = {.backend = MT_RUN_INTERP};
