@@ -71,7 +71,7 @@ static const Row rows[] = {
 #undef FN
 #undef CONST
 #undef MEMBER
-#define DTYPE(id, ir, sig, tl, numpy, npy, cuda, mlir, cls, bits, size, mant)                                    \
+#define DTYPE(id, ir, sig, tl, numpy, npy, cuda, mlir, cls, bits, size, mant, rank)                              \
     {.api = {PATH_TL tl, SHOW_TL tl, MT_API_DTYPE, NULL, "dtype", NULL, NULL}, .kind = FV_DTYPE,                \
      .dtype = MT_DT_##id},
 #include "mytriton/dtypes.def"

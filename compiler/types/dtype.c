@@ -9,8 +9,8 @@
 #include "type.h"
 
 static const MtDtypeInfo rows[MT_DTYPE_COUNT] = {
-#define DTYPE(id, ir, sig, tl, numpy, npy, cuda, mlir, cls, bits, size, mant) \
-    [MT_DT_##id] = {ir, sig, tl, numpy, npy, cuda, mlir, MT_DC_##cls, bits, size, mant},
+#define DTYPE(id, ir, sig, tl, numpy, npy, cuda, mlir, cls, bits, size, mant, rank) \
+    [MT_DT_##id] = {ir, sig, tl, numpy, npy, cuda, mlir, MT_DC_##cls, bits, size, mant, rank},
 #include "mytriton/dtypes.def"
 #undef DTYPE
 };

@@ -133,16 +133,16 @@ const MtType *mt_ty_computation(const MtType *a, bool a_weak, const MtType *b, b
         }
     }
     MtDtype x = (MtDtype)a->dtype, y = (MtDtype)b->dtype;
-    if (x == MT_DT_F64 || y == MT_DT_F64)
-        return mt_ty_scalar(MT_DT_F64);
-    if (x == MT_DT_F32 || y == MT_DT_F32)
-        return mt_ty_scalar(MT_DT_F32);
-    if (x == MT_DT_F16 || y == MT_DT_F16)
-        return mt_ty_scalar(div_or_mod ? MT_DT_F32 : MT_DT_F16);
-    if (x == MT_DT_BF16 && y == MT_DT_BF16)
-        return mt_ty_scalar(div_or_mod ? MT_DT_F32 : MT_DT_BF16);
-    if (x == MT_DT_BF16 || y == MT_DT_BF16)
-        return mt_ty_scalar(MT_DT_F32);
+    const MtDtypeInfo *ix = mt_dtype_info(x), *iy = mt_dtype_info(y);
+    if (ix->rank || iy->rank) {
+        /* the float of higher rank (dtypes.def); a 16-bit one divides in
+         * f32 (PTX has no f16 division), and bf16 meets anything but
+         * bf16 in f32 */
+        MtDtype w = ix->rank >= iy->rank ? x : y;
+        if (mt_dtype_info(w)->bits == 16 && (div_or_mod || (w == MT_DT_BF16 && x != y)))
+            return mt_ty_scalar(MT_DT_F32);
+        return mt_ty_scalar(w);
+    }
     if (div_or_mod && !mt_ty_is_bool(a) && !mt_ty_is_bool(b) && mt_ty_is_unsigned(a) != mt_ty_is_unsigned(b))
         return NULL;
     return integer_promote(a, b);

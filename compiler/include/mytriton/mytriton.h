@@ -54,7 +54,7 @@ const char *mt_status_name(MtStatus s);
 /* ---- element types (dtypes.def) ----------------------------------------- */
 
 typedef enum MtDtype {
-#define DTYPE(id, ir, sig, tl, numpy, npy, cuda, mlir, cls, bits, size, mant) MT_DT_##id,
+#define DTYPE(id, ir, sig, tl, numpy, npy, cuda, mlir, cls, bits, size, mant, rank) MT_DT_##id,
 #include "dtypes.def"
 #undef DTYPE
     MT_DTYPE_COUNT
@@ -71,7 +71,7 @@ typedef enum MtDtypeClass {
 typedef struct MtDtypeInfo {
     const char *ir, *sig, *tl, *numpy, *npy, *cuda, *mlir;
     MtDtypeClass cls;
-    uint8_t bits, size, mant;
+    uint8_t bits, size, mant, rank;
 } MtDtypeInfo;
 
 /* The row of d; NULL when d is out of range. */
