@@ -151,7 +151,10 @@ option.num_stages)
     for v in 0 9 -1 2x ''; do
         mt compile k.py --num-stages "$v"; rc_is 2
         err_is "mytriton compile: --num-stages takes a number of stages from 1 to 8, got '$v'"
+        mt run spec.json --num-stages "$v"; rc_is 2
+        err_is "mytriton run: --num-stages takes a number of stages from 1 to 8, got '$v'"
     done
+    mt run spec.json --num-stages 1; rc_is 0
     ;;
 
 compile.num_stages)
