@@ -115,7 +115,7 @@ def dispatch_only(n):
     args.SIG_OF_TORCH["float32"] = "fp32"
     args._gpu.update(ok=True, why="")        # the key says cuda; nothing is launched
     sig = "*fp32:16,*fp32:16,*fp32:16,*fp32:16,i32:16,1024"
-    k.cache[(sig, "cuda", None)] = mytriton._C.compile(*k.source(), "add3_kernel", sig)
+    k.cache[(sig, "cuda", None, None)] = mytriton._C.compile(*k.source(), "add3_kernel", sig)
     grid = (4,)
     us = per_launch_us(lambda: k.run(x, y, z, out, 4096, BLOCK=1024, grid=grid, warmup=True), n, lambda: None)
     print(f"no GPU: {mytriton._C.cuda_available()[1]}")

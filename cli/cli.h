@@ -61,5 +61,8 @@ void cli_print_diags_short(MtCtx *c);
 bool cli_color(const char *mode);
 /* Parse "NAME=VALUE" into a define (pointers into arg). */
 bool cli_parse_define(char *arg, MtDefine *out);
+/* --num-stages's value, 1 to MT_NUM_STAGES_MAX (compile and run alike);
+ * false after printing why not. */
+bool cli_parse_num_stages(const char *arg, int *out);
 
 #endif

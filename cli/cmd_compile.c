@@ -37,6 +37,8 @@ static const char help[] =
     "                           MLIR (implies --lowering fast; mlir and mlir-llvm imply --codegen mlir)\n"
     "      --lowering fast|seed the fast lowering (default) or the seed documents' CUDA lowering\n"
     "      --num-warps N        warps per program for the fast lowering (default: from the block sizes)\n"
+    "      --num-stages N       software pipelining of tl.dot loops for the fast lowering: 1 loads each\n"
+    "                           tile in its own iteration; 2 or more (default) one iteration ahead\n"
     "      --arch sm_XX         CUDA architecture for ptx/cubin (default sm_90)\n"
     "  -f, --format text|json   json: every requested stage, diagnostics and source map\n"
     "  -o, --output FILE        write the output to FILE instead of stdout\n"
@@ -91,7 +93,7 @@ int cmd_compile(int argc, char **argv)
         {"output", required_argument, 0, 'o'}, {"color", required_argument, 0, 'C'},
         {"diagnostics", required_argument, 0, 'G'}, {"arch", required_argument, 0, 'A'},
         {"lowering", required_argument, 0, 'L'}, {"num-warps", required_argument, 0, 'W'},
-        {"codegen", required_argument, 0, 'g'},
+        {"codegen", required_argument, 0, 'g'}, {"num-stages", required_argument, 0, 'S'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
     };
     MtSpec spec = {0};
@@ -150,6 +152,10 @@ int cmd_compile(int argc, char **argv)
                 cli_error("--num-warps takes a power of two from 1 to 32, got '%s'", optarg);
                 return EXIT_TROUBLE;
             }
+            break;
+        case 'S':
+            if (!cli_parse_num_stages(optarg, &spec.num_stages))
+                return EXIT_TROUBLE;
             break;
         case 'G':
             if (strcmp(optarg, "full") && strcmp(optarg, "short")) {

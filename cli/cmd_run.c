@@ -2,7 +2,7 @@
  *
  *   mytriton run SPEC.json [--backend interp|cuda] [--dump DIR] [--expect DIR]
  *                [--rtol R] [--atol A] [--set NAME=VALUE]... [--threads N]
- *                [--compare interp] [--profile N] [--lowering fast|seed] [--num-warps N]
+ *                [--compare interp] [--profile N] [--lowering fast|seed] [--num-warps N] [--num-stages N]
  *                [--codegen cuda|mlir] [--ptx FILE]
  *                [--format text|json] [--color WHEN]
  *
@@ -38,6 +38,8 @@ static const char help[] =
     "      --profile N       with --backend cuda: time N launches (CUPTI, else CUDA events) after warm-up\n"
     "      --lowering NAME   with --backend cuda: fast (default) or seed (the seed documents' lowering)\n"
     "      --num-warps N     warps per program for the fast lowering\n"
+    "      --num-stages N    software pipelining of tl.dot loops for the fast lowering: 1 off, 2 or more\n"
+    "                        (default) loads one iteration ahead\n"
     "      --codegen G       with --backend cuda: cuda (CUDA C++ and NVRTC, default) or mlir (MLIR's GPU\n"
     "                        pipeline; implies --lowering fast)\n"
     "      --ptx FILE        with --codegen mlir: run this PTX, made earlier by `mytriton compile SPEC.json\n"
@@ -85,7 +87,7 @@ static bool parse_count(const char *s, long lo, long hi, int *out)
 static int parse_options(int argc, char **argv, Options *o)
 {
     enum { OPT_SET = 256, OPT_DUMP, OPT_EXPECT, OPT_RTOL, OPT_ATOL, OPT_COLOR, OPT_COMPARE, OPT_PROFILE, OPT_LOWERING,
-           OPT_WARPS, OPT_CODEGEN, OPT_PTX };
+           OPT_WARPS, OPT_STAGES, OPT_CODEGEN, OPT_PTX };
     static const struct option opts[] = {
         {"backend", required_argument, 0, 'b'}, {"threads", required_argument, 0, 't'},
         {"set", required_argument, 0, OPT_SET},  {"dump", required_argument, 0, OPT_DUMP},
@@ -94,7 +96,7 @@ static int parse_options(int argc, char **argv, Options *o)
         {"compare", required_argument, 0, OPT_COMPARE}, {"profile", required_argument, 0, OPT_PROFILE},
         {"lowering", required_argument, 0, OPT_LOWERING}, {"num-warps", required_argument, 0, OPT_WARPS},
         {"codegen", required_argument, 0, OPT_CODEGEN}, {"ptx", required_argument, 0, OPT_PTX},
-        {"format", required_argument, 0, 'f'},
+        {"num-stages", required_argument, 0, OPT_STAGES}, {"format", required_argument, 0, 'f'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
     };
     int ch;
@@ -169,6 +171,10 @@ static int parse_options(int argc, char **argv, Options *o)
                 cli_error("--num-warps takes a power of two from 1 to 32, got '%s'", optarg);
                 return EXIT_TROUBLE;
             }
+            break;
+        case OPT_STAGES:
+            if (!cli_parse_num_stages(optarg, &o->run.num_stages))
+                return EXIT_TROUBLE;
             break;
         case 'h': fputs(help, stdout); return -1;
         default: return cli_option_error(ch, argv, help);

@@ -139,3 +139,15 @@ bool cli_parse_define(char *arg, MtDefine *out)
     out->value = eq + 1;
     return true;
 }
+
+bool cli_parse_num_stages(const char *arg, int *out)
+{
+    char *end;
+    long n = strtol(arg, &end, 10);
+    if (!*arg || *end || n < 1 || n > MT_NUM_STAGES_MAX) {
+        cli_error("--num-stages takes a number of stages from 1 to %d, got '%s'", MT_NUM_STAGES_MAX, arg);
+        return false;
+    }
+    *out = (int)n;
+    return true;
+}

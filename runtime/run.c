@@ -257,6 +257,7 @@ static bool compile(Run *run, Prepared *p)
                  .last_stage = last,
                  .lowering = run->o->lowering,
                  .num_warps = run->o->num_warps,
+                 .num_stages = run->o->num_stages,
                  .codegen = run->o->codegen};
     double t0 = now_ms();
     MtStatus st = mt_compile(run->c, p->m, &cs, &run->k);

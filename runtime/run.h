@@ -94,6 +94,7 @@ typedef struct MtRunOptions {
     int lowering;             /* MT_LOWERING_* (0: the default): the GPU's code, and the layout that says
                                * how many CUDA threads a program takes */
     int num_warps;            /* warps per program for the fast lowering; 0: chosen from the block sizes */
+    int num_stages;           /* the fast lowering's software pipelining (MtSpec.num_stages); 0: the default */
     int codegen;              /* CUDA: MT_CODEGEN_* (0: CUDA C++ and NVRTC; MLIR: MLIR's GPU pipeline) */
     const char *ptx_path;     /* CUDA with MT_CODEGEN_MLIR: run this PTX, made earlier for the kernel */
     const char *expect_dir;   /* compare every array that has EXPECT_DIR/NAME.npy; NULL: none */

@@ -172,7 +172,7 @@ static char *read_request(const cJSON *root, Request *q)
     static const char *const keys[] = {"id", "method", "spec", "spec_json", "base_dir", "source", "source_path",
                                        "set", "timeout_ms", "memory_mb", "cpu_seconds"};
     static const char *const option_keys[] = {"backend", "threads", "compare", "profile", "lowering", "num_warps",
-                                              "codegen", "ptx", "expect", "dump", "rtol", "atol"};
+                                              "num_stages", "codegen", "ptx", "expect", "dump", "rtol", "atol"};
     const cJSON *k;
     cJSON_ArrayForEach(k, root)
     {
@@ -259,6 +259,12 @@ static char *read_request(const cJSON *root, Request *q)
             if (w < 1 || w > 32 || (w & (w - 1)) || k->valuedouble != w)
                 return error_answer(q->id, "bad-request", NULL, "num_warps: expected a power of two from 1 to 32");
             q->opt.num_warps = w;
+        } else if (!strcmp(key, "num_stages")) {
+            if (!cJSON_IsNumber(k) || k->valuedouble < 1 || k->valuedouble > MT_NUM_STAGES_MAX ||
+                k->valuedouble != (int)k->valuedouble)
+                return error_answer(q->id, "bad-request", NULL, "num_stages: expected a whole number from 1 to %d",
+                                    MT_NUM_STAGES_MAX);
+            q->opt.num_stages = (int)k->valuedouble;
         } else if (!strcmp(key, "codegen")) {
             if (!cJSON_IsString(k) || (q->opt.codegen = mt_codegen_from_name(k->valuestring)) < 0)
                 return error_answer(q->id, "bad-request", NULL, "codegen: expected \"cuda\" or \"mlir\"");

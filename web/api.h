@@ -23,7 +23,7 @@ void mt_web_api_ceilings(WebReq *r);         /* ceilings.c */
 void mt_web_api_ceilings_measure(WebReq *r);
 
 /* What names a kernel specialisation in a request (request.c):
- * {"source" | "path", "kernel", "signature", "defines", "sm", "lowering", "num_warps"}. */
+ * {"source" | "path", "kernel", "signature", "defines", "sm", "lowering", "num_warps", "num_stages"}. */
 typedef struct WebKernelReq {
     char *source;             /* the text to compile (the body's, or the file's) */
     size_t len;
@@ -35,6 +35,7 @@ typedef struct WebKernelReq {
     int sm;                   /* CUDA architecture for PTX/cubin; 90 */
     int lowering;             /* MtLowering: "lowering": "seed" | "fast" */
     int num_warps;            /* fast lowering: warps per program; 0: chosen */
+    int num_stages;           /* fast lowering: MtSpec.num_stages (1: no pipelining); 0: the default */
 } WebKernelReq;
 
 /* Read the fields above from body; on a bad field replies 400 (naming the

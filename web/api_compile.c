@@ -181,7 +181,8 @@ void mt_web_api_compile(WebReq *r)
                        .sm = q.sm,
                        .dump_passes = w.passes ? "all" : NULL,
                        .lowering = q.lowering,
-                       .num_warps = q.num_warps};
+                       .num_warps = q.num_warps,
+                       .num_stages = q.num_stages};
         mt_web_compile_begin(r->s, c);
         st = mt_compile(c, m, &spec, &k);
         compile_ms = (mt_web_now() - t0) * 1e3;
@@ -228,7 +229,7 @@ void mt_web_api_compile(WebReq *r)
     if (sass)
         cJSON_AddItemToObject(doc, "sass", sass);
     if (st == MT_OK && w.mlir)
-        mt_web_mlir_stages(r->s, c, k, q.path, q.source, q.len, q.sm, q.lowering, q.num_warps, w.mlir_llvm, doc);
+        mt_web_mlir_stages(r->s, c, k, &q, w.mlir_llvm, doc);
     ptx = sass = NULL;
     char sha[65];
     mt_web_sha256_hex(q.source, q.len, sha);
@@ -285,7 +286,8 @@ void mt_web_api_actions(WebReq *r)
                    .infer_params = !q.signature,
                    .last_stage = MT_STAGE_SSA,
                    .lowering = q.lowering,
-                   .num_warps = q.num_warps};
+                   .num_warps = q.num_warps,
+                   .num_stages = q.num_stages};
     if (clean) {
         mt_web_compile_begin(r->s, c);
         MtStatus st = mt_compile(c, m, &spec, &k);

@@ -321,7 +321,8 @@ static bool check_compiles(WebReq *r, const WebKernelReq *q, const MtLaunchSpec 
                    .signature = q->signature ? q->signature : derived && *derived ? derived : NULL,
                    .last_stage = strcmp(o->backend, "cuda") ? MT_STAGE_SSA : MT_STAGE_CUDA,
                    .lowering = q->lowering,
-                   .num_warps = q->num_warps};
+                   .num_warps = q->num_warps,
+                   .num_stages = q->num_stages};
     MtStatus st = MT_ERR_SOURCE;
     if (clean) {
         mt_web_compile_begin(r->s, c);
@@ -421,6 +422,8 @@ void mt_web_api_run_start(WebReq *r)
         cJSON_AddStringToObject(req, "lowering", mt_lowering_name((MtLowering)q.lowering));
     if (q.num_warps)
         cJSON_AddNumberToObject(req, "num_warps", q.num_warps);
+    if (q.num_stages)
+        cJSON_AddNumberToObject(req, "num_stages", q.num_stages);
     snprintf(path, sizeof path, "%s/outputs", dir);
     cJSON_AddStringToObject(req, "dump", path);
     RunCtx *rc = malloc(sizeof *rc);

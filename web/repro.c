@@ -78,6 +78,13 @@ static const char *text_of(const cJSON *o, const char *key)
     return v ? v : "";
 }
 
+/* A positive whole-number field (num_warps, num_stages, profile), else 0. */
+static int count_of(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) && v->valueint > 0 ? v->valueint : 0;
+}
+
 /* inputs/: every array argument as a file; the spec names the files. */
 static bool inputs(Repro *p)
 {
@@ -157,9 +164,11 @@ static int expected(Repro *p)
     return (int)n;
 }
 
-/* kernel.cu, when the kernel compiles to CUDA with the run's signature. */
-static void cuda_source(Repro *p, const char *source, const char *lowering, int num_warps)
+/* kernel.cu, when the kernel compiles to CUDA with the run's signature
+ * and the lowering options of its request. */
+static void cuda_source(Repro *p, const char *source, const cJSON *req)
 {
+    const char *lowering = text_of(req, "lowering");
     MtCtx *c = mt_ctx_new(NULL);
     MtModule *m;
     MtCompiled *k = NULL;
@@ -169,7 +178,8 @@ static void cuda_source(Repro *p, const char *source, const char *lowering, int 
                    .signature = text_of(p->run, "signature"),
                    .last_stage = MT_STAGE_CUDA,
                    .lowering = *lowering ? mt_lowering_from_name(lowering) : 0,
-                   .num_warps = num_warps};
+                   .num_warps = count_of(req, "num_warps"),
+                   .num_stages = count_of(req, "num_stages")};
     if (mt_parse(c, "kernel.py", source, strlen(source), &m) == MT_OK) {
         mt_web_compile_begin(p->r->s, c);
         MtStatus st = mt_compile(c, m, &spec, &k);
@@ -192,20 +202,21 @@ static void command(Repro *p, char *out, size_t len, bool expect)
     const cJSON *req = cJSON_GetObjectItemCaseSensitive(p->run, "request");
     const char *backend = text_of(p->run, "backend");
     const char *lowering = text_of(req, "lowering");
-    const cJSON *warps = cJSON_GetObjectItemCaseSensitive(req, "num_warps");
-    const cJSON *profile = cJSON_GetObjectItemCaseSensitive(p->run, "profile");
+    int warps = count_of(req, "num_warps"), stages = count_of(req, "num_stages"), profile = count_of(p->run, "profile");
     const cJSON *compare = cJSON_GetObjectItemCaseSensitive(p->run, "compare");
     size_t at = (size_t)snprintf(out, len, "mytriton run spec.json");
     if (!strcmp(backend, "cuda")) {
         at += (size_t)snprintf(out + at, len - at, " --backend cuda");
         if (*lowering)
             at += (size_t)snprintf(out + at, len - at, " --lowering %s", lowering);
-        if (cJSON_IsNumber(warps) && warps->valueint > 0)
-            at += (size_t)snprintf(out + at, len - at, " --num-warps %d", warps->valueint);
+        if (warps)
+            at += (size_t)snprintf(out + at, len - at, " --num-warps %d", warps);
+        if (stages)
+            at += (size_t)snprintf(out + at, len - at, " --num-stages %d", stages);
         if (cJSON_IsTrue(compare))
             at += (size_t)snprintf(out + at, len - at, " --compare interp");
-        if (cJSON_IsNumber(profile) && profile->valueint > 0)
-            at += (size_t)snprintf(out + at, len - at, " --profile %d", profile->valueint);
+        if (profile)
+            at += (size_t)snprintf(out + at, len - at, " --profile %d", profile);
     }
     if (expect)
         snprintf(out + at, len - at, " --expect expected");
@@ -226,8 +237,6 @@ static bool build(Repro *p, int fd)
     }
     free(text);
     const char *source = text_of(p->run, "source");
-    const cJSON *req = cJSON_GetObjectItemCaseSensitive(p->run, "request");
-    const cJSON *warps = cJSON_GetObjectItemCaseSensitive(req, "num_warps");
     mt_web_tar_begin(&p->tar, fd);
     say(p, "# mytriton run %lld: %s\n\n", (long long)p->id, text_of(p->run, "kernel"));
     say(p, "Exported by the mytriton dashboard. The run: `%s` from `%s`, signature `%s`, backend %s%s%s, "
@@ -245,7 +254,7 @@ static bool build(Repro *p, int fd)
     int nexpected = expected(p);
     if (nexpected)
         say(p, "- `expected/`: the %d arrays as the run left them\n", nexpected);
-    cuda_source(p, source, text_of(req, "lowering"), cJSON_IsNumber(warps) ? warps->valueint : 0);
+    cuda_source(p, source, cJSON_GetObjectItemCaseSensitive(p->run, "request"));
     char cmd[512];
     command(p, cmd, sizeof cmd, nexpected > 0);
     say(p, "\n## Run it again\n\n```sh\ncd %s\n%s\n```\n\n", p->top, cmd);

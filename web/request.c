@@ -3,7 +3,7 @@
  *
  *   {"source": "...", "path": "examples/add_kernel.py", "kernel": "add_kernel",
  *    "signature": "*fp32,*fp32,*fp32,i32,256", "defines": {"BLOCK": 256}, "sm": 90,
- *    "lowering": "seed" | "fast", "num_warps": 4}
+ *    "lowering": "seed" | "fast", "num_warps": 4, "num_stages": 2}
  *
  * "source" is the editor's text; without it "path" is read from the roots.
  * Every field is checked for its type, and a bad one is answered with a
@@ -28,6 +28,20 @@ static bool opt_string(WebReq *r, const cJSON *body, const char *name, char **ou
         mt_web_reply_error(r, 500, "internal", NULL, "out of memory");
         return false;
     }
+    return true;
+}
+
+/* A whole number of `what` from 1 to hi, or absent (*out stays 0). */
+static bool opt_count(WebReq *r, const cJSON *body, const char *name, const char *what, int hi, int *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(body, name);
+    if (!v || cJSON_IsNull(v))
+        return true;
+    if (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble > hi || v->valuedouble != (int)v->valuedouble) {
+        mt_web_reply_error(r, 400, "bad_field", name, "%s must be a number of %s from 1 to %d", name, what, hi);
+        return false;
+    }
+    *out = v->valueint;
     return true;
 }
 
@@ -109,15 +123,10 @@ bool mt_web_kernel_req(WebReq *r, const cJSON *body, WebKernelReq *q)
         return false;
     }
     q->lowering = l;
-    const cJSON *warps = cJSON_GetObjectItemCaseSensitive(body, "num_warps");
-    if (warps && !cJSON_IsNull(warps)) {
-        if (!cJSON_IsNumber(warps) || warps->valuedouble < 1 || warps->valuedouble > 32 ||
-            warps->valuedouble != (int)warps->valuedouble) {
-            mt_web_reply_error(r, 400, "bad_field", "num_warps", "num_warps must be a number of warps from 1 to 32");
-            free(path);
-            return false;
-        }
-        q->num_warps = warps->valueint;
+    if (!opt_count(r, body, "num_warps", "warps", 32, &q->num_warps) ||
+        !opt_count(r, body, "num_stages", "stages", MT_NUM_STAGES_MAX, &q->num_stages)) {
+        free(path);
+        return false;
     }
     if (q->kernel && !*q->kernel) {
         free(q->kernel);

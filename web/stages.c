@@ -279,8 +279,7 @@ static cJSON *message_part(const char *key, const char *text)
     return o;
 }
 
-void mt_web_mlir_stages(MtWebServer *s, MtCtx *c, MtCompiled *k, const char *path, const char *src, size_t len,
-                        int sm, int lowering, int num_warps, bool llvm, cJSON *doc)
+void mt_web_mlir_stages(MtWebServer *s, MtCtx *c, MtCompiled *k, const WebKernelReq *q, bool llvm, cJSON *doc)
 {
     static const MtStage stages[] = {MT_STAGE_MLIR, MT_STAGE_MLIR_LLVM};
     size_t nstages = llvm ? 2 : 1;
@@ -302,11 +301,12 @@ void mt_web_mlir_stages(MtWebServer *s, MtCtx *c, MtCompiled *k, const char *pat
     MtSpec spec = {.kernel = mt_compiled_kernel_name(k),
                    .signature = mt_compiled_signature(c, k),
                    .last_stage = stages[nstages - 1],
-                   .sm = sm,
-                   .lowering = lowering,
-                   .num_warps = num_warps,
+                   .sm = q->sm,
+                   .lowering = q->lowering,
+                   .num_warps = q->num_warps,
+                   .num_stages = q->num_stages,
                    .codegen = MT_CODEGEN_MLIR};
-    MtStatus st = mt_parse(m2c, path, src, len, &m);
+    MtStatus st = mt_parse(m2c, q->path, q->source, q->len, &m);
     if (st == MT_OK) {
         mt_web_compile_begin(s, m2c);
         st = mt_compile(m2c, m, &spec, &mk);
@@ -319,7 +319,7 @@ void mt_web_mlir_stages(MtWebServer *s, MtCtx *c, MtCompiled *k, const char *pat
         if (text) {
             part = cJSON_CreateObject();
             cJSON_AddStringToObject(part, "text", text);
-            cJSON_AddItemToObject(part, "lines", mt_web_stage_lines(m2c, mk, stages[i], src, len));
+            cJSON_AddItemToObject(part, "lines", mt_web_stage_lines(m2c, mk, stages[i], q->source, q->len));
             cJSON_AddStringToObject(part, "version", version ? version : "MLIR");
         } else if (st == MT_CANCELLED) {
             part = message_part("error", "the MLIR compile took too long and was stopped");

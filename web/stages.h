@@ -2,6 +2,7 @@
 #ifndef MT_WEB_STAGES_H
 #define MT_WEB_STAGES_H
 
+#include "api.h"
 #include "mytriton/mytriton.h"
 #include "web_int.h"
 
@@ -18,13 +19,12 @@ cJSON *mt_web_passes_json(MtCtx *c, MtCompiled *k, const char *src, size_t len);
 cJSON *mt_web_nvrtc_stages(const MtWebServer *s, MtCtx *c, MtCompiled *k, int sm, bool sass, const char *src,
                            size_t len, cJSON **sass_out);
 /* The MLIR code generator's stages of the kernel k (compiled in c with the
- * CUDA code generator) as doc["mlir"] and, with `llvm`, doc["mlir-llvm"]:
+ * CUDA code generator from the request q) as doc["mlir"] and, with `llvm`, doc["mlir-llvm"]:
  * each {"text", "lines", "version"}, {"unavailable": why and how to
  * enable it} or {"error": the first diagnostic}. A compile of its own, in
  * a context of its own, so that MLIR's diagnostics never mix with the
  * editor's and a machine without the MLIR backend still shows the rest. */
-void mt_web_mlir_stages(MtWebServer *s, MtCtx *c, MtCompiled *k, const char *path, const char *src, size_t len,
-                        int sm, int lowering, int num_warps, bool llvm, cJSON *doc);
+void mt_web_mlir_stages(MtWebServer *s, MtCtx *c, MtCompiled *k, const WebKernelReq *q, bool llvm, cJSON *doc);
 /* The disassembler to use: `configured`, $MYTRITON_NVDISASM, nvdisasm or
  * cuobjdump on PATH or in /usr/local/cuda/bin; malloc'ed, or NULL. */
 char *mt_web_find_sass_tool(const char *configured);

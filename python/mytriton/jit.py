@@ -5,9 +5,9 @@ specialisation key -- the Triton-AOT-style signature the C compiler takes,
 one entry per parameter: ``*fp32:16`` for a tensor of float32 whose address
 is a multiple of 16, ``i32`` / ``i64`` / ``fp32`` / ``i1`` for Python
 scalars (``:16`` on an int divisible by 16), the literal value of a
-``tl.constexpr`` -- plus the backend and num_warps, looks the compiled
-kernel up in the function's cache (compiling through ``mytriton._C`` on a
-miss), and launches it:
+``tl.constexpr`` -- plus the backend, num_warps and num_stages, looks the
+compiled kernel up in the function's cache (compiling through
+``mytriton._C`` on a miss), and launches it:
 
 - torch CUDA tensors and ``__cuda_array_interface__`` objects (CuPy):
   on the GPU, asynchronously on torch's current stream;
@@ -147,7 +147,7 @@ class JITFunction:
                                                          _args.SIG_OF_TORCH, self.slow, self.interpret)
         if backend is None or self.interpret:
             backend = _args.backend_for(self.interpret)
-        key = (signature, backend, num_warps)
+        key = (signature, backend, num_warps, num_stages)
         kernel = self.cache.get(key)
         if kernel is None:
             kernel = self._compile(key, backend, device)
@@ -172,14 +172,15 @@ class JITFunction:
         return self.run(*args, grid=grid, warmup=True, **kwargs)
 
     def _compile(self, key, backend, device):
-        signature, _, num_warps = key
+        signature, _, num_warps, num_stages = key
         path, text = self.source()
         if backend == "cuda":
             _args.check_device(device)
             stage, sm = "cuda", _args.device_sm()
         else:
             stage, sm = "ssa", 90
-        kernel = _C.compile(path, text, self.__name__, signature, stage=stage, num_warps=num_warps or 0, sm=sm)
+        kernel = _C.compile(path, text, self.__name__, signature, stage=stage, num_warps=num_warps or 0,
+                            num_stages=num_stages or 0, sm=sm)
         self.compiles += 1
         self.cache[key] = kernel
         return kernel

@@ -1,7 +1,7 @@
 /* compile.c: mytriton._C.compile and the Kernel object it returns.
  *
  * compile(path, text, kernel, signature, defines=(), stage="ssa",
- *         num_warps=0, lowering=None, sm=90) -> Kernel
+ *         num_warps=0, num_stages=0, lowering=None, sm=90) -> Kernel
  *
  * parses the whole file (so the kernel's helpers and module-level
  * constexprs are there, and every diagnostic points into the user's own
@@ -94,14 +94,14 @@ static int defines_from(PyObject *seq, MtDefine **out, size_t *n)
 
 PyObject *mtpy_compile(PyObject *self_, PyObject *args, PyObject *kw)
 {
-    static char *names[] = {"path", "text", "kernel", "signature", "defines", "stage", "num_warps", "lowering", "sm",
-                            NULL};
+    static char *names[] = {"path", "text", "kernel", "signature", "defines", "stage", "num_warps", "num_stages",
+                            "lowering", "sm", NULL};
     const char *path, *text, *kernel, *signature = NULL, *stage = "ssa", *lowering = NULL;
     Py_ssize_t len;
     PyObject *defs = NULL;
-    int num_warps = 0, sm = 90;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ss#s|zOsizi:compile", names, &path, &text, &len, &kernel, &signature,
-                                     &defs, &stage, &num_warps, &lowering, &sm))
+    int num_warps = 0, num_stages = 0, sm = 90;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ss#s|zOsiizi:compile", names, &path, &text, &len, &kernel, &signature,
+                                     &defs, &stage, &num_warps, &num_stages, &lowering, &sm))
         return NULL;
     int st_last = mt_stage_from_name(stage);
     if (st_last != MT_STAGE_SSA && st_last != MT_STAGE_CUDA)
@@ -129,7 +129,8 @@ PyObject *mtpy_compile(PyObject *self_, PyObject *args, PyObject *kw)
     MtModule *m = NULL;
     MtStatus st;
     MtSpec spec = {.kernel = kernel, .signature = signature, .defines = defines, .ndefines = ndefines,
-                   .last_stage = st_last, .sm = sm, .lowering = low, .num_warps = num_warps};
+                   .last_stage = st_last, .sm = sm, .lowering = low, .num_warps = num_warps,
+                   .num_stages = num_stages};
     Py_BEGIN_ALLOW_THREADS
     st = mt_parse(self->c, path, text, (size_t)len, &m);
     if (st == MT_OK)

@@ -65,7 +65,8 @@ static PyObject *rule(PyObject *self, PyObject *arg)
 
 static PyMethodDef module_methods[] = {
     {"compile", (PyCFunction)(void (*)(void))mtpy_compile, METH_VARARGS | METH_KEYWORDS,
-     "compile(path, text, kernel, signature, defines=(), stage='ssa', num_warps=0, lowering=None, sm=90) -> Kernel"},
+     "compile(path, text, kernel, signature, defines=(), stage='ssa', num_warps=0, num_stages=0, lowering=None, "
+     "sm=90) -> Kernel"},
     {"classify", (PyCFunction)(void (*)(void))mtpy_classify, METH_FASTCALL,
      "classify(flags, names, values, fast_types, sig_of_dtype, slow, interp) -> (signature, backend, launch args, "
      "device): mytriton/args.py's rules, fast"},

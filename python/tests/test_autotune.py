@@ -92,6 +92,14 @@ class Decorators(unittest.TestCase):
         self.assertEqual(calls, [("pre", 0.0), ("post", None), ("pre", 11.0), ("post", "CompilationError")])
         np.testing.assert_array_equal(out, np.full(16, 11.0, np.float32))   # no hook on the real launch
 
+    def test_config_num_stages_is_a_launch_option(self):
+        k = triton.autotune([triton.Config({"BLOCK": 16}, num_warps=2, num_stages=1)], key=[])(
+            triton.jit(kernels.fill_kernel.fn))
+        out = np.zeros(16, np.float32)
+        k[(1,)](out, 3.0, 16)
+        self.assertTrue((out == 3).all())
+        self.assertEqual([key[2:] for key in k.fn.cache], [(2, 1)])   # num_warps, num_stages
+
     def test_autotune_over_heuristics(self):
         k = triton.autotune([triton.Config({}, num_warps=2)], key=[])(
             triton.heuristics({"BLOCK": lambda args: args["n"]})(triton.jit(kernels.fill_kernel.fn)))

@@ -47,6 +47,18 @@ class CudaStage(unittest.TestCase):
         self.assertIn("fast CUDA lowering", d.message)
 
 
+    def test_num_stages_changes_the_dot_loop(self):
+        # examples/dot.py's matmul: the fast lowering loads the K loop's
+        # tiles one iteration ahead, unless num_stages=1; 2 and more are 2
+        path, text = load_example("dot").matmul_kernel.source()
+        cuda = {n: mytriton._C.compile(path, text, "matmul_kernel", "*fp32:16,*fp32:16,*fp32:16,i32,i32,i32,8,8,16",
+                                       stage="cuda", num_stages=n).text("cuda")
+                for n in (0, 1, 2, 3)}
+        self.assertNotEqual(cuda[1], cuda[0])
+        self.assertEqual(cuda[2], cuda[0])
+        self.assertEqual(cuda[3], cuda[0])
+
+
     def test_tutorials(self):
         # each tutorial kernel with the signature its GPU launch makes: it
         # compiles, or the fast lowering refuses a construct (E0603) at its

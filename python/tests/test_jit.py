@@ -2,6 +2,7 @@
 numpy arrays (the CPU interpreter): no GPU needed."""
 import os
 import unittest
+from unittest import mock
 
 import support  # noqa: F401  (numpy or skip)
 import numpy as np
@@ -101,7 +102,17 @@ class Cache(unittest.TestCase):
         self.assertEqual(self.k.compiles, 3)
         self.k[(1,)](a, 1.0, 32, BLOCK=32, num_warps=8)  # another num_warps
         self.assertEqual(self.k.compiles, 4)
-        self.assertEqual(len(self.k.cache), 4)
+        self.k[(1,)](a, 1.0, 32, BLOCK=32, num_warps=8, num_stages=1)  # another num_stages
+        self.assertEqual(self.k.compiles, 5)
+        self.assertEqual(len(self.k.cache), 5)
+
+    def test_launch_options_reach_the_compiler(self):
+        a = np.zeros(32, np.float32)
+        with mock.patch.object(triton._C, "compile", wraps=triton._C.compile) as compile:
+            self.k[(1,)](a, 1.0, 32, BLOCK=32)
+            self.k[(1,)](a, 1.0, 32, BLOCK=32, num_warps=2, num_stages=1)
+        self.assertEqual([(c.kwargs["num_warps"], c.kwargs["num_stages"]) for c in compile.call_args_list],
+                         [(0, 0), (2, 1)])
 
     def test_key_is_the_signature(self):
         a = np.zeros(64, np.float32)

@@ -5,7 +5,8 @@
 #   help.*, version.*   what --help and --version say, and where
 #   exit.rule           one exit-status rule for every command (docs/cli.md)
 #   prefix.*            every message starts with "mytriton <command>: "
-#   option.*            unknown options and missing values
+#   option.*            unknown options, missing values, values out of range
+#   compile.*           what compile's options change in its output
 #   output.*            -o never destroys: special files written in place,
 #                       symlinks followed, inputs refused, modes kept
 #   stdout.full         a write error on standard output exits 2, said
@@ -145,6 +146,34 @@ option.missing_value)
     mt compile k.py --kernel; rc_is 2; err_has "mytriton compile: option '--kernel' needs a value"
     mt run spec.json --dump; rc_is 2; err_has "mytriton run: option '--dump' needs a value"
     mt check -o; rc_is 2; err_has "mytriton check: option '-o' needs a value"
+    ;;
+option.num_stages)
+    for v in 0 9 -1 2x ''; do
+        mt compile k.py --num-stages "$v"; rc_is 2
+        err_is "mytriton compile: --num-stages takes a number of stages from 1 to 8, got '$v'"
+        mt run spec.json --num-stages "$v"; rc_is 2
+        err_is "mytriton run: --num-stages takes a number of stages from 1 to 8, got '$v'"
+    done
+    mt run spec.json --num-stages 1; rc_is 0
+    ;;
+
+compile.num_stages)
+    # tests/exec/fast/dots.py's K loop of tl.dot: by default its first tiles
+    # are loaded before the loop (each iteration loads the next); with
+    # --num-stages 1 every load stays in the loop.
+    DOTS="$SRC/tests/exec/fast/dots.py"
+    DSIG='*fp32,*fp32,*fp32,i32,32,32,16'
+    loads_before_loop() { awk '/^  for /{exit} /load /{n++} END{print n+0}' out; }
+    for stages in "" 2 8; do
+        mt compile "$DOTS" --kernel advancing_matmul_kernel --signature "$DSIG" --emit kernel ${stages:+--num-stages $stages}
+        rc_is 0
+        grep -q '^  for ' out || fail "no loop in the kernel layer"
+        [ "$(loads_before_loop)" -gt 0 ] || fail "--num-stages '$stages': no load before the loop"
+    done
+    mt compile "$DOTS" --kernel advancing_matmul_kernel --signature "$DSIG" --emit kernel --num-stages 1
+    rc_is 0
+    grep -q '^  for ' out || fail "no loop in the kernel layer"
+    [ "$(loads_before_loop)" = 0 ] || fail "--num-stages 1: $(loads_before_loop) loads before the loop"
     ;;
 
 output.is_input)

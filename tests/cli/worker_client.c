@@ -1,7 +1,8 @@
 /* worker_client.c: `mytriton worker` through a real client, as a server
  * would use it (docs/runtime.md): start it on two pipes, read its hello,
  * send JSON lines, read the answers. Cases:
- *   run        a spec file runs; the answer carries the run result
+ *   run        a spec file runs; the answer carries the run result; the
+ *              launch options (num_stages here) are taken
  *   inline     a spec and a source given in the request (an editor's buffer)
  *   pipelined  several requests written at once come back in order
  *   bad        malformed lines and requests get bad-request answers, and
@@ -182,6 +183,11 @@ int main(int argc, char **argv)
         CHECK(cJSON_GetArraySize(arrays) == 3, "three arrays");
         CHECK(!strcmp(str(cJSON_GetArrayItem(arrays, 2), "fnv1a"), "ec6c735d8b99f939"), "out's hash");
         cJSON_Delete(a);
+        send_line(&w, "{\"id\": 3, \"spec\": \"examples/add_kernel.json\", \"num_stages\": 1, \"num_warps\": 2}");
+        CHECK(started(&w) > 0, "started");
+        a = answer(&w);
+        CHECK(ok(a) && !strcmp(str(result(a), "outcome"), "ok"), "num_stages: %s", cJSON_PrintUnformatted(a));
+        cJSON_Delete(a);
         /* A wrong spec is a result too, with its diagnostic located in the spec. */
         send_line(&w, "{\"id\": 2, \"spec\": \"tests/exec/data/bad_grid.json\"}");
         a = answer(&w);
@@ -222,6 +228,11 @@ int main(int argc, char **argv)
             {"{\"id\": 9, \"spec\": \"s.json\", \"backend\": \"tpu\"}", "backend: expected \"interp\" or \"cuda\""},
             {"{\"id\": 9, \"spec\": \"s.json\", \"options\": {}}", "unknown key 'options'"},
             {"{\"id\": 9, \"spec\": \"s.json\", \"timeout_ms\": -5}", "timeout_ms: expected a whole number from 1 to 1000000000"},
+            {"{\"id\": 9, \"spec\": \"s.json\", \"num_stages\": 0}", "num_stages: expected a whole number from 1 to 8"},
+            {"{\"id\": 9, \"spec\": \"s.json\", \"num_stages\": 9}", "num_stages: expected a whole number from 1 to 8"},
+            {"{\"id\": 9, \"spec\": \"s.json\", \"num_stages\": 2.5}", "num_stages: expected a whole number from 1 to 8"},
+            {"{\"id\": 9, \"spec\": \"s.json\", \"num_stages\": \"2\"}", "num_stages: expected a whole number from 1 to 8"},
+            {"{\"id\": 9, \"spec\": \"s.json\", \"num_stages\": 1e300}", "num_stages: expected a whole number from 1 to 8"},
             {"{\"id\": 9, \"method\": \"dance\"}", "unknown method 'dance' (methods: run, ping, shutdown)"},
         };
         for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

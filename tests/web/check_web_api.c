@@ -363,6 +363,62 @@ START_TEST(compile_mlir_stages_are_linked)
 }
 END_TEST
 
+/* tests/exec/fast/dots.py's advancing_matmul_kernel: a K loop of tl.dot
+ * whose tiles the fast lowering loads one iteration ahead. */
+static const char dot_loop_body[] =
+    "{\"source\": \"import triton\\nimport triton.language as tl\\n\\n@triton.jit\\n"
+    "def mm(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):\\n"
+    "    rm = tl.arange(0, BM)\\n    rn = tl.arange(0, BN)\\n    rk = tl.arange(0, BK)\\n"
+    "    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]\\n    b_ptrs = b_ptr + rk[:, None] * BN + rn[None, :]\\n"
+    "    acc = tl.zeros((BM, BN), dtype=tl.float32)\\n    for k in range(0, K, BK):\\n"
+    "        acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))\\n        a_ptrs += BK\\n"
+    "        b_ptrs += BK * BN\\n    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)\\n\", "
+    "\"signature\": \"*fp32,*fp32,*fp32,i32,32,32,16\", \"stages\": [\"kernel\", \"mlir\"]%s}";
+
+/* Loads in the kernel layer before its first loop. */
+static int loads_before_loop(const cJSON *doc)
+{
+    const char *text = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "stages"), "kernel"));
+    ck_assert_ptr_nonnull(text);
+    const char *loop = strstr(text, "\n  for ");
+    ck_assert_ptr_nonnull(loop);
+    int n = 0;
+    for (const char *p = strstr(text, "load "); p && p < loop; p = strstr(p + 1, "load "))
+        n++;
+    return n;
+}
+
+START_TEST(compile_takes_num_stages)
+{
+    char body[2048];
+    snprintf(body, sizeof body, dot_loop_body, "");
+    cJSON *piped = post_json("/api/compile", body, 200);
+    ck_assert_int_gt(loads_before_loop(piped), 0);
+    snprintf(body, sizeof body, dot_loop_body, ", \"num_stages\": 1");
+    cJSON *plain = post_json("/api/compile", body, 200);
+    ck_assert_int_eq(loads_before_loop(plain), 0);
+    /* the MLIR stages are a compile of their own, with the same options */
+    const char *mlir_piped = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(piped, "mlir"), "text"));
+    const char *mlir_plain = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(plain, "mlir"), "text"));
+    ck_assert((mlir_piped == NULL) == (mlir_plain == NULL));
+    if (mlir_piped)
+        ck_assert_str_ne(mlir_piped, mlir_plain);
+    cJSON_Delete(piped);
+    cJSON_Delete(plain);
+    for (const char *v = "0\0" "9\0" "2.5\0" "\"2\"\0"; *v; v += strlen(v) + 1) {
+        char extra[64];
+        snprintf(extra, sizeof extra, ", \"num_stages\": %s", v);
+        snprintf(body, sizeof body, dot_loop_body, extra);
+        cJSON *doc = post_json("/api/compile", body, 400);
+        ck_assert_str_eq(error_code(doc), "bad_field");
+        ck_assert_str_eq(error_field(doc), "num_stages");
+        ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "error"), "message")),
+                         "num_stages must be a number of stages from 1 to 8");
+        cJSON_Delete(doc);
+    }
+}
+END_TEST
+
 START_TEST(compile_errors_come_with_ranges_and_fixes)
 {
     const char *body = "{\"source\": \"import triton\\nimport triton.language as tl\\n\\n@triton.jit\\n"
@@ -765,6 +821,12 @@ START_TEST(real_worker_runs_the_interpreter)
     ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(run, "outputs")), 3);
     ck_assert_ptr_null(cJSON_GetObjectItem(run, "occupancy")); /* the interpreter has none */
     cJSON_Delete(run);
+    /* the lowering options go to the worker, which takes them */
+    char with_options[1024];
+    snprintf(with_options, sizeof with_options, "\"num_warps\": 2, \"num_stages\": 1, %s", add_spec);
+    run = finish_run(start_run("kernels.py", "add_kernel", with_options));
+    expect_real_add(run);
+    cJSON_Delete(run);
     /* a launch the spec gets wrong is an error run naming the field */
     char spec[512];
     snprintf(spec, sizeof spec, "\"spec\": {\"grid\": [\"cdiv(m, BLOCK)\"], \"args\": {\"x\": {\"dtype\": \"float32\", "
@@ -976,6 +1038,26 @@ START_TEST(ceilings_come_from_two_checked_runs)
 }
 END_TEST
 
+/* A GPU run's repro command carries the run's lowering options. */
+START_TEST(repro_keeps_the_lowering_options)
+{
+    ck_assert_str_eq(probe_state(), "ready");
+    char spec[1024];
+    snprintf(spec, sizeof spec, "\"backend\": \"cuda\", \"num_warps\": 2, \"num_stages\": 1, %s", run_spec);
+    int id = start_run("kernels.py", "add_kernel", spec);
+    cJSON *run = finish_run(id);
+    ck_assert_str_eq(str_of(run, "status"), "ok");
+    cJSON_Delete(run);
+    char path[64];
+    snprintf(path, sizeof path, "/api/runs/%d/repro", id);
+    HttpResp r = http_request("GET", url(path), NULL, 0, NULL, 0);
+    ck_assert_int_eq(r.status, 200);
+    static const char want[] = "\nmytriton run spec.json --backend cuda --num-warps 2 --num-stages 1 --expect expected\n";
+    ck_assert_msg(memmem(r.body, r.len, want, strlen(want)), "the README lacks:%s", want);
+    http_free(&r);
+}
+END_TEST
+
 /* The ceiling kernels compute what they say, on the interpreter at a
  * small size: the copy's out is its x, the FMA kernel's out is the two
  * chains' sum (x + 1 + x for zero iterations). */
@@ -1125,6 +1207,7 @@ int main(void)
     tcase_add_test(t, compile_links_every_stage_to_the_source);
     tcase_add_test(t, compile_ptx_is_linked_through_cuda);
     tcase_add_test(t, compile_mlir_stages_are_linked);
+    tcase_add_test(t, compile_takes_num_stages);
     tcase_add_test(t, compile_errors_come_with_ranges_and_fixes);
     tcase_add_test(t, compile_rejects_bad_requests);
     tcase_add_test(t, oversized_bodies_are_refused);
@@ -1153,6 +1236,7 @@ int main(void)
     tcase_add_checked_fixture(gpu, setup_fake_gpu, teardown_fake_gpu);
     tcase_set_timeout(gpu, 60);
     tcase_add_test(gpu, ceilings_come_from_two_checked_runs);
+    tcase_add_test(gpu, repro_keeps_the_lowering_options);
     suite_add_tcase(s, gpu);
     TCase *tok = tcase_create("token");
     tcase_add_checked_fixture(tok, setup_token, teardown);

@@ -279,6 +279,11 @@ typedef struct MtSpec {
     int codegen;
 } MtSpec;
 
+/* The most num_stages the front doors (the CLI, the worker, the
+ * dashboard) accept; the fast lowering pipelines one stage ahead for any
+ * value from 2 up. */
+#define MT_NUM_STAGES_MAX 8
+
 /* The lowerings from SSA to the GPU. The seed lowering is the seed
  * documents' (one element per thread, shared-memory reduction trees, at
  * most 32 threads per tl.dot) and prints exactly their CUDA; the fast
