@@ -115,7 +115,7 @@ static void value_section(Server *s, MtCtx *ctx, Kernel *k, const MtQueryValue *
     const char *ops = mt_compiled_ops_for_line(ctx, k->k, line);
     if (ops && ops[0]) {
         mt_lsp_text_printf(t, md ? "\n**Line %u** became:\n" : "line %u became:\n", line);
-        code_block(t, md, "mlir", ops);
+        code_block(t, md, "", ops); /* mytriton's SSA (docs/ir.md), not MLIR */
     }
 }
 
