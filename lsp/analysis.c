@@ -56,7 +56,7 @@ void mt_lsp_analyse(Server *s, Doc *d)
     mt_lsp_keep_good(d);
     mt_ctx_reset(d->ctx);
     d->m = NULL;
-    free(d->kernels);
+    mt_lsp_kernels_free(d->kernels, d->nkernels);
     d->kernels = NULL;
     d->nkernels = 0;
     free(d->config_error);

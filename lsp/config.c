@@ -86,6 +86,15 @@ void mt_lsp_settings_apply(Settings *s, const cJSON *section)
             if (!strcmp(v->valuestring, modes[i]))
                 s->inferred_types = (InferredTypes)i;
     }
+    v = cJSON_GetObjectItemCaseSensitive(section, "hoverMlir");
+    if (cJSON_IsBool(v))
+        s->hover_mlir = cJSON_IsTrue(v) ? HOVER_MLIR_ON : HOVER_MLIR_OFF;
+    else if (cJSON_IsString(v)) {
+        static const char *const modes[] = {"off", "mlir", "mlir-llvm"};
+        for (int i = 0; i < 3; i++)
+            if (!strcmp(v->valuestring, modes[i]))
+                s->hover_mlir = (HoverMlir)i;
+    }
     set_url(&s->rules_url, cJSON_GetObjectItemCaseSensitive(section, "rulesUrl"), true);
     set_url(&s->dashboard_url, cJSON_GetObjectItemCaseSensitive(section, "dashboardUrl"), false);
 }

@@ -251,7 +251,7 @@ static void doc_free(Doc *d)
     free(d->path);
     free(d->text);
     free(d->lines);
-    free(d->kernels);
+    mt_lsp_kernels_free(d->kernels, d->nkernels);
     free(d->config_error);
     free(d);
 }

@@ -37,7 +37,7 @@ void mt_lsp_keep_good(Doc *d)
     if (!good(d))
         return;
     MtCtx *ctx = d->good.ctx;
-    free(d->good.kernels);
+    mt_lsp_kernels_free(d->good.kernels, d->good.nkernels);
     d->good = (Analysis){d->ctx, d->m, d->kernels, d->nkernels};
     d->ctx = ctx ? ctx : mt_ctx_new(NULL);
     d->m = NULL;
@@ -116,6 +116,6 @@ Kernel *mt_lsp_good_kernel(Doc *d, const Kernel *now)
 void mt_lsp_analysis_free(Analysis *a)
 {
     mt_ctx_free(a->ctx);
-    free(a->kernels);
+    mt_lsp_kernels_free(a->kernels, a->nkernels);
     *a = (Analysis){0};
 }

@@ -5,7 +5,8 @@
  *  - on a name or expression of a compiled kernel: its type and shape,
  *    where a parameter's value or type came from (a launch, an autotune
  *    config, ...), what made it, the SSA instruction that computes it and
- *    its CUDA layout, then every SSA op the whole source line became;
+ *    its CUDA layout, then every SSA op the whole source line became
+ *    and, with the setting hoverMlir, the MLIR it became (mlir.c);
  *  - on a rule code (in a comment, say) or inside a diagnostic's range:
  *    the rule's title and explanation.
  * Sections are joined; nothing found is a null result. */
@@ -75,6 +76,68 @@ static void origin_section(Server *s, const Kernel *k, const MtFound *f, Text *t
     mt_lsp_text_puts(t, "\n");
 }
 
+/* A stage's lines in a code block, the first MLIR_LINES of them: an
+ * unrolled line of a large kernel makes hundreds. */
+enum { MLIR_LINES = 40 };
+
+static void stage_lines(Text *t, bool md, const char *body)
+{
+    const char *p = body;
+    uint32_t n = 0, more = 0;
+    for (; *p; p++)
+        if (*p == '\n' && ++n == MLIR_LINES)
+            break;
+    for (const char *q = *p ? p + 1 : p; *q; q++)
+        more += *q == '\n';
+    Text head = {0};
+    mt_lsp_text_putn(&head, body, (size_t)(*p ? p + 1 - body : p - body));
+    code_block(t, md, "mlir", mt_lsp_text_str(&head));
+    mt_lsp_text_free(&head);
+    if (more)
+        mt_lsp_text_printf(t, md ? "*and %u more line%s*\n" : "(and %u more line%s)\n", more, more == 1 ? "" : "s");
+}
+
+/* The MLIR that source line `line` became (the setting hoverMlir), from
+ * kernel k compiled again through the MLIR backend on the first hover
+ * that asks (mlir.c); one line saying why when it cannot be made. */
+static void mlir_section(Server *s, MtCtx *ctx, Kernel *k, uint32_t line, Text *t)
+{
+    bool md = s->markdown;
+    if (k->status != MT_OK) {
+        mt_lsp_text_puts(t, md ? "\n**MLIR** not shown: the kernel does not compile (see its diagnostics)\n"
+                               : "MLIR: not shown: the kernel does not compile (see its diagnostics)\n");
+        return;
+    }
+    bool llvm = s->settings.hover_mlir == HOVER_MLIR_LLVM;
+    const KernelMlir *x = mt_lsp_kernel_mlir(ctx, k, llvm ? MT_STAGE_MLIR_LLVM : MT_STAGE_MLIR);
+    if (!x)
+        return;
+    if (!x->k) {
+        const MtDiag *g = x->why;
+        const char *msg = g && g->msg ? g->msg : "the MLIR backend could not build this kernel";
+        size_t n = strcspn(msg, "\n");
+        if (md)
+            mt_lsp_text_printf(t, "\n**MLIR** not shown%s%s%s: %.*s\n", g ? " (`" : "", g ? g->code : "", g ? "`)" : "",
+                               (int)n, msg);
+        else
+            mt_lsp_text_printf(t, "MLIR: not shown%s%s%s: %.*s\n", g ? " (" : "", g ? g->code : "", g ? ")" : "",
+                               (int)n, msg);
+        return;
+    }
+    const char *lines = mt_compiled_stage_for_line(x->ctx, x->k, MT_STAGE_MLIR, line);
+    if (lines) {
+        mt_lsp_text_printf(t, md ? "\n**Line %u** in MLIR:\n" : "line %u in MLIR:\n", line);
+        stage_lines(t, md, lines);
+    }
+    lines = llvm ? mt_compiled_stage_for_line(x->ctx, x->k, MT_STAGE_MLIR_LLVM, line) : NULL;
+    if (lines) {
+        mt_lsp_text_printf(t, md ? "\n**Line %u** in MLIR after the GPU lowering passes (`mlir-llvm`):\n"
+                                 : "line %u in MLIR after the GPU lowering passes (mlir-llvm):\n",
+                           line);
+        stage_lines(t, md, lines);
+    }
+}
+
 /* The value behind a position: v from kernel k of an analysis in ctx
  * (the current one, or the last good one for a line that did not change);
  * `line` is the 1-based source line in that analysis's text. */
@@ -115,8 +178,10 @@ static void value_section(Server *s, MtCtx *ctx, Kernel *k, const MtQueryValue *
     const char *ops = mt_compiled_ops_for_line(ctx, k->k, line);
     if (ops && ops[0]) {
         mt_lsp_text_printf(t, md ? "\n**Line %u** became:\n" : "line %u became:\n", line);
-        code_block(t, md, "mlir", ops);
+        code_block(t, md, "", ops); /* mytriton's SSA (docs/ir.md), not MLIR */
     }
+    if (s->settings.hover_mlir != HOVER_MLIR_OFF)
+        mlir_section(s, ctx, k, line, t);
 }
 
 /* The kernel's specialisation and resources, on its name. */

@@ -24,6 +24,7 @@ function settings() {
       inlayHints: c.get('inlayHints'),
       codeLens: c.get('codeLens'),
       inferredTypes: c.get('inferredTypes'),
+      hoverMlir: c.get('hoverMlir'),
       dashboardUrl: c.get('dashboardUrl'),
     }),
   };

@@ -23,6 +23,7 @@ function serverSettings(config) {
     inlayHints: get('inlayHints', true),
     codeLens: get('codeLens', true),
     inferredTypes: get('inferredTypes', 'hint'),
+    hoverMlir: get('hoverMlir', 'off'),
     dashboardUrl: get('dashboardUrl', ''),
   };
 }

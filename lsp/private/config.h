@@ -20,12 +20,17 @@
 /* How the parameter types inferred from their use (I0902) are shown. */
 typedef enum InferredTypes { INFERRED_HINT, INFERRED_DIAGNOSTIC, INFERRED_OFF } InferredTypes;
 
+/* What a hover adds of the MLIR its line became (the setting hoverMlir):
+ * nothing, the mlir stage, or the mlir stage and the mlir-llvm stage. */
+typedef enum HoverMlir { HOVER_MLIR_OFF, HOVER_MLIR_ON, HOVER_MLIR_LLVM } HoverMlir;
+
 typedef struct Settings {
     cJSON *constexprs;        /* object NAME -> value, lowest precedence; NULL if none */
     int last_stage;           /* MT_STAGE_SSA, MT_STAGE_LAYOUT or MT_STAGE_CUDA */
     bool inlay_hints;
     bool code_lens;
     InferredTypes inferred_types;
+    HoverMlir hover_mlir;     /* compiled on the first hover that wants it, not on each edit (mlir.c) */
     char *rules_url;          /* base of the rule pages, ending in '/'; NULL: the server's default */
     char *dashboard_url;      /* the dashboard's address, for the "Open in dashboard" lens; NULL: no lens */
 } Settings;

@@ -19,6 +19,16 @@
 
 typedef enum PosEncoding { ENC_UTF16, ENC_UTF8 } PosEncoding;
 
+/* A kernel compiled again through the MLIR backend, for hovers (mlir.c):
+ * made on the first hover that asks for it, in a context of its own, and
+ * kept with the analysis its kernel belongs to. */
+typedef struct KernelMlir {
+    MtCtx *ctx;               /* the compile's context (the analysed text parsed again), or NULL: not tried */
+    MtCompiled *k;            /* NULL when the compile failed */
+    int last_stage;           /* what it was compiled through: MT_STAGE_MLIR or MT_STAGE_MLIR_LLVM */
+    const MtDiag *why;        /* its first error when it failed (E1001: the backend is unavailable), or NULL */
+} KernelMlir;
+
 /* One jit function of the analysed module. */
 typedef struct Kernel {
     const MtKernelInfo *info;
@@ -27,6 +37,7 @@ typedef struct Kernel {
     MtStatus status;
     const MtDiscovery *disc;  /* where its specialisation came from (kernels only), or NULL */
     MtCompiled *k;            /* what the compile produced (may lack late stages), or NULL */
+    KernelMlir mlir;          /* its MLIR, when a hover asked for it */
 } Kernel;
 
 /* One analysis of a document's text: its context and what it holds. */

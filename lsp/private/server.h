@@ -86,6 +86,16 @@ const MtFound *mt_lsp_found_at(const Doc *d, uint32_t off, const Kernel **kernel
 /* The discovered parameter of k with that name, or NULL. */
 const MtFound *mt_lsp_found_named(const Kernel *k, const char *name);
 
+/* ---- mlir.c: the MLIR of a line, for hovers ---- */
+/* Kernel k of the analysis in ctx compiled through the MLIR backend up
+ * to `last` (MT_STAGE_MLIR or MT_STAGE_MLIR_LLVM): made the first time,
+ * then kept in k->mlir. Its `k` is NULL when the compile failed, `why`
+ * saying why (E1001 where the backend is unavailable). NULL when k has no
+ * specialisation to compile (or memory ran out). */
+const KernelMlir *mt_lsp_kernel_mlir(MtCtx *ctx, Kernel *k, int last);
+/* Free an analysis's kernels and the MLIR compiles they hold. */
+void mt_lsp_kernels_free(Kernel *v, size_t n);
+
 /* ---- commands.c: workspace/executeCommand and the choices it records ---- */
 /* The autotune config picked for a kernel of a document (0: the first). */
 uint32_t mt_lsp_config_choice(const Server *s, const char *uri, const char *kernel);

@@ -24,6 +24,7 @@ test('serverSettings: defaults and overrides', () => {
     inlayHints: true,
     codeLens: true,
     inferredTypes: 'hint',
+    hoverMlir: 'off',
     dashboardUrl: '',
   });
   assert.deepStrictEqual(s.serverSettings({ constexprs: { BLOCK: 64 }, stage: 'ssa' }).constexprs, { BLOCK: 64 });
@@ -82,7 +83,7 @@ test('manifest: entry point, activation, command and settings', () => {
     'mytriton: Show Kernel Stages',
   );
   for (const key of ['mytriton.server.path', 'mytriton.server.args', 'mytriton.constexprs', 'mytriton.stage',
-                     'mytriton.inferredTypes', 'mytriton.dashboardUrl'])
+                     'mytriton.inferredTypes', 'mytriton.hoverMlir', 'mytriton.dashboardUrl'])
     assert.ok(pkg.contributes.configuration.properties[key], key);
   assert.ok(pkg.dependencies['vscode-languageclient']);
 });
