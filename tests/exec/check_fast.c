@@ -14,7 +14,9 @@
  * programs one after another (the interpreter on one thread), so the spin
  * locks of tests/exec/fast/atomics.py are taken in the same order; within
  * a program the two order the atomics on one element differently, so
- * those specs compare only what no order changes. The NVRTC test of the same kernels is tests/cuda; on a GPU, tests/gpu
+ * those specs compare only what no order changes. Every kernel's shared
+ * memory must fit in the 48 KiB a block may declare (ptxas refuses more).
+ * The NVRTC test of the same kernels is tests/cuda; on a GPU, tests/gpu
  * runs them. */
 #include <dirent.h>
 
@@ -54,6 +56,11 @@ static MtLaunch run_spec(const char *path, bool sim, bool may_skip, char **signa
         return (MtLaunch){0};
     }
     ck_assert_msg(cst == MT_OK, "%s: %s", path, all_diags(c));
+    /* what a block may declare statically: ptxas refuses more */
+    MtLaunchShape shape;
+    ck_assert(mt_compiled_launch_shape(k, &shape));
+    ck_assert_msg(shape.shared_bytes <= 48 * 1024, "%s: %llu B of shared memory per block, more than 48 KiB", path,
+                  (unsigned long long)shape.shared_bytes);
     size_t np = mt_compiled_param_count(k);
     MtKernelParam *params = malloc((np + 1) * sizeof *params);
     for (size_t i = 0; i < np; i++)
