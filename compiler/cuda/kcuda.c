@@ -342,7 +342,12 @@ static void expr(Pr *p, const KExpr *e)
         mt_buf_puts(b, "))");
         return;
     }
-    case K_MATH: call_via_float(p, dt == MT_DT_F64 ? math64[e->u.math] : math32[e->u.math], e, e->nargs); return;
+    case K_MATH:
+        if (is_half(dt) && e->u.math == OP_FMA) /* one rounding to the half type (khalf.c) */
+            call_via_float(p, "mt_fmaf_odd", e, e->nargs);
+        else
+            call_via_float(p, dt == MT_DT_F64 ? math64[e->u.math] : math32[e->u.math], e, e->nargs);
+        return;
     case K_LOAD:
         mt_buf_printf(b, "%s[", p->names[e->u.var]);
         expr(p, e->a[0]);

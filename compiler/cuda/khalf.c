@@ -11,11 +11,15 @@
  * rounds to the same 16-bit value as the exact one (no double-rounding
  * error). Conversions from double round once: to f16 in PTX, to bf16 by
  * rounding to float to odd first (truncate, then set the last bit when
- * inexact), which makes the second rounding exact.
+ * inexact), which makes the second rounding exact. tl.fma of 16-bit
+ * operands is float's fma rounded to odd the same way (mt_fmaf_odd), not
+ * fmaf: the exact a * b + c may need more than float's bits, and fmaf's
+ * rounding could land on a 16-bit tie that the exact value is not on.
  *
  * Names: mt_f16 / mt_bf16 (dtypes.def's CUDA column); T_to_f32(x),
  * T_rn(float) and T_rz(float) (round to nearest even / toward zero),
- * T_rn_f64(double), T_rz_f64(double); x.bits is the raw word. */
+ * T_rn_f64(double), T_rz_f64(double); x.bits is the raw word;
+ * mt_fmaf_odd(a, b, c). */
 #include "kcuda.h"
 
 static const char f16_text[] =
@@ -66,8 +70,16 @@ static void operators(MtBuf *b, const char *t)
                       cmp[i], t, t, t, cmp[i], t);
 }
 
+static const char fma_odd_text[] =
+    "static __device__ __forceinline__ float mt_fmaf_odd(float a, float b, float c) {\n"
+    "  float t = __fmaf_rz(a, b, c);\n"
+    "  if (__fmaf_rd(a, b, c) != __fmaf_ru(a, b, c)) t = __uint_as_float(__float_as_uint(t) | 1u);\n"
+    "  return t; }\n";
+
 void kc_half_types(MtBuf *b, bool f16, bool bf16)
 {
+    if (f16 || bf16)
+        mt_buf_puts(b, fma_odd_text);
     if (f16) {
         mt_buf_puts(b, f16_text);
         operators(b, "mt_f16");

@@ -629,10 +629,10 @@ static void largest(const MtRegion *r, const MtFunc *f, int64_t *numel, bool *ha
 }
 
 /* Warps per program: about two 16-byte vectors per thread, 1 to 8 warps;
- * programs of one warp share a block four at a time, unless the kernel
- * branches at run time (programs of one block taking different branches
- * would meet different barriers). */
-static void launch_shape(Lw *L, const MtKernelOptions *opt)
+ * programs of one warp share a block four at a time (when `pack`), unless
+ * the kernel branches at run time (programs of one block taking different
+ * branches would meet different barriers). */
+static void launch_shape(Lw *L, const MtKernelOptions *opt, bool pack)
 {
     int64_t numel = 1;
     bool dot = false, branches = false;
@@ -644,7 +644,7 @@ static void launch_shape(Lw *L, const MtKernelOptions *opt)
     if (opt && opt->num_warps > 0)
         warps = opt->num_warps;
     L->warps = warps;
-    L->programs = warps == 1 && !branches ? 4 : 1;
+    L->programs = pack && warps == 1 && !branches ? 4 : 1;
 }
 
 /* ---- instructions ----------------------------------------------------------------------- */
@@ -1111,7 +1111,7 @@ static void find_sums(Lw *L)
     mt_func_walk((MtFunc *)L->f, note_sum, L);
 }
 
-KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt)
+static KFunc *lower_kernel(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt, bool pack)
 {
     Lw L = {.c = c, .f = f};
     L.kf = k_func_new(c, f->name);
@@ -1129,7 +1129,7 @@ KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt)
     find_sums(&L);
     if (!fast_supported(&L, &f->body))
         return NULL;
-    launch_shape(&L, opt);
+    launch_shape(&L, opt, pack);
     L.kf->threads = (uint32_t)(32 * L.warps * L.programs);
     L.kf->programs_per_block = (uint32_t)L.programs;
     for (uint32_t i = 0; i < f->nparams; i++) {
@@ -1159,4 +1159,23 @@ KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt)
     L.kf->value_cheap = L.cheap;
     L.kf->nvalues = f->nvals;
     return L.failed ? NULL : L.kf;
+}
+
+/* The static shared memory a block may declare without opting in to more
+ * (CUDA's 48 KiB; ptxas refuses a kernel above it). */
+enum { STATIC_SHARED_MAX = 48 * 1024 };
+
+/* Programs of one warp share a block when their shared memory fits in it
+ * together: four programs each staging a 32x64 by 64x32 f32 tl.dot need
+ * 64 KiB, one needs 16. The shared pool is known once lowered, so a
+ * packed kernel over the limit is lowered again a program per block (a
+ * success reports nothing, so nothing is said twice; the first attempt is
+ * left in the arena). One program above the limit stays as it is: ptxas
+ * says so. */
+KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt)
+{
+    KFunc *kf = lower_kernel(c, f, opt, true);
+    if (kf && kf->programs_per_block > 1 && kf->shared_bytes > STATIC_SHARED_MAX)
+        kf = lower_kernel(c, f, opt, false);
+    return kf;
 }

@@ -230,10 +230,33 @@ static Slot *var_slot(Sim *s, uint32_t t, KVarId v, int64_t index)
 
 static Slot eval(Sim *s, uint32_t t, const KExpr *e);
 
+/* mt_fmaf_odd of the generated CUDA (khalf.c), tl.fma of 16-bit operands:
+ * a * b + c rounded to odd in float (toward zero, the last bit set when
+ * inexact), which fix() then rounds once to the half type. From the
+ * double rounded to odd: rounding to odd twice is rounding to odd once. */
+static double fmaf_odd(double a, double b, double c)
+{
+    double d = mt_fma_odd(a, b, c);
+    float t = (float)d;
+    if (isfinite(d) && (double)t != d) {
+        if (fabs((double)t) > fabs(d))
+            t = nextafterf(t, 0.0f);
+        uint32_t u;
+        memcpy(&u, &t, sizeof u);
+        u |= 1;
+        memcpy(&t, &u, sizeof t);
+    }
+    return t;
+}
+
 static Slot mathfn(int op, MtDtype dt, const Slot *a)
 {
     Slot r;
     bool f64 = dt == MT_DT_F64;
+    if (op == OP_FMA && (dt == MT_DT_F16 || dt == MT_DT_BF16)) {
+        r.f = fmaf_odd(a[0].f, a[1].f, a[2].f);
+        return r;
+    }
     switch (op) {
 #define MATH(id, name, nargs, dtypes, api, c32, c64, chalf, cuda32, cuda64, params, doc) \
     case OP_##id: r.f = f64 ? MATH_CALL_##nargs(c64, a) : MATH_CALL_##nargs(c32, a); break;

@@ -10,11 +10,17 @@
  * another order (reductions by registers, shuffles and warps instead of
  * the seed tree; tl.dot with fused multiply-adds): they must agree to a
  * relative 1e-5 of the largest magnitude of the output (a few units in the
- * last place of fp32 over the short sums of the examples). Both run the
+ * last place of fp32 over the short sums of the examples). Where a spec
+ * sets a tolerance (its GPU comparison's), a float output of any width may
+ * also differ within it: an fp16 output rounded from fp32 sums taken in
+ * another order can land on the neighbouring fp16 value (fused attention);
+ * specs without one, such as the conversions', stay bit for bit. Both run the
  * programs one after another (the interpreter on one thread), so the spin
  * locks of tests/exec/fast/atomics.py are taken in the same order; within
  * a program the two order the atomics on one element differently, so
- * those specs compare only what no order changes. The NVRTC test of the same kernels is tests/cuda; on a GPU, tests/gpu
+ * those specs compare only what no order changes. Every kernel's shared
+ * memory must fit in the 48 KiB a block may declare (ptxas refuses more).
+ * The NVRTC test of the same kernels is tests/cuda; on a GPU, tests/gpu
  * runs them. */
 #include <dirent.h>
 
@@ -26,7 +32,7 @@ static int by_name(const void *a, const void *b) { return strcmp(*(char *const *
 
 /* Run the interpreter (sim false) or the simulator on fresh inputs bound
  * from the spec; returns the launch (caller frees) with the outputs. */
-static MtLaunch run_spec(const char *path, bool sim, bool may_skip, char **signature_out)
+static MtLaunch run_spec(const char *path, bool sim, bool may_skip, char **signature_out, double tol[2])
 {
     MtLaunchSpec spec;
     MtSpecError se;
@@ -54,6 +60,11 @@ static MtLaunch run_spec(const char *path, bool sim, bool may_skip, char **signa
         return (MtLaunch){0};
     }
     ck_assert_msg(cst == MT_OK, "%s: %s", path, all_diags(c));
+    /* what a block may declare statically: ptxas refuses more */
+    MtLaunchShape shape;
+    ck_assert(mt_compiled_launch_shape(k, &shape));
+    ck_assert_msg(shape.shared_bytes <= 48 * 1024, "%s: %llu B of shared memory per block, more than 48 KiB", path,
+                  (unsigned long long)shape.shared_bytes);
     size_t np = mt_compiled_param_count(k);
     MtKernelParam *params = malloc((np + 1) * sizeof *params);
     for (size_t i = 0; i < np; i++)
@@ -75,6 +86,10 @@ static MtLaunch run_spec(const char *path, bool sim, bool may_skip, char **signa
     ck_assert_msg(st == MT_OK, "%s (%s): %s", path, sim ? "simulator" : "interpreter", all_diags(c));
     if (signature_out)
         *signature_out = strdup(sig);
+    if (tol && spec.has_tolerance) {
+        tol[0] = spec.rtol;
+        tol[1] = spec.atol;
+    }
     free(args);
     free(params);
     free(sig);
@@ -87,7 +102,8 @@ static MtLaunch run_spec(const char *path, bool sim, bool may_skip, char **signa
 static void compare_spec(const char *path, bool may_skip)
 {
     char *sig = NULL;
-    MtLaunch want = run_spec(path, false, may_skip, &sig), got = run_spec(path, true, may_skip, NULL);
+    double tol[2] = {-1, -1}; /* the spec's rtol, atol; negative: none */
+    MtLaunch want = run_spec(path, false, may_skip, &sig, tol), got = run_spec(path, true, may_skip, NULL, NULL);
     if (!want.args || !got.args) {
         free(sig);
         mt_launch_free(&want);
@@ -108,6 +124,8 @@ static void compare_spec(const char *path, bool may_skip)
             double a = mt_dtype_get(w->dtype, w->data, (size_t)j), b = mt_dtype_get(g->dtype, g->data, (size_t)j);
             bool same = a == b || (isnan(a) && isnan(b));
             bool close = w->dtype == MT_DT_F32 && fabs(a - b) <= 1e-5 * scale;
+            if (mt_dtype_info(w->dtype)->cls == MT_DC_FLOAT && tol[0] >= 0 && fabs(a - b) <= tol[1] + tol[0] * fabs(a))
+                close = true;
             ck_assert_msg(same || close, "%s (%s): %s[%lld] is %.9g in the simulator, %.9g in the interpreter", path,
                           sig, want.args[i].name, (long long)j, b, a);
         }

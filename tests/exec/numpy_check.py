@@ -12,8 +12,11 @@ where `a` maps every array argument to its contents after the run (inputs
 are the generated inputs when the kernel does not write them; bf16 arrays
 come as float32 holding bf16 values) and `s` maps scalar arguments and
 constexprs to their values. Each returned array must match
-|got - want| <= atol + rtol * |want| (NaN matching NaN, shapes equal).
-Without numpy: exit 77 (skipped)."""
+|got - want| <= atol + rtol * |want| (NaN matching NaN, shapes equal);
+integer against integer with both tolerances 0 is exact (64-bit values
+too).
+Modules the references share (lib/philox.py: Triton's random numbers)
+are importable from them. Without numpy: exit 77 (skipped)."""
 import importlib.util
 import json
 import os
@@ -43,26 +46,32 @@ def main():
             print(f"FAIL: mytriton run {spec_path} exited {r.returncode}")
             return 1
         arrays = {n[:-4]: np.load(os.path.join(tmp, n)) for n in os.listdir(tmp) if n.endswith(".npy")}
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(ref_path)), "lib"))
     mod_spec = importlib.util.spec_from_file_location("ref", ref_path)
     ref = importlib.util.module_from_spec(mod_spec)
     mod_spec.loader.exec_module(ref)
     failures = 0
     with np.errstate(all="ignore"):
         for name, (want, rtol, atol) in ref.expected(arrays, scalars).items():
-            got = arrays[name].astype(np.float64)
-            want = np.asarray(want, dtype=np.float64)
-            if got.shape != want.shape:
-                print(f"FAIL: {name}: shape {got.shape}, want {want.shape}")
+            raw, want = arrays[name], np.asarray(want)
+            if raw.shape != want.shape:
+                print(f"FAIL: {name}: shape {raw.shape}, want {want.shape}")
                 failures += 1
                 continue
-            bad = ~((np.abs(got - want) <= atol + rtol * np.abs(want)) | (np.isnan(got) & np.isnan(want)))
+            if raw.dtype.kind in "iub" and want.dtype.kind in "iub" and rtol == 0 and atol == 0:
+                # integers exactly, in Python ints: float64 would round 64-bit draws
+                bad = raw.astype(object) != want.astype(object)
+                got, want = raw.astype(object), want.astype(object)
+            else:
+                got, want = raw.astype(np.float64), want.astype(np.float64)
+                bad = ~((np.abs(got - want) <= atol + rtol * np.abs(want)) | (np.isnan(got) & np.isnan(want)))
             if bad.any():
                 i = np.argwhere(bad)[0]
                 print(f"FAIL: {name}: {int(bad.sum())} of {bad.size} elements differ; first at {tuple(i)}: "
                       f"got {got[tuple(i)]!r}, want {want[tuple(i)]!r} (rtol {rtol}, atol {atol})")
                 failures += 1
             else:
-                err = np.nanmax(np.abs(got - want)) if got.size else 0.0
+                err = float(np.nanmax(np.abs(got - want))) if got.size and got.dtype != object else 0.0
                 print(f"ok: {name} {got.shape}, max abs error {err:.3g}")
     return 1 if failures else 0
 

@@ -248,6 +248,26 @@ static void libdevice_name(const char *cuda, char *buf, size_t len)
     snprintf(buf, len, "%s%s", is_fast ? "fast_" : "", cuda + (strncmp(cuda, "__", 2) ? 0 : 2));
 }
 
+/* tl.fma of f16 or bf16 operands, as the CUDA backend's mt_fmaf_odd
+ * (compiler/cuda/khalf.c): the f32 fma rounded to odd (toward zero, the
+ * last bit set when inexact: the results rounded down and up differ),
+ * then rounded once to the half type. fmaf would round twice. */
+static MlirValue half_fma(Em *e, const KExpr *x)
+{
+    MtDtype dt = (MtDtype)x->dt;
+    MlirType f32 = ty_of(e, MT_DT_F32), i32 = ty_int(e, 32);
+    MlirValue args[3];
+    for (int i = 0; i < 3; i++)
+        args[i] = ex_as(e, x->a[i], MT_DT_F32);
+    MlirValue rz = call_libdevice(e, "fmaf_rz", f32, 3, args);
+    MlirValue rd = call_libdevice(e, "fmaf_rd", f32, 3, args);
+    MlirValue ru = call_libdevice(e, "fmaf_ru", f32, 3, args);
+    MlirValue odd = op1(e, "arith.bitcast", f32, op2(e, "arith.ori", i32, op1(e, "arith.bitcast", i32, rz),
+                                                        c_intw(e, 32, 1)));
+    MlirValue r = select_v(e, cmp_f(e, "une", rd, ru), odd, rz);
+    return conv(e, r, MT_DT_F32, dt);
+}
+
 /* A math.def function: the libdevice function the CUDA backend's call
  * reaches, so both code generators compute the same bits (MLIR's math ops
  * lower to libdevice or to LLVM intrinsics by their own rules). */
@@ -259,6 +279,8 @@ static MlirValue math_fn(Em *e, const KExpr *x)
         em_unsupported(e, "a math function on a non-float value");
         return c_zero(e, dt);
     }
+    if (op == OP_FMA && dt_is_half(dt))
+        return half_fma(e, x);
     char name[64];
     libdevice_name(dt == MT_DT_F64 ? math_cuda64[op] : math_cuda32[op], name, sizeof name);
     return float_fn(e, x, NULL, name);

@@ -60,3 +60,18 @@ def tf32_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.co
         b = tl.load(b_ptr + ks[:, None] * N + rn[None, :], mask=(ks[:, None] < K) & (rn[None, :] < N), other=0.0)
         acc = tl.dot(a, b, acc, input_precision="tf32")
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def wide_k_dot_kernel(a_ptr, b_ptr, c_ptr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # One f32 dot of a 32x64 by a 64x32 tile per program: a one-warp
+    # program staging both operands in 16 KiB of shared memory. Four of
+    # them in one block would need 64 KiB, more than the 48 KiB a block may
+    # declare (ptxas refused it), so each program gets a block of its own.
+    pid = tl.program_id(0)
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = tl.load(a_ptr + pid * BM * BK + rm[:, None] * BK + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * BN + rn[None, :])
+    tl.store(c_ptr + pid * BM * BN + rm[:, None] * BN + rn[None, :], tl.dot(a, b))

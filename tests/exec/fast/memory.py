@@ -1,7 +1,9 @@
 # Kernels that pin the fast lowering's vectorised memory accesses (axis.c's
-# contiguity and divisibility facts). tests/exec/check_fast.c runs each spec
-# of this folder in the kernel-layer simulator and in the interpreter and
-# compares the outputs.
+# contiguity and divisibility facts) and its block pointers
+# (tl.make_block_ptr, tl.advance, boundary checks). tests/exec/check_fast.c
+# runs each spec of this folder in the kernel-layer simulator and in the
+# interpreter and compares the outputs; tests/exec/numpy/memory.*.py check
+# the interpreter against numpy.
 import triton
 import triton.language as tl
 
@@ -17,3 +19,32 @@ def wrapped_rows_kernel(x_ptr, out_ptr, N, BLOCK: tl.constexpr):
     rows = tl.arange(0, 4)
     x = tl.load(x_ptr + rows[:, None] * N + cols[None, :])
     tl.store(out_ptr + rows[:, None] * (2 * BLOCK) + pid * BLOCK + tl.arange(0, BLOCK)[None, :], x * 2)
+
+
+@triton.jit
+def block_ptr_kernel(x_ptr, out_ptr, xt_ptr, M, N, stride_xm, stride_xn,
+                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # Block pointers as the matmul and attention tutorials use them: a
+    # BLOCK_M x BLOCK_N window of x (M x N, strided) advanced along N; the
+    # loads past the ragged right and bottom edges read zeros
+    # (boundary_check on both dimensions, padding_option="zero"); out
+    # (M x BLOCK_N) gets the column blocks' sum, stored with a boundary
+    # check on the ragged rows only. xt (N x M) gets x transposed: each
+    # window stored through a column-major view of xt (shape (M, N),
+    # strides (1, M), order=(0, 1), as the attention tutorial reads K)
+    # with both edges checked.
+    pid = tl.program_id(0)
+    x_block = tl.make_block_ptr(base=x_ptr, shape=(M, N), strides=(stride_xm, stride_xn),
+                                offsets=(pid * BLOCK_M, 0), block_shape=(BLOCK_M, BLOCK_N), order=(1, 0))
+    xt_block = tl.make_block_ptr(base=xt_ptr, shape=(M, N), strides=(1, M),
+                                 offsets=(pid * BLOCK_M, 0), block_shape=(BLOCK_M, BLOCK_N), order=(0, 1))
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for _ in range(0, N, BLOCK_N):
+        x = tl.load(x_block, boundary_check=(0, 1), padding_option="zero")
+        acc += x
+        tl.store(xt_block, x, boundary_check=(0, 1))
+        x_block = tl.advance(x_block, (0, BLOCK_N))
+        xt_block = tl.advance(xt_block, (0, BLOCK_N))
+    out_block = tl.make_block_ptr(base=out_ptr, shape=(M, BLOCK_N), strides=(BLOCK_N, 1),
+                                  offsets=(pid * BLOCK_M, 0), block_shape=(BLOCK_M, BLOCK_N), order=(1, 0))
+    tl.store(out_block, acc, boundary_check=(0,))
