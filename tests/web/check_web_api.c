@@ -817,6 +817,8 @@ START_TEST(real_worker_runs_dtype_and_string_defines)
 {
     expect_act_run("{\"DTYPE\": \"tl.float16\", \"ACTIVATION\": \"'leaky_relu'\"}");
     expect_act_run("{\"DTYPE\": \"torch.float16\", \"ACTIVATION\": \"\\\"leaky_relu\\\"\"}");
+    /* a string that is no literal is that string, as in the project file */
+    expect_act_run("{\"DTYPE\": \"tl.float16\", \"ACTIVATION\": \"leaky_relu\"}");
 }
 END_TEST
 
