@@ -5,7 +5,10 @@
  *   {"constexprs": {"BLOCK": 128},
  *    "kernels": {"add_kernel": {"signature": "*fp32,*fp32,*fp32,i32,256",
  *                               "constexprs": {"BLOCK": 1024}}}}
- * Values are numbers, booleans, null or strings holding a Python literal.
+ * Values are numbers, booleans, null or strings: a string that is a Python
+ * literal by the compiler's rule (mt_literal_parse: "1e-5", "'relu'", the
+ * dtype "tl.float16") is that literal, any other ("leaky_relu") is that
+ * string.
  *
  * The specialisation itself is found by the compiler's discovery
  * (mt_discover): the `# mytriton:` comment, the kernel's launches,
@@ -266,43 +269,15 @@ const Project *mt_lsp_project_for(Project *p, const char *doc_path)
 
 /* ---- what the editor gives the discovery ---------------------------------------------------- */
 
-/* Whether a string from the settings is already a Python literal: a
- * number, True, False, None, or a quoted string. */
-static bool python_literal(const char *s)
-{
-    size_t n = strlen(s);
-    if (!n)
-        return false;
-    if ((s[0] == '\'' || s[0] == '"') && n >= 2 && s[n - 1] == s[0])
-        return true;
-    if (!strcmp(s, "True") || !strcmp(s, "False") || !strcmp(s, "None"))
-        return true;
-    char *end;
-    strtod(s, &end);
-    return end != s && *end == 0;
-}
-
-/* A JSON value as a Python literal in buf: a string that is not already
- * one ("leaky_relu") is that string, quoted, so a string constexpr needs
- * no Python quoting inside JSON. NULL when it does not fit. */
+/* A JSON value as a Python literal in buf. A string that is already one
+ * by the compiler's rule ("1e-5", "'relu'", a dtype "tl.float16" or
+ * "torch.bfloat16") is that literal; any other ("leaky_relu") is that
+ * string, quoted (mt_literal_from_text), so a string constexpr needs no
+ * Python quoting inside JSON. NULL when it does not fit. */
 static const char *value_text(const cJSON *v, char *buf, size_t cap)
 {
-    if (cJSON_IsString(v) && python_literal(v->valuestring))
-        return v->valuestring;
-    if (cJSON_IsString(v)) {
-        size_t k = 0;
-        buf[k++] = '\'';
-        for (const char *p = v->valuestring; *p; p++) {
-            if (k + 4 >= cap)
-                return NULL;
-            if (*p == '\'' || *p == '\\')
-                buf[k++] = '\\';
-            buf[k++] = *p == '\n' ? ' ' : *p;
-        }
-        buf[k++] = '\'';
-        buf[k] = 0;
-        return buf;
-    }
+    if (cJSON_IsString(v))
+        return mt_literal_from_text(buf, cap, v->valuestring) < cap ? buf : NULL;
     if (cJSON_IsBool(v))
         return cJSON_IsTrue(v) ? "True" : "False";
     if (cJSON_IsNull(v))

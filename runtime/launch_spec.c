@@ -339,6 +339,23 @@ static MtStatus tolerance_field(Ctx *c, const cJSON *v, MtLaunchSpec *s) {
     return MT_OK;
 }
 
+/* A constexpr's string other than "nan", "inf", "-inf": a dtype when it
+ * names one as -D does (mt_dtype_literal: "tl.float16", "torch.float32"),
+ * otherwise a string constexpr. 1 done, -1 out of memory. */
+static int string_value(Ctx *c, const char *text, MtScalar *out) {
+    memset(out, 0, sizeof *out);
+    if (mt_dtype_literal(text, &out->dtype)) {
+        out->kind = MT_SCALAR_DTYPE;
+        return 1;
+    }
+    out->kind = MT_SCALAR_STR;
+    if (!(out->s = strdup(text))) {
+        nomem(c->e);
+        return -1;
+    }
+    return 1;
+}
+
 static MtStatus constexprs_field(Ctx *c, const cJSON *v, MtLaunchSpec *s) {
     char got[64];
     if (!cJSON_IsObject(v)) return fail(c, "constexprs", "expected an object of named values, got %s", GOT(c, v));
@@ -354,8 +371,11 @@ static MtStatus constexprs_field(Ctx *c, const cJSON *v, MtLaunchSpec *s) {
         if (dup_into(c, &e->name, k->string)) return MT_ERR_NOMEM;
         int r = to_value(c, path, k, &e->value);
         if (r < 0) return MT_ERR_USAGE;
+        if (r == 0 && cJSON_IsString(k)) r = string_value(c, k->valuestring, &e->value);
+        if (r < 0) return MT_ERR_NOMEM;
         if (r == 0)
-            return fail(c, path, "expected a number, a bool, \"nan\", \"inf\" or \"-inf\", got %s", GOT(c, k));
+            return fail(c, path, "expected a number, a bool or a string (a dtype such as \"tl.float16\", or a "
+                                 "string constexpr such as \"leaky_relu\"), got %s", GOT(c, k));
     }
     return MT_OK;
 }
@@ -641,7 +661,10 @@ void mt_launch_spec_free(MtLaunchSpec *s) {
     free(s->kernel);
     free(s->signature);
     for (int i = 0; i < 3; i++) free(s->grid[i]);
-    for (size_t i = 0; i < s->nconstexprs; i++) free(s->constexprs[i].name);
+    for (size_t i = 0; i < s->nconstexprs; i++) {
+        free(s->constexprs[i].name);
+        free(s->constexprs[i].value.s);
+    }
     free(s->constexprs);
     for (size_t i = 0; i < s->nargs; i++) {
         free(s->args[i].name);
@@ -689,6 +712,27 @@ static bool parse_value_text(const char *t, MtScalar *v) {
     return true;
 }
 
+/* VALUE of NAME=VALUE that is not a number: a dtype or a quoted string,
+ * read as -D reads them (mt_literal_parse). MT_ERR_USAGE when it is
+ * neither (nothing recorded in e), MT_ERR_NOMEM. */
+static MtStatus constexpr_text(const char *t, MtScalar *v, MtSpecError *e) {
+    memset(v, 0, sizeof *v);
+    MtCtx *c = mt_ctx_new(NULL);
+    if (!c) return nomem(e);
+    MtLiteral lit;
+    MtStatus st = MT_ERR_USAGE;
+    if (mt_literal_parse(c, t, &lit) && lit.kind == MT_LITERAL_DTYPE) {
+        v->kind = MT_SCALAR_DTYPE;
+        v->dtype = lit.dtype;
+        st = MT_OK;
+    } else if (lit.kind == MT_LITERAL_STR && lit.s) {
+        v->kind = MT_SCALAR_STR;
+        st = (v->s = strdup(lit.s)) ? MT_OK : nomem(e);
+    }
+    mt_ctx_free(c);
+    return st;
+}
+
 MtStatus mt_launch_spec_set(MtLaunchSpec *s, const char *asg, MtSpecError *e) {
     const char *eq = strchr(asg, '=');
     char name[128];
@@ -702,27 +746,45 @@ MtStatus mt_launch_spec_set(MtLaunchSpec *s, const char *asg, MtSpecError *e) {
         return spec_fail(e, MT_ERR_USAGE, NULL, "'%s': '%s' is not a parameter name", asg, name);
     }
     MtScalar v;
-    if (!parse_value_text(eq + 1, &v)) {
-        return spec_fail(e, MT_ERR_USAGE, NULL, "%s: '%s' is not a number, a bool, nan or inf", asg, eq + 1);
+    MtStatus st = MT_OK;
+    if (!parse_value_text(eq + 1, &v) && (st = constexpr_text(eq + 1, &v, e)) != MT_OK) {
+        if (st == MT_ERR_NOMEM) return st;
+        return spec_fail(e, MT_ERR_USAGE, NULL,
+                         "%s: '%s' is not a number, a bool, nan, inf, a dtype (tl.float16) or a quoted string "
+                         "('leaky_relu')", asg, eq + 1);
     }
     for (size_t i = 0; i < s->nargs; i++)
         if (!strcmp(s->args[i].name, name)) {
             if (s->args[i].kind != MT_SPEC_ARG_SCALAR) {
+                free(v.s);
                 return spec_fail(e, MT_ERR_USAGE, NULL,
                                  "%s: argument '%s' is an array; only scalars and constexprs can be set", asg, name);
+            }
+            if (v.kind == MT_SCALAR_STR || v.kind == MT_SCALAR_DTYPE) {
+                free(v.s);
+                return spec_fail(e, MT_ERR_USAGE, NULL,
+                                 "%s: argument '%s' is a runtime scalar; only constexprs take a %s", asg, name,
+                                 v.kind == MT_SCALAR_STR ? "string" : "dtype");
             }
             s->args[i].value = v;
             return MT_OK;
         }
     for (size_t i = 0; i < s->nconstexprs; i++)
         if (!strcmp(s->constexprs[i].name, name)) {
+            free(s->constexprs[i].value.s);
             s->constexprs[i].value = v;
             return MT_OK;
         }
     MtSpecConst *grown = realloc(s->constexprs, (s->nconstexprs + 1) * sizeof *grown);
-    if (!grown) return nomem(e);
+    if (!grown) {
+        free(v.s);
+        return nomem(e);
+    }
     s->constexprs = grown;
-    if (!(grown[s->nconstexprs].name = strdup(name))) return nomem(e);
+    if (!(grown[s->nconstexprs].name = strdup(name))) {
+        free(v.s);
+        return nomem(e);
+    }
     grown[s->nconstexprs++].value = v;
     return MT_OK;
 }
@@ -749,13 +811,34 @@ static void param_list(char *buf, size_t n, const char *const *names, size_t cou
         k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", names[i]);
 }
 
-/* A value as a signature literal: 256, True, 0.5. */
+/* A value as a signature literal: 256, True, 0.5, tl.float16 (a string
+ * is written by value_literal_alloc). */
 static bool value_literal(const MtScalar *v, char out[40]) {
     if (v->kind == MT_SCALAR_INT) snprintf(out, 40, "%" PRId64, v->i);
     else if (v->kind == MT_SCALAR_BOOL) snprintf(out, 40, "%s", v->i ? "True" : "False");
-    else if (!isfinite(v->f)) return false;
+    else if (v->kind == MT_SCALAR_DTYPE) snprintf(out, 40, "tl.%s", mt_dtype_info(v->dtype)->tl);
+    else if (v->kind == MT_SCALAR_STR || !isfinite(v->f)) return false;
     else mt_format_float(out, v->f, false);
     return true;
+}
+
+/* Any value as a signature literal, strings included ('leaky_relu', quoted
+ * as the compiler reads it back: mt_literal_quote); malloc'ed. NULL with
+ * *nomem false: nan or an infinity, which have no literal. */
+static char *value_literal_alloc(const MtScalar *v, bool *nomem) {
+    char buf[40];
+    char *out = NULL;
+    *nomem = false;
+    if (v->kind == MT_SCALAR_STR) {
+        size_t n = mt_literal_quote(NULL, 0, v->s);
+        if ((out = malloc(n + 1))) mt_literal_quote(out, n + 1, v->s);
+    } else if (value_literal(v, buf)) {
+        out = strdup(buf);
+    } else {
+        return NULL;
+    }
+    *nomem = !out;
+    return out;
 }
 
 /* "*fp32:16", "*bf16:16", "*i64:16", ...: dtypes.def's signature spelling
@@ -823,25 +906,39 @@ MtStatus mt_launch_spec_signature(const MtLaunchSpec *s, const MtKernelInfo *k, 
         const MtParamInfo *p = &k->params[i];
         const MtSpecConst *cv = find_const(s, p->name);
         const MtSpecArg *a = find_arg(s, p->name);
-        char entry[40] = "";
+        char fixed[40] = "", *lit = NULL;
+        const char *entry = fixed;
         if (cv || (p->constexpr_ && a && a->kind == MT_SPEC_ARG_SCALAR)) {
             const MtScalar *v = cv ? &cv->value : &a->value;
-            if (!value_literal(v, entry)) {
+            bool oom;
+            if ((entry = lit = value_literal_alloc(v, &oom)) == NULL) {
                 char field[MAX_PATH_TEXT];
                 snprintf(field, sizeof field, "%s.%.100s", cv ? "constexprs" : "args", p->name);
-                st = spec_fail(e, MT_ERR_USAGE, field, "%s has no literal form for a signature",
-                               v->f != v->f ? "nan" : "an infinity");
+                st = oom ? nomem(e)
+                         : spec_fail(e, MT_ERR_USAGE, field, "%s has no literal form for a signature",
+                                     v->f != v->f ? "nan" : "an infinity");
+                entry = "";
             }
         } else if (p->constexpr_) {
             if (a)
-                st = arg_fail(e, MT_ERR_USAGE, p->name, "constexpr %s takes a number or a bool, not an array", p->name);
+                st = arg_fail(e, MT_ERR_USAGE, p->name,
+                              "constexpr %s takes a number, a bool or a string, not an array", p->name);
         } else if (!a) {
             st = spec_fail(e, MT_ERR_USAGE, "args", "missing argument '%s' of kernel %s", p->name, k->name);
         } else {
-            st = entry_for_arg(a, entry, e);
+            st = entry_for_arg(a, fixed, e);
         }
-        len += (size_t)snprintf(sig + len, cap - len, "%s%s", i ? "," : "", entry);
-        if (*entry) keep = len;
+        size_t need = len + strlen(entry) + 2;
+        if (!st && need > cap) {
+            char *grown = realloc(sig, cap = need * 2);
+            if (!grown) st = nomem(e);
+            else sig = grown;
+        }
+        if (!st) {
+            len += (size_t)snprintf(sig + len, cap - len, "%s%s", i ? "," : "", entry);
+            if (*entry) keep = len;
+        }
+        free(lit);
     }
     if (st) {
         free(sig);
@@ -917,7 +1014,8 @@ static double float_max(MtDtype dt) {
 }
 
 static const char *value_text(const MtScalar *v, char out[40]) {
-    if (!value_literal(v, out)) snprintf(out, 40, "%s", v->f != v->f ? "nan" : v->f < 0 ? "-inf" : "inf");
+    if (v->kind == MT_SCALAR_STR) mt_literal_quote(out, 40, v->s);
+    else if (!value_literal(v, out)) snprintf(out, 40, "%s", v->f != v->f ? "nan" : v->f < 0 ? "-inf" : "inf");
     return out;
 }
 
@@ -926,6 +1024,8 @@ static MtStatus bind_scalar(const MtSpecArg *a, const MtKernelParam *p, MtLaunch
     const MtScalar *v = &a->value;
     char t[40];
     value_text(v, t);
+    if (v->kind == MT_SCALAR_STR || v->kind == MT_SCALAR_DTYPE)
+        return arg_fail(e, MT_ERR_USAGE, a->name, "parameter %s (%s) needs a number, got %s", p->name, p->type, t);
     if (la->kind == MT_ARG_I32) {
         if (v->kind != MT_SCALAR_INT) {
             return arg_fail(e, MT_ERR_USAGE, a->name, "parameter %s (%s) needs an integer, got %s", p->name, p->type, t);

@@ -44,17 +44,24 @@
 
 /* A scalar as the spec wrote it: 1000 is an INT, 1000.0 and 1e3 are FLOATs
  * (the JSON text decides, as Python's literal would), true is a BOOL, and
- * the strings "nan", "inf", "-inf" are FLOATs. */
+ * the strings "nan", "inf", "-inf" are FLOATs. A constexpr's value may
+ * also be any other string: one that names a dtype as -D does
+ * (mt_dtype_literal: "tl.float16", "torch.bfloat16") is a DTYPE, any
+ * other a STR ("leaky_relu"). Arguments take numbers and bools only. */
 typedef enum MtScalarKind {
     MT_SCALAR_INT,
     MT_SCALAR_FLOAT,
     MT_SCALAR_BOOL,
+    MT_SCALAR_STR,            /* constexprs only */
+    MT_SCALAR_DTYPE,          /* constexprs only */
 } MtScalarKind;
 
 typedef struct MtScalar {
     MtScalarKind kind;
-    int64_t i;                /* INT: the value; BOOL: 0 or 1; FLOAT: 0 */
-    double f;                 /* FLOAT: the value (maybe NaN or +-inf); INT, BOOL: (double)i */
+    int64_t i;                /* INT: the value; BOOL: 0 or 1; otherwise 0 */
+    double f;                 /* FLOAT: the value (maybe NaN or +-inf); INT, BOOL: (double)i; otherwise 0 */
+    MtDtype dtype;            /* DTYPE */
+    char *s;                  /* STR: the string (malloc'ed, owned by the spec); otherwise NULL */
 } MtScalar;
 
 typedef enum MtSpecArgKind {
@@ -120,16 +127,18 @@ MtStatus mt_launch_spec_load(const char *path, MtLaunchSpec *spec, MtSpecError *
 void mt_launch_spec_free(MtLaunchSpec *spec);
 
 /* Apply "NAME=VALUE": VALUE is an integer, a float, true/false (or
- * True/False), nan, inf or -inf. NAME replaces a scalar argument's value or
- * a constexpr's; a name the spec lacks is added as a constexpr (as -D does),
- * so a default can be overridden without editing the spec. An array
- * argument cannot be set. */
+ * True/False), nan, inf or -inf, or, for a constexpr, a dtype or a quoted
+ * string written as for -D (tl.float16, 'leaky_relu'; mt_literal_parse).
+ * NAME replaces a scalar argument's value or a constexpr's; a name the
+ * spec lacks is added as a constexpr (as -D does), so a default can be
+ * overridden without editing the spec. An array argument cannot be set. */
 MtStatus mt_launch_spec_set(MtLaunchSpec *spec, const char *assignment, MtSpecError *e);
 
 /* The signature to compile with: spec->signature when given; otherwise one
  * entry per parameter of `kernel` -- a constexpr takes its value from the
- * spec's constexprs (or a scalar argument of that name), or is left empty
- * so the compiler uses its default; an array argument gives *fp32, *i32 or
+ * spec's constexprs (or a scalar argument of that name) as a Python
+ * literal (256, True, 'leaky_relu', tl.float16), or is left empty so the
+ * compiler uses its default; an array argument gives *fp32, *i32 or
  * *i1 by dtype (npy files' headers are read for it); an integer gives i32, a
  * float fp32, a bool i1; a constexpr naming a runtime parameter specialises
  * it. Empty entries at the end are dropped. On MT_OK *out is a malloc'ed

@@ -156,6 +156,34 @@ static bool run_opts(WebReq *r, const cJSON *body, RunOpts *o)
     return true;
 }
 
+/* A define (a Python literal, read by -D's rule) as a spec constexpr:
+ * numbers and bools as JSON's, a dtype by its name ("tl.float16"), a
+ * string as a JSON string, which the spec reads back by the same rule
+ * (docs/launch-spec.md). NULL for None and for what is no literal (the
+ * compile reports those). */
+static cJSON *define_as_constexpr(const char *text)
+{
+    MtCtx *c = mt_ctx_new(NULL);
+    MtLiteral lit;
+    cJSON *v = NULL;
+    if (c && mt_literal_parse(c, text, &lit)) {
+        char name[40];
+        switch (lit.kind) {
+        case MT_LITERAL_BOOL: v = cJSON_CreateBool(lit.i != 0); break;
+        case MT_LITERAL_INT:
+        case MT_LITERAL_FLOAT: v = cJSON_Parse(text); break;
+        case MT_LITERAL_STR: v = cJSON_CreateString(lit.s); break;
+        case MT_LITERAL_DTYPE:
+            snprintf(name, sizeof name, "tl.%s", mt_dtype_info(lit.dtype)->tl);
+            v = cJSON_CreateString(name);
+            break;
+        case MT_LITERAL_NONE: break;
+        }
+    }
+    mt_ctx_free(c);
+    return v;
+}
+
 /* The spec as the worker will read it: the page's spec, the kernel's
  * constexprs from "defines" where the spec has none, and every
  * {"upload": ID} as {"npy": PATH} (absolute for now, see link_uploads). */
@@ -185,11 +213,7 @@ static cJSON *build_spec(WebReq *r, const cJSON *body, const WebKernelReq *q)
         for (size_t i = 0; cJSON_IsObject(ce) && i < q->ndefines; i++) {
             if (cJSON_GetObjectItemCaseSensitive(ce, q->defines[i].name))
                 continue;
-            cJSON *v = cJSON_Parse(q->defines[i].value);
-            if (!v && !strcmp(q->defines[i].value, "True"))
-                v = cJSON_CreateTrue();
-            if (!v && !strcmp(q->defines[i].value, "False"))
-                v = cJSON_CreateFalse();
+            cJSON *v = define_as_constexpr(q->defines[i].value);
             if (v)
                 cJSON_AddItemToObject(ce, q->defines[i].name, v);
         }

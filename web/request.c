@@ -45,14 +45,22 @@ static bool opt_count(WebReq *r, const cJSON *body, const char *name, const char
     return true;
 }
 
-/* A define's value as a Python literal: 256, 1e-05, True, or the text. */
+/* A define's value as a Python literal: 256, 1e-05, True; a string is
+ * its text when that reads as a literal ("'relu'", "tl.float16", "1e-5"),
+ * otherwise the string quoted ("leaky_relu"), as in the project file
+ * (mt_literal_from_text). */
 static char *literal(const cJSON *v)
 {
     char buf[64];
     if (cJSON_IsBool(v))
         return strdup(cJSON_IsTrue(v) ? "True" : "False");
-    if (cJSON_IsString(v))
-        return strdup(v->valuestring);
+    if (cJSON_IsString(v)) {
+        size_t n = mt_literal_from_text(NULL, 0, v->valuestring);
+        char *s = malloc(n + 1);
+        if (s)
+            mt_literal_from_text(s, n + 1, v->valuestring);
+        return s;
+    }
     if (v->valuedouble == (double)(long long)v->valuedouble && v->valuedouble > -1e15 && v->valuedouble < 1e15)
         snprintf(buf, sizeof buf, "%lld", (long long)v->valuedouble);
     else

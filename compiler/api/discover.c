@@ -57,34 +57,24 @@ static bool unset(const MtFound *f) { return f->origin == MT_ORIGIN_NONE; }
 /* ---- values as text ---------------------------------------------------------------------- */
 
 /* A Python literal as a host value (signature entries, comment and tool
- * values, so that heuristics can read them); HV_UNKNOWN if it is not one. */
+ * values, so that heuristics can read them), read by the rule the
+ * compiler reads them by (mt_literal_parse); HV_UNKNOWN if it is not one. */
 static HostVal literal_value(MtCtx *c, const char *text)
 {
     HostVal v = {.kind = HV_UNKNOWN};
-    size_t n = strlen(text);
-    if (!n)
+    MtLiteral lit;
+    if (!mt_literal_parse(c, text, &lit))
         return v;
-    if ((text[0] == '\'' || text[0] == '"') && n >= 2 && text[n - 1] == text[0]) {
-        v.kind = HV_STR;
-        v.s = mt_arena_strndup(&c->arena, text + 1, n - 2);
-    } else if (!strcmp(text, "True") || !strcmp(text, "False")) {
-        v.kind = HV_BOOL;
-        v.i = text[0] == 'T';
-    } else if (!strcmp(text, "None")) {
-        v.kind = HV_NONE;
-    } else {
-        char *end;
-        long long i = strtoll(text, &end, 0);
-        if (!*end) {
-            v.kind = HV_INT;
-            v.i = i;
-            return v;
-        }
-        double f = strtod(text, &end);
-        if (!*end) {
-            v.kind = HV_FLOAT;
-            v.f = f;
-        }
+    switch (lit.kind) {
+    case MT_LITERAL_NONE: v.kind = HV_NONE; break;
+    case MT_LITERAL_BOOL: v.kind = HV_BOOL; v.i = lit.i; break;
+    case MT_LITERAL_INT:
+        v.kind = lit.big ? HV_SOME_INT : HV_INT; /* a u64 above INT64_MAX: an int, not a host int64 */
+        v.i = lit.i;
+        break;
+    case MT_LITERAL_FLOAT: v.kind = HV_FLOAT; v.f = lit.f; break;
+    case MT_LITERAL_STR: v.kind = HV_STR; v.s = lit.s; break;
+    case MT_LITERAL_DTYPE: v.kind = HV_DTYPE; v.s = mt_dtype_info(lit.dtype)->sig; break;
     }
     return v;
 }
@@ -140,12 +130,12 @@ static void signature(Disc *d, const char *sig, const char *where, MtSpan sp)
 {
     uint32_t i = 0;
     for (const char *p = sig; i < d->info->nparams; i++) {
-        size_t n = strcspn(p, ","), skip = strspn(p, " \t");
+        size_t n = mt_unquoted_span(p, ","), skip = strspn(p, " \t");
         skip = skip < n ? skip : n;
         while (n > skip && (p[n - 1] == ' ' || p[n - 1] == '\t'))
             n--;
         const char *e = mt_arena_strndup(&d->c->arena, p + skip, n - skip);
-        n = strcspn(p, ",");
+        n = mt_unquoted_span(p, ",");
         if (*e && unset(&d->found[i])) {
             HostVal v = literal_value(d->c, e);
             if (v.kind != HV_UNKNOWN) {
@@ -184,7 +174,7 @@ static void directive(Disc *d, bool sig)
     MtSpan sp = d->info->directive_span;
     for (const char *p = s; p && *p;) {
         p += strspn(p, " \t,");
-        size_t len = strcspn(p, " \t");
+        size_t len = mt_unquoted_span(p, " \t");
         const char *eq = memchr(p, '=', len);
         if (eq && eq > p) {
             const char *name = mt_arena_strndup(&d->c->arena, p, (size_t)(eq - p));

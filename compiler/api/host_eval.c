@@ -985,19 +985,15 @@ const char *mt_host_literal(MtCtx *c, const HostVal *v)
         return mt_sprintf(c, "%s", buf);
     }
     case HV_STR: {
-        MtBuf b;
-        mt_buf_init(&b, &c->arena);
-        mt_buf_putc(&b, '\'');
-        for (const char *p = v->s; *p; p++) {
-            if (*p == '\'' || *p == '\\')
-                mt_buf_putc(&b, '\\');
-            if (*p == '\n')
-                mt_buf_puts(&b, "\\n");
-            else
-                mt_buf_putc(&b, *p);
-        }
-        mt_buf_putc(&b, '\'');
-        return mt_buf_str(&b);
+        size_t n = mt_literal_quote(NULL, 0, v->s);
+        char *q = mt_arena_alloc(&c->arena, n + 1);
+        mt_literal_quote(q, n + 1, v->s);
+        return q;
+    }
+    case HV_DTYPE: {
+        /* tl.float16: the spelling the compiler reads as a dtype value */
+        MtDtype d;
+        return mt_dtype_parse(v->s, &d) ? mt_sprintf(c, "tl.%s", mt_dtype_info(d)->tl) : NULL;
     }
     default: return NULL;
     }

@@ -154,3 +154,22 @@ void mt_format_pyfloat(char out[32], double v)
     }
     *o = 0;
 }
+
+size_t mt_unquoted_span(const char *s, const char *stops)
+{
+    char quote = 0;
+    size_t i = 0;
+    for (; s[i]; i++) {
+        if (quote) {
+            if (s[i] == '\\' && s[i + 1])
+                i++;
+            else if (s[i] == quote)
+                quote = 0;
+        } else if (s[i] == '\'' || s[i] == '"') {
+            quote = s[i];
+        } else if (strchr(stops, s[i])) {
+            break;
+        }
+    }
+    return i;
+}

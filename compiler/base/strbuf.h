@@ -45,4 +45,10 @@ const char *mt_buf_str(MtBuf *b);
  * exponent form outside [1e-4, 1e16). Writes at most 32 bytes. */
 void mt_format_pyfloat(char out[32], double v);
 
+/* The length of s up to its first character in `stops`, skipping quoted
+ * parts ('a,b' or "a b"; a backslash escapes the next character inside
+ * quotes): signature entries and `# mytriton:` items end at a comma or a
+ * space that is not inside a string literal. */
+size_t mt_unquoted_span(const char *s, const char *stops);
+
 #endif

@@ -55,7 +55,13 @@ static void repr(MtBuf *b, FValue v)
         mt_buf_puts(b, s);
         return;
     }
-    case FV_STR: mt_buf_printf(b, "'%s'", v.u.s); return;
+    case FV_STR: {
+        size_t n = mt_literal_quote(NULL, 0, v.u.s);
+        char *q = mt_arena_alloc(b->ar, n + 1);
+        mt_literal_quote(q, n + 1, v.u.s);
+        mt_buf_putn(b, q, n);
+        return;
+    }
     case FV_TUPLE:
         mt_buf_putc(b, v.is_list ? '[' : '(');
         for (uint32_t i = 0; i < v.u.tup.n; i++) {
@@ -419,7 +425,43 @@ bool py_truth(Fe *fe, FValue v, MtSpan sp, bool *ok)
     }
 }
 
-/* A quoted string literal 'text' or "text" (escapes \\ \' \" \n \t). */
+static int hex_digit(char ch)
+{
+    return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                                             : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+}
+
+/* Code point u as UTF-8 into s; false for a surrogate or beyond U+10FFFF. */
+static bool put_utf8(char *s, size_t *k, uint32_t u)
+{
+    if (u < 0x80) {
+        s[(*k)++] = (char)u;
+    } else if (u < 0x800) {
+        s[(*k)++] = (char)(0xc0 | u >> 6);
+        s[(*k)++] = (char)(0x80 | (u & 0x3f));
+    } else if (u < 0x10000) {
+        if (u >= 0xd800 && u < 0xe000)
+            return false;
+        s[(*k)++] = (char)(0xe0 | u >> 12);
+        s[(*k)++] = (char)(0x80 | ((u >> 6) & 0x3f));
+        s[(*k)++] = (char)(0x80 | (u & 0x3f));
+    } else if (u < 0x110000) {
+        s[(*k)++] = (char)(0xf0 | u >> 18);
+        s[(*k)++] = (char)(0x80 | ((u >> 12) & 0x3f));
+        s[(*k)++] = (char)(0x80 | ((u >> 6) & 0x3f));
+        s[(*k)++] = (char)(0x80 | (u & 0x3f));
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* A quoted string literal 'text' or "text" with Python's escapes (\\ \'
+ * \" \n \t \r \a \b \f \v, octal \ooo, \xHH, \uHHHH, \UHHHHHHHH; an
+ * unknown escape keeps its backslash, as Python does), so that repr() of
+ * a str reads back. A NUL character is refused: the value is a C string.
+ * The buffer is large enough: no escape decodes to more bytes than it
+ * spells. */
 static bool parse_string(MtCtx *c, const char *text, FValue *out)
 {
     size_t n = strlen(text);
@@ -433,11 +475,40 @@ static bool parse_string(MtCtx *c, const char *text, FValue *out)
         char ch = text[i];
         if (ch == text[0])
             return false;
-        if (ch == '\\' && i + 2 < n) {
-            ch = text[++i];
-            ch = ch == 'n' ? '\n' : ch == 't' ? '\t' : ch;
+        if (ch != '\\') {
+            s[k++] = ch;
+            continue;
         }
-        s[k++] = ch;
+        if (i + 2 >= n)
+            return false; /* a backslash escaping the closing quote */
+        ch = text[++i];
+        static const char simple[] = "\\\\''\"\"n\nt\tr\ra\ab\bf\fv\v";
+        const char *e = strchr(simple, ch);
+        if (e && (e - simple) % 2 == 0) {
+            s[k++] = e[1];
+        } else if (ch >= '0' && ch <= '7') {
+            uint32_t v = 0;
+            for (int d = 0; d < 3 && i + 1 < n && text[i] >= '0' && text[i] <= '7'; d++)
+                v = v * 8 + (uint32_t)(text[i++] - '0');
+            i--;
+            if (!v || !put_utf8(s, &k, v))
+                return false;
+        } else if (ch == 'x' || ch == 'u' || ch == 'U') {
+            int digits = ch == 'x' ? 2 : ch == 'u' ? 4 : 8;
+            uint32_t v = 0;
+            for (int d = 0; d < digits; d++) {
+                int h = i + 1 + 1 < n ? hex_digit(text[i + 1]) : -1;
+                if (h < 0)
+                    return false;
+                v = v * 16 + (uint32_t)h;
+                i++;
+            }
+            if (!v || !put_utf8(s, &k, v))
+                return false;
+        } else {
+            s[k++] = '\\';
+            s[k++] = ch;
+        }
     }
     s[k] = 0;
     *out = (FValue){.kind = FV_STR, .u.s = s};
@@ -452,11 +523,22 @@ bool py_parse_literal(MtCtx *c, const char *text, FValue *out)
         text++;
     if (*text == '\'' || *text == '"')
         return parse_string(c, text, out);
-    for (const char *p = text; *p && n + 1 < sizeof buf; p++)
+    size_t len = strlen(text);
+    while (len && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+        len--;
+    if (len >= sizeof buf)
+        return false;
+    memcpy(buf, text, len);
+    buf[len] = 0;
+    /* A dtype, as a launch passes one (X_dtype=tl.float32, torch.float16). */
+    MtDtype d;
+    if (mt_dtype_literal(buf, &d)) {
+        *out = (FValue){.kind = FV_DTYPE, .u.dtype = &mt_ty_scalars[d]};
+        return true;
+    }
+    for (const char *p = text; p < text + len; p++)
         if (*p != '_')
             buf[n++] = *p;
-    while (n && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
-        n--;
     buf[n] = 0;
     if (!strcmp(buf, "None")) {
         *out = fv_none();
@@ -464,17 +546,6 @@ bool py_parse_literal(MtCtx *c, const char *text, FValue *out)
     }
     if (!strcmp(buf, "True") || !strcmp(buf, "False")) {
         *out = fv_bool(buf[0] == 'T');
-        return true;
-    }
-    /* A dtype, as a launch passes one (X_dtype=tl.float32, torch.float16). */
-    const char *dt = buf;
-    static const char *const prefixes[] = {"triton.language.", "tl.", "torch."};
-    for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++)
-        if (!strncmp(dt, prefixes[k], strlen(prefixes[k])))
-            dt += strlen(prefixes[k]);
-    MtDtype d;
-    if (dt != buf && mt_dtype_parse(dt, &d)) {
-        *out = (FValue){.kind = FV_DTYPE, .u.dtype = &mt_ty_scalars[d]};
         return true;
     }
     if (n == 0)
@@ -515,4 +586,89 @@ bool py_parse_literal(MtCtx *c, const char *text, FValue *out)
         return false;
     *out = fv_float(v);
     return true;
+}
+
+/* ---- constexpr values as text: the public form (mytriton.h) ---------------------------- */
+
+bool mt_literal_parse(MtCtx *c, const char *text, MtLiteral *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!text)
+        return false;
+    MtCtx *scratch = c ? NULL : mt_ctx_new(NULL);
+    if (!c && !scratch)
+        return false;
+    FValue v;
+    bool ok = py_parse_literal(c ? c : scratch, text, &v);
+    if (ok) {
+        switch ((FvKind)v.kind) {
+        case FV_NONE: out->kind = MT_LITERAL_NONE; break;
+        case FV_BOOL: out->kind = MT_LITERAL_BOOL; break;
+        case FV_INT: out->kind = MT_LITERAL_INT; break;
+        case FV_FLOAT: out->kind = MT_LITERAL_FLOAT; break;
+        case FV_STR: out->kind = MT_LITERAL_STR; break;
+        case FV_DTYPE: out->kind = MT_LITERAL_DTYPE; break;
+        default: ok = false; break;
+        }
+        if (v.kind == FV_BOOL || v.kind == FV_INT) {
+            out->i = v.u.i;
+            out->big = v.big;
+            out->f = v.big ? (double)(uint64_t)v.u.i : (double)v.u.i;
+        } else if (v.kind == FV_FLOAT) {
+            out->f = v.u.f;
+        } else if (v.kind == FV_STR) {
+            out->s = c ? v.u.s : NULL;
+        } else if (v.kind == FV_DTYPE) {
+            out->dtype = v.u.dtype->dtype;
+        }
+    }
+    mt_ctx_free(scratch);
+    return ok;
+}
+
+size_t mt_literal_quote(char *out, size_t cap, const char *s)
+{
+    size_t k = 0;
+#define PUT(ch)                                                                                                        \
+    do {                                                                                                               \
+        if (k + 1 < cap)                                                                                               \
+            out[k] = (ch);                                                                                             \
+        k++;                                                                                                           \
+    } while (0)
+    PUT('\'');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        static const char hex[] = "0123456789abcdef";
+        const char *esc = *p == '\\' ? "\\\\" : *p == '\'' ? "\\'" : *p == '\n' ? "\\n" : *p == '\t' ? "\\t"
+                        : *p == '\r' ? "\\r" : NULL;
+        if (esc) {
+            PUT(esc[0]);
+            PUT(esc[1]);
+        } else if (*p < 0x20 || *p == 0x7f) {
+            PUT('\\');
+            PUT('x');
+            PUT(hex[*p >> 4]);
+            PUT(hex[*p & 15]);
+        } else {
+            PUT((char)*p);
+        }
+    }
+    PUT('\'');
+#undef PUT
+    if (cap)
+        out[k < cap ? k : cap - 1] = 0;
+    return k;
+}
+
+size_t mt_literal_from_text(char *out, size_t cap, const char *text)
+{
+    MtLiteral lit;
+    if (!mt_literal_parse(NULL, text, &lit))
+        return mt_literal_quote(out, cap, text);
+    size_t n = strlen(text);
+    if (cap) {
+        size_t k = n < cap ? n : cap - 1;
+        memcpy(out, text, k);
+        out[k] = 0;
+    }
+    return n;
 }

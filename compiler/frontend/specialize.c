@@ -2,7 +2,8 @@
  *
  * Each parameter gets, in this order of precedence:
  *   1. its entry in the Triton-AOT-style signature ("*fp32,*fp32,i32,256"):
- *      a type (runtime parameter) or a literal (specialised constant);
+ *      a type (runtime parameter) or a literal (specialised constant:
+ *      256, 'relu', tl.float16; py_parse_literal, the rule -D follows);
  *   2. a named value (-D NAME=VALUE);
  *   3. a value from the kernel's `# mytriton: NAME=VALUE ...` directive;
  *   4. its Python default value;
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "fe.h"
 
 typedef struct Named {
@@ -46,22 +48,22 @@ static char *trim(MtCtx *c, const char *s, size_t n)
     return mt_arena_strndup(&c->arena, s, n);
 }
 
-/* Split a signature at commas (empty entries are kept: "…,,256"). */
+/* Split a signature at commas outside quotes (empty entries are kept:
+ * "…,,256"; a string entry may hold commas: "'a,b'"). */
 static char **split_signature(MtCtx *c, const char *sig, uint32_t *n)
 {
     uint32_t count = 1;
     for (const char *p = sig; *p; p++)
         count += *p == ',';
     char **out = mt_arena_alloc(&c->arena, (count + 1) * sizeof *out);
-    const char *start = sig;
     uint32_t k = 0;
-    for (const char *p = sig;; p++)
-        if (*p == ',' || !*p) {
-            out[k++] = trim(c, start, (size_t)(p - start));
-            if (!*p)
-                break;
-            start = p + 1;
-        }
+    for (const char *p = sig;; p++) {
+        size_t len = mt_unquoted_span(p, ",");
+        out[k++] = trim(c, p, len);
+        p += len;
+        if (!*p)
+            break;
+    }
     if (k == 1 && !out[0][0])
         k = 0;
     *n = k;
@@ -72,7 +74,9 @@ static char **split_signature(MtCtx *c, const char *sig, uint32_t *n)
  * "*bf16", "fp32") or any other spelling of a dtype, optionally with a
  * divisibility hint (":16", stored in *div; 1 without one). Returns 1 for a type, 0 when
  * `s` is not a type name (so it is a literal), -1 for a Triton type
- * mytriton lacks (the fp8 formats) or a malformed hint. */
+ * mytriton lacks (the fp8 formats) or a malformed hint. A dtype with its
+ * module, tl.float16 or torch.float32, is a value (mt_dtype_literal), as
+ * in -D: the entry of a dtype constexpr. */
 static int parse_sig_type(MtCtx *c, const char *s, const MtType **out, uint32_t *div)
 {
     char buf[32];
@@ -85,6 +89,8 @@ static int parse_sig_type(MtCtx *c, const char *s, const MtType **out, uint32_t 
     bool ptr = buf[0] == '*';
     const char *t = ptr ? buf + 1 : buf;
     MtDtype d;
+    if (!ptr && mt_dtype_literal(buf, &d))
+        return s[n] == ':' ? -1 : 0; /* a value takes no divisibility hint */
     if (!mt_dtype_parse(t, &d))
         return ptr || !strncmp(t, "fp8", 3) ? -1 : 0;
     if (s[n] == ':') {
@@ -115,7 +121,7 @@ static Named *parse_directive(Fe *fe, const MtFuncDef *k, uint32_t *n, const cha
             s++;
         if (!*s)
             break;
-        size_t len = strcspn(s, " \t");
+        size_t len = mt_unquoted_span(s, " \t");
         const char *item = mt_arena_strndup(&c->arena, s, len);
         s += len;
         const char *eq = strchr(item, '=');
@@ -243,7 +249,8 @@ bool fe_specialize(Fe *fe, const MtFuncDef *k)
             }
             if (t > 0 && cexpr) {
                 fe_error(fe, p->span, "E0303",
-                         "'%s' is a tl.constexpr: its signature entry must be a value such as 256, not the type '%s'",
+                         "'%s' is a tl.constexpr: its signature entry must be a value such as 256, 'relu' or "
+                         "tl.float16, not the type '%s'",
                          p->name, entry);
                 ok = false;
                 continue;

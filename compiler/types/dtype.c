@@ -1,6 +1,7 @@
 /* dtype.c: the element-type table (dtypes.def) as data: its rows, the
- * interned scalar type of each, and the lookup of a dtype by any of its
- * spellings. */
+ * interned scalar type of each, the lookup of a dtype by any of its
+ * spellings, and the spelling of a dtype as a constexpr value
+ * (mt_dtype_literal: tl.float16, torch.bfloat16). */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -35,6 +36,32 @@ bool mt_dtype_parse(const char *name, MtDtype *out)
     for (int d = 0; d < MT_DTYPE_COUNT; d++) {
         const MtDtypeInfo *r = &rows[d];
         const char *names[] = {r->ir, r->sig, r->tl, r->numpy, r->npy};
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+            if (names[k] && !strcmp(names[k], name)) {
+                *out = (MtDtype)d;
+                return true;
+            }
+    }
+    return false;
+}
+
+/* The names a dtype value may have behind its prefix: every column of
+ * dtypes.def that names a type in Python or in Triton (not the .npy
+ * descriptors, nor a second "tl."). */
+bool mt_dtype_literal(const char *text, MtDtype *out)
+{
+    static const char *const prefixes[] = {"triton.language.", "tl.", "torch."};
+    if (!text)
+        return false;
+    const char *name = NULL;
+    for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0] && !name; k++)
+        if (!strncmp(text, prefixes[k], strlen(prefixes[k])))
+            name = text + strlen(prefixes[k]);
+    if (!name)
+        return false;
+    for (int d = 0; d < MT_DTYPE_COUNT; d++) {
+        const MtDtypeInfo *r = &rows[d];
+        const char *names[] = {r->tl, r->sig, r->ir, r->numpy};
         for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
             if (names[k] && !strcmp(names[k], name)) {
                 *out = (MtDtype)d;

@@ -6,7 +6,7 @@ every launch) turns the bound parameter values of one launch into
     array of float16 at an address that is a multiple of 16, ``i32`` /
     ``i64`` / ``u64`` / ``fp32`` / ``i1`` for Python scalars (``:16`` on
     an int divisible by 16, unless the parameter is in do_not_specialize),
-    the literal of a constexpr;
+    the literal of a constexpr (``256``, ``'relu'``, ``tl.float16``);
   - the backend: "cuda" for torch CUDA tensors and objects with
     ``__cuda_array_interface__`` (CuPy), "interp" for numpy arrays and CPU
     torch tensors, everything "interp" under MYTRITON_INTERPRET=1;
@@ -25,7 +25,9 @@ from .language import constexpr, dtype as _tl_dtype
 
 _SIG_OF_NUMPY = {}      # numpy dtype name -> signature name ("float32" -> "fp32")
 _SIG_OF_TYPESTR = {}    # __cuda_array_interface__ typestr -> signature name ("<f4" -> "fp32")
+_TL_OF_SIG = {}         # signature name -> triton.language name ("fp16" -> "float16")
 for _tl, _sig, _np, _bits, _kind in _C.dtypes():
+    _TL_OF_SIG[_sig] = _tl
     if _np:
         _SIG_OF_NUMPY[_np] = _sig
         _code = {"bool": "b", "int": "i", "uint": "u", "float": "f"}[_kind]
@@ -54,8 +56,17 @@ def _span(shape, strides):
     return 1 + sum((n - 1) * s for n, s in zip(shape, strides))
 
 
+def _is_torch_dtype(v):
+    tp = type(v)
+    return tp.__name__ == "dtype" and tp.__module__.startswith("torch")
+
+
 def literal(v):
-    """A constexpr value as the signature literal the compiler reads."""
+    """A constexpr value as the signature literal the compiler reads (the
+    rule of -D, mt_literal_parse): 256, True, None, 1e-05, a string as
+    repr() writes it ('leaky_relu'), a dtype as tl.float16 -- a
+    mytriton.language dtype, or a torch dtype, which is the same value
+    (torch.float16 and tl.float16 make one specialisation)."""
     if isinstance(v, constexpr):
         v = v.value
     if v is None or isinstance(v, (bool, str)):
@@ -66,9 +77,16 @@ def literal(v):
         return repr(v)
     if isinstance(v, _tl_dtype):
         return f"tl.{v.name}"
+    if _is_torch_dtype(v):
+        try:
+            return "tl." + _TL_OF_SIG[_torch_sig(v)]
+        except _C.LaunchError:
+            raise _C.LaunchError(f"the dtype {v} is not one mytriton has (tl.float16, tl.bfloat16, tl.float32, "
+                                 "tl.float64, tl.int1, tl.int8 ... tl.uint64)") from None
     if hasattr(v, "item") and getattr(v, "ndim", 1) == 0:      # a numpy scalar
         return literal(v.item())
-    raise _C.LaunchError(f"a tl.constexpr must be an int, float, bool, str or None, got {type(v).__name__}")
+    raise _C.LaunchError(f"a tl.constexpr must be an int, float, bool, str, None or a dtype (tl.float16, "
+                         f"torch.float16), got {type(v).__name__}")
 
 
 def _int_sig(v, specialize):
@@ -194,6 +212,9 @@ def _one(p, v, interp):
         else:
             entry = _int_sig(x, not p.do_not_specialize)
         return entry, x, None, None
+    elif isinstance(v, (_tl_dtype, str)) or _is_torch_dtype(v):
+        raise _C.LaunchError(f"argument {p.name}: {v!r} is a compile-time value; annotate the parameter "
+                             f"`{p.name}: tl.constexpr` to pass a {'string' if isinstance(v, str) else 'dtype'}")
     else:
         tp = type(v)
         raise _C.LaunchError(f"argument {p.name}: mytriton cannot pass a {tp.__module__}.{tp.__qualname__} to "

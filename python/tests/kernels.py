@@ -56,6 +56,22 @@ def printing_kernel(x, BLOCK: tl.constexpr):
     tl.device_print("x", tl.load(x + offs))  # NOT-FAST
 
 
+@triton.jit
+def act_cast(x, out, n, DTYPE: tl.constexpr, ACTIVATION: tl.constexpr, BLOCK: tl.constexpr):
+    """A dtype constexpr picks the cast, a string constexpr the activation
+    (any other string stores its length, to see that it arrived whole)."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    v = tl.load(x + offs, mask=mask)
+    if ACTIVATION == "leaky_relu":
+        v = tl.where(v >= 0, v, v * 0.125)
+    elif ACTIVATION == "relu":
+        v = tl.maximum(v, 0.0)
+    elif ACTIVATION != "none":
+        v = v * 0.0 + len(ACTIVATION)
+    tl.store(out + offs, v.to(DTYPE).to(tl.float32), mask=mask)
+
+
 # kernels made by calling jit(f) rather than decorating f (Triton allows both)
 def twice(v):
     return v * 2

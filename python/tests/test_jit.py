@@ -142,6 +142,100 @@ class Cache(unittest.TestCase):
         self.assertEqual([p[0] for p in compiled.params], ["out", "value", "n", "BLOCK"])
 
 
+class _TorchDtype:
+    """Stands in for a torch.dtype (what the constexpr path reads: its type's
+    name and module, and str())."""
+    __module__ = "torch"
+
+    def __init__(self, name):
+        self.name = name
+
+    def __str__(self):
+        return f"torch.{self.name}"
+
+
+_TorchDtype.__name__ = _TorchDtype.__qualname__ = "dtype"
+
+
+def _torch_dtype(name):
+    """torch.<name> when torch is importable, else the stand-in."""
+    try:
+        import torch
+        return getattr(torch, name)
+    except ImportError:
+        return _TorchDtype(name)
+
+
+def _bf16(a):
+    """float32 values rounded to bfloat16 (to nearest even), as float32."""
+    b = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
+    b = (b + 0x7FFF + ((b >> 16) & 1)) & 0xFFFF0000
+    return b.astype(np.uint32).view(np.float32)
+
+
+class Constexprs(unittest.TestCase):
+    """Dtype and string constexprs: part of the key and of the compile call."""
+
+    def setUp(self):
+        self.k = triton.jit(kernels.act_cast.fn)   # a fresh cache
+        self.x = np.linspace(-3, 3, 100, dtype=np.float32) + np.float32(1 / 3)
+        self.out = np.zeros_like(self.x)
+
+    def run_act(self, dtype, activation):
+        self.out[:] = np.nan
+        self.k[(2,)](self.x, self.out, 100, DTYPE=dtype, ACTIVATION=activation, BLOCK=64)
+        return self.out
+
+    def test_dtype_constexpr_selects_the_cast(self):
+        x = self.x
+        np.testing.assert_array_equal(self.run_act(tl.float16, "none"), x.astype(np.float16).astype(np.float32))
+        np.testing.assert_array_equal(self.run_act(tl.bfloat16, "none"), _bf16(x))
+        np.testing.assert_array_equal(self.run_act(tl.float32, "none"), x)
+        np.testing.assert_array_equal(self.run_act(tl.constexpr(tl.float16), "none"),
+                                      x.astype(np.float16).astype(np.float32))
+        self.assertFalse((self.run_act(tl.float16, "none") == x).all())    # the cast happened
+        # a torch dtype is the same value as the tl one: the same key
+        np.testing.assert_array_equal(self.run_act(_torch_dtype("bfloat16"), "none"), _bf16(x))
+        self.assertEqual(sorted(key[0].split(",")[3] for key in self.k.cache),
+                         ["tl.bfloat16", "tl.float16", "tl.float32"])
+
+    def test_string_constexpr_selects_the_activation(self):
+        x = self.x
+        leaky = np.where(x >= 0, x, x * np.float32(0.125))
+        np.testing.assert_array_equal(self.run_act(tl.float32, "leaky_relu"), leaky)
+        np.testing.assert_array_equal(self.run_act(tl.float32, "relu"), np.maximum(x, 0))
+        np.testing.assert_array_equal(self.run_act(tl.float16, "leaky_relu"),
+                                      leaky.astype(np.float16).astype(np.float32))
+        # quotes, commas, a backslash and a newline arrive as they are (repr() is the literal)
+        for s in ("it's, \"x\"", "a\\b\n", "x" * 300, ""):
+            np.testing.assert_array_equal(self.run_act(tl.float32, s), np.full(100, len(s), np.float32), repr(s))
+
+    def test_compiles_once_per_distinct_value(self):
+        for _ in range(3):
+            for dtype in (tl.float16, _torch_dtype("float16"), tl.bfloat16):
+                for act in ("relu", "leaky_relu"):
+                    self.run_act(dtype, act)
+        self.assertEqual(self.k.compiles, 4)   # {fp16, bf16} x {relu, leaky_relu}
+        self.assertEqual(sorted(key[0] for key in self.k.cache), [
+            "*fp32:16,*fp32:16,i32,tl.bfloat16,'leaky_relu',64", "*fp32:16,*fp32:16,i32,tl.bfloat16,'relu',64",
+            "*fp32:16,*fp32:16,i32,tl.float16,'leaky_relu',64", "*fp32:16,*fp32:16,i32,tl.float16,'relu',64"])
+        compiled = self.k.warmup(self.x, self.out, 100, DTYPE=tl.float16, ACTIVATION="relu", BLOCK=64, grid=(2,))
+        self.assertEqual(compiled.signature, "*fp32,*fp32,i32,tl.float16,'relu',64")
+        self.assertEqual(self.k.compiles, 4)
+
+    def test_errors(self):
+        with self.assertRaises(triton.LaunchError) as cm:
+            self.run_act(_TorchDtype("complex64"), "relu")
+        self.assertIn("the dtype torch.complex64 is not one mytriton has", str(cm.exception))
+        with self.assertRaises(triton.LaunchError) as cm:
+            self.k[(1,)](self.x, tl.float16, 100, DTYPE=tl.float16, ACTIVATION="relu", BLOCK=64)
+        self.assertIn("argument out: triton.language.float16 is a compile-time value; annotate the parameter "
+                      "`out: tl.constexpr`", str(cm.exception))
+        with self.assertRaises(triton.LaunchError) as cm:
+            self.run_act(object(), "relu")
+        self.assertIn("a tl.constexpr must be an int, float, bool, str, None or a dtype", str(cm.exception))
+
+
 class Errors(unittest.TestCase):
     def test_compile_error_points_into_the_file(self):
         with self.assertRaises(triton.CompilationError) as cm:

@@ -280,7 +280,15 @@ END_TEST
 
 START_TEST(other_field_errors) {
     expect_parse_error("{\"grid\": [1], \"constexprs\": {\"BLOCK\": [256]}}",
-                       "constexprs.BLOCK: expected a number, a bool, \"nan\", \"inf\" or \"-inf\", got a list");
+                       "constexprs.BLOCK: expected a number, a bool or a string (a dtype such as \"tl.float16\", or a "
+                       "string constexpr such as \"leaky_relu\"), got a list");
+    expect_parse_error("{\"grid\": [1], \"constexprs\": {\"ACT\": null}}",
+                       "constexprs.ACT: expected a number, a bool or a string (a dtype such as \"tl.float16\", or a "
+                       "string constexpr such as \"leaky_relu\"), got null");
+    /* strings are for constexprs: an argument's string is still refused */
+    expect_arg_error("{\"n\": \"tl.float16\"}",
+                     "args.n: expected a number, a bool, \"nan\", \"inf\", \"-inf\" or an array object, got "
+                     "\"tl.float16\"");
     expect_parse_error("{\"grid\": [1], \"constexprs\": {\"n\": 4}, \"args\": {\"n\": 4}}",
                        "constexprs.n: 'n' is also given in args; give it once");
     expect_parse_error("{\"grid\": [1], \"bytes\": -1}", "bytes: expected a non-negative integer or an expression string, got -1");
@@ -386,11 +394,14 @@ START_TEST(set_overrides_scalars_and_constexprs) {
     ck_assert_int_eq(mt_launch_spec_set(&s, "x=1", &se), MT_ERR_USAGE);
     ck_assert_str_eq(se.text, "x=1: argument 'x' is an array; only scalars and constexprs can be set");
     ck_assert_int_eq(mt_launch_spec_set(&s, "n=abc", &se), MT_ERR_USAGE);
-    ck_assert_str_eq(se.text, "n=abc: 'abc' is not a number, a bool, nan or inf");
+    ck_assert_str_eq(se.text, "n=abc: 'abc' is not a number, a bool, nan, inf, a dtype (tl.float16) or a quoted "
+                     "string ('leaky_relu')");
     ck_assert_int_eq(mt_launch_spec_set(&s, "n=0x10", &se), MT_ERR_USAGE);
-    ck_assert_str_eq(se.text, "n=0x10: '0x10' is not a number, a bool, nan or inf");
+    ck_assert_str_eq(se.text, "n=0x10: '0x10' is not a number, a bool, nan, inf, a dtype (tl.float16) or a quoted "
+                     "string ('leaky_relu')");
     ck_assert_int_eq(mt_launch_spec_set(&s, "n=", &se), MT_ERR_USAGE);
-    ck_assert_str_eq(se.text, "n=: '' is not a number, a bool, nan or inf");
+    ck_assert_str_eq(se.text, "n=: '' is not a number, a bool, nan, inf, a dtype (tl.float16) or a quoted "
+                     "string ('leaky_relu')");
     ck_assert_int_eq(mt_launch_spec_set(&s, "n", &se), MT_ERR_USAGE);
     ck_assert_str_eq(se.text, "'n': expected NAME=VALUE");
     ck_assert_int_eq(mt_launch_spec_set(&s, "2n=1", &se), MT_ERR_USAGE);
@@ -455,7 +466,7 @@ START_TEST(signature_errors) {
     ck_assert_str_eq(se.text, "constexprs.BLOCK: nan has no literal form for a signature");
     ck_assert_ptr_null(sig_of("{\"grid\": [1], \"args\": {\"x\": {\"npy\": \"x.npy\"}, \"y\": {\"npy\": \"x.npy\"},"
                               " \"out\": {\"npy\": \"x.npy\"}, \"n\": 4, \"BLOCK\": {\"npy\": \"x.npy\"}}}", &add_info));
-    ck_assert_str_eq(se.text, "args.BLOCK: constexpr BLOCK takes a number or a bool, not an array");
+    ck_assert_str_eq(se.text, "args.BLOCK: constexpr BLOCK takes a number, a bool or a string, not an array");
     ck_assert_ptr_null(sig_of("{\"grid\": [1], \"args\": {\"x\": {\"npy\": \"x.npy\"}, \"y\": {\"npy\": \"x.npy\"},"
                               " \"out\": {\"npy\": \"x.npy\"}, \"n\": 3000000000}}", &add_info));
     ck_assert_str_eq(se.text, "args.n: 3000000000 does not fit in i32");
@@ -463,6 +474,88 @@ START_TEST(signature_errors) {
     char want[600];
     snprintf(want, sizeof want, "args.x.npy: %s: cannot open: No such file or directory", tmp("nope.npy"));
     ck_assert_str_eq(se.text, want);
+}
+END_TEST
+
+/* ---- dtype and string constexprs ------------------------------------------------ */
+
+/* act(x, out, n, DTYPE, ACTIVATION, BLOCK): a dtype and a string constexpr */
+static const MtParamInfo act_info_params[] = {
+    {.name = "x"}, {.name = "out"}, {.name = "n"},
+    {.name = "DTYPE", .constexpr_ = true}, {.name = "ACTIVATION", .constexpr_ = true},
+    {.name = "BLOCK", .constexpr_ = true},
+};
+static const MtKernelInfo act_info = {.name = "act", .params = act_info_params, .nparams = 6};
+
+START_TEST(string_constexprs_name_dtypes_or_are_strings) {
+    /* a string naming a dtype as -D does is that dtype; any other is a string; "nan" stays a float */
+    MtLaunchSpec s = parse_ok("{\"grid\": [1], \"constexprs\": {\"A\": \"tl.float16\", \"B\": \"torch.bfloat16\","
+                              " \"C\": \"triton.language.fp32\", \"D\": \"leaky_relu\", \"E\": \"float16\","
+                              " \"F\": \"tl.float33\", \"G\": \"nan\", \"H\": \"\"}}");
+    ck_assert_uint_eq(s.nconstexprs, 8);
+    ck_assert_int_eq(s.constexprs[0].value.kind, MT_SCALAR_DTYPE);
+    ck_assert_int_eq(s.constexprs[0].value.dtype, MT_DT_F16);
+    ck_assert_int_eq(s.constexprs[1].value.kind, MT_SCALAR_DTYPE);
+    ck_assert_int_eq(s.constexprs[1].value.dtype, MT_DT_BF16);
+    ck_assert_int_eq(s.constexprs[2].value.dtype, MT_DT_F32);
+    ck_assert_int_eq(s.constexprs[3].value.kind, MT_SCALAR_STR);
+    ck_assert_str_eq(s.constexprs[3].value.s, "leaky_relu");
+    /* without its module a dtype name is a string, as in -D and signatures */
+    ck_assert_int_eq(s.constexprs[4].value.kind, MT_SCALAR_STR);
+    ck_assert_str_eq(s.constexprs[5].value.s, "tl.float33");
+    ck_assert_int_eq(s.constexprs[6].value.kind, MT_SCALAR_FLOAT);
+    ck_assert_str_eq(s.constexprs[7].value.s, "");
+    mt_launch_spec_free(&s);
+}
+END_TEST
+
+START_TEST(signature_writes_dtype_and_string_constexprs) {
+    put_npy("x.npy", MT_DT_F32, 4);
+    char *sig = sig_of("{\"grid\": [1], \"constexprs\": {\"DTYPE\": \"torch.float16\", \"ACTIVATION\": \"leaky_relu\","
+                       " \"BLOCK\": 64}, \"args\": {\"x\": {\"npy\": \"x.npy\"}, \"out\": {\"npy\": \"x.npy\"}, \"n\": 4}}",
+                       &act_info);
+    ck_assert_str_eq(sig, "*fp32:16,*fp32:16,i32,tl.float16,'leaky_relu',64");
+    free(sig);
+    /* quotes, backslashes, commas and newlines are written so the compiler reads the same string back */
+    sig = sig_of("{\"grid\": [1], \"constexprs\": {\"ACTIVATION\": \"it's a,b\\\\c\\n\"}, \"args\": {\"x\": {\"npy\": "
+                 "\"x.npy\"}, \"out\": {\"npy\": \"x.npy\"}, \"n\": 4}}",
+                 &act_info);
+    ck_assert_str_eq(sig, "*fp32:16,*fp32:16,i32,,'it\\'s a,b\\\\c\\n'");
+    free(sig);
+    /* a long string grows the signature */
+    char json[2048], want[2048], longs[1001];
+    memset(longs, 'a', 1000);
+    longs[1000] = 0;
+    snprintf(json, sizeof json, "{\"grid\": [1], \"constexprs\": {\"ACTIVATION\": \"%s\"}, \"args\": {\"x\": {\"npy\": "
+             "\"x.npy\"}, \"out\": {\"npy\": \"x.npy\"}, \"n\": 4}}", longs);
+    snprintf(want, sizeof want, "*fp32:16,*fp32:16,i32,,'%s'", longs);
+    sig = sig_of(json, &act_info);
+    ck_assert_str_eq(sig, want);
+    free(sig);
+}
+END_TEST
+
+START_TEST(set_takes_dtypes_and_quoted_strings_for_constexprs) {
+    MtLaunchSpec s = parse_ok("{\"grid\": [1], \"constexprs\": {\"ACTIVATION\": \"relu\"}, \"args\": {\"n\": 4}}");
+    ck_assert_int_eq(mt_launch_spec_set(&s, "ACTIVATION='leaky_relu'", &se), MT_OK);
+    ck_assert_int_eq(s.constexprs[0].value.kind, MT_SCALAR_STR);
+    ck_assert_str_eq(s.constexprs[0].value.s, "leaky_relu");
+    ck_assert_int_eq(mt_launch_spec_set(&s, "ACTIVATION=tl.bfloat16", &se), MT_OK); /* the string is freed */
+    ck_assert_int_eq(s.constexprs[0].value.kind, MT_SCALAR_DTYPE);
+    ck_assert_int_eq(s.constexprs[0].value.dtype, MT_DT_BF16);
+    ck_assert_int_eq(mt_launch_spec_set(&s, "DTYPE=torch.float32", &se), MT_OK);
+    ck_assert_int_eq(s.constexprs[1].value.dtype, MT_DT_F32);
+    ck_assert_int_eq(mt_launch_spec_set(&s, "NAME=\"a b\"", &se), MT_OK);
+    ck_assert_str_eq(s.constexprs[2].value.s, "a b");
+    /* a bare word is not a string, as with -D */
+    ck_assert_int_eq(mt_launch_spec_set(&s, "ACTIVATION=relu", &se), MT_ERR_USAGE);
+    ck_assert_str_eq(se.text, "ACTIVATION=relu: 'relu' is not a number, a bool, nan, inf, a dtype (tl.float16) or a "
+                              "quoted string ('leaky_relu')");
+    ck_assert_int_eq(mt_launch_spec_set(&s, "n=tl.float16", &se), MT_ERR_USAGE);
+    ck_assert_str_eq(se.text, "n=tl.float16: argument 'n' is a runtime scalar; only constexprs take a dtype");
+    ck_assert_int_eq(mt_launch_spec_set(&s, "n='x'", &se), MT_ERR_USAGE);
+    ck_assert_str_eq(se.text, "n='x': argument 'n' is a runtime scalar; only constexprs take a string");
+    mt_launch_spec_free(&s);
 }
 END_TEST
 
@@ -645,6 +738,9 @@ static Suite *launch_spec_suite(void) {
     tcase_add_test(t, set_overrides_scalars_and_constexprs);
     tcase_add_test(t, signature_is_derived_from_arguments);
     tcase_add_test(t, signature_errors);
+    tcase_add_test(t, string_constexprs_name_dtypes_or_are_strings);
+    tcase_add_test(t, signature_writes_dtype_and_string_constexprs);
+    tcase_add_test(t, set_takes_dtypes_and_quoted_strings_for_constexprs);
     tcase_add_test(t, bind_the_example);
     tcase_add_test(t, bind_scalars_of_each_type);
     tcase_add_test(t, bind_argument_errors);

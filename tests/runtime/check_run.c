@@ -293,6 +293,68 @@ static const cJSON *get(const cJSON *o, const char *key)
     return v;
 }
 
+/* tests/runtime/data/act_cast.json: a dtype constexpr ("tl.float16")
+ * selects the cast and a string constexpr ("leaky_relu") the activation;
+ * --set overrides both with -D's spelling. Each run is checked against C. */
+static void data_path(char *out, size_t n, const char *name)
+{
+    const char *slash = strrchr(__FILE__, '/');
+    snprintf(out, n, "%.*s/data/%s", slash ? (int)(slash - __FILE__) : 1, slash ? __FILE__ : ".", name);
+}
+
+static float act_cast_ref(float v, MtDtype dt, const char *activation)
+{
+    if (!strcmp(activation, "leaky_relu"))
+        v = v >= 0 ? v : v * 0.125f;
+    else if (!strcmp(activation, "relu"))
+        v = v > 0 ? v : 0.0f;
+    return dt == MT_DT_F16 ? mt_f16_to_f32(mt_f32_to_f16(v)) : dt == MT_DT_BF16 ? mt_bf16_to_f32(mt_f32_to_bf16(v)) : v;
+}
+
+static void check_act_cast(const char *const *sets, size_t nsets, const char *signature, MtDtype dt,
+                           const char *activation)
+{
+    char spec[600];
+    data_path(spec, sizeof spec, "act_cast.json");
+    MtRunRequest req = {.spec_path = spec, .sets = sets, .nsets = nsets};
+    MtRunOptions opt = {.threads = 2, .keep_arrays = true};
+    MtRunResult *r = mt_run(&req, &opt);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_msg(r->outcome == MT_RUN_OK, "%s", r->ndiags ? r->diags[0].rendered : "?");
+    ck_assert_str_eq(r->signature, signature);
+    ck_assert_int_eq(r->grid[0], 4);
+    const float *x = array(r, "x")->array->data, *out = array(r, "out")->array->data;
+    int negative = 0;
+    for (int i = 0; i < 200; i++) {
+        float want = act_cast_ref(x[i], dt, activation);
+        negative += x[i] < 0;
+        ck_assert_msg(out[i] == want, "%s: out[%d] = %.9g, want %.9g (x = %.9g)", signature, i, out[i], want, x[i]);
+    }
+    ck_assert_int_gt(negative, 50); /* the activation is seen */
+    mt_run_result_free(r);
+}
+
+START_TEST(runs_a_spec_with_dtype_and_string_constexprs)
+{
+    check_act_cast(NULL, 0, "*fp32,*fp32,i32,tl.float16,'leaky_relu',64", MT_DT_F16, "leaky_relu");
+    const char *relu[] = {"ACTIVATION='relu'", "DTYPE=torch.bfloat16"};
+    check_act_cast(relu, 2, "*fp32,*fp32,i32,tl.bfloat16,'relu',64", MT_DT_BF16, "relu");
+    const char *none[] = {"ACTIVATION=\"none\"", "DTYPE=tl.float32"};
+    check_act_cast(none, 2, "*fp32,*fp32,i32,tl.float32,'none',64", MT_DT_F32, "none");
+
+    /* a bad value is located at its field in the spec */
+    put(tmp("act_cast.py"), "");
+    put(tmp("bad.json"), "{\"source\": \"act_cast.py\", \"grid\": [1],\n \"constexprs\": {\"DTYPE\": null}}\n");
+    MtRunResult *r = run_file(tmp("bad.json"), NULL);
+    ck_assert_int_eq(r->outcome, MT_RUN_FAILED);
+    ck_assert_str_eq(r->diags[0].code, "R0704");
+    ck_assert_str_eq(r->diags[0].field, "constexprs.DTYPE");
+    ck_assert_uint_eq(r->diags[0].line, 2);
+    ck_assert_uint_eq(r->diags[0].col, 26); /* the value */
+    mt_run_result_free(r);
+}
+END_TEST
+
 START_TEST(json_form)
 {
     put(tmp("add.py"), add_py);
@@ -386,6 +448,7 @@ static Suite *run_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, runs_a_spec_file);
     tcase_add_test(tc, runs_a_spec_and_source_given_as_text);
+    tcase_add_test(tc, runs_a_spec_with_dtype_and_string_constexprs);
     tcase_add_test(tc, a_wrong_field_is_a_located_diagnostic);
     tcase_add_test(tc, each_failure_has_its_outcome);
     tcase_add_test(tc, expect_dump_and_mismatch);

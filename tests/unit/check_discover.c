@@ -3,8 +3,8 @@
  * with keywords and positional arguments, the dtypes of the tensors they
  * pass, @triton.autotune configs (literal lists, a host function that
  * returns them, comprehensions), @triton.heuristics, defaults, the
- * precedence of the `# mytriton:` comment and of tool values, and the
- * I0901 fix that proposes values which compile. */
+ * precedence of the `# mytriton:` comment and of tool values, dtype and
+ * string values, and the I0901 fix that proposes values which compile. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -443,6 +443,54 @@ START_TEST(unreadable_host_code_is_quiet)
 }
 END_TEST
 
+static const char values_src[] =
+    "import torch\n"
+    "import triton\n"
+    "import triton.language as tl\n"
+    "\n"
+    "# mytriton: NAME='two words'\n"
+    "@triton.jit\n"
+    "def k(x, y, n, DTYPE: tl.constexpr, ACC: tl.constexpr, ACTIVATION: tl.constexpr, NAME: tl.constexpr,\n"
+    "      OUT: tl.constexpr, BLOCK: tl.constexpr = 64):\n"
+    "    o = tl.arange(0, BLOCK)\n"
+    "    v = tl.load(x + o, mask=o < n).to(ACC)\n"
+    "    if ACTIVATION == 'leaky_relu':\n"
+    "        v = tl.where(v >= 0, v, v * 0.125)\n"
+    "    tl.store(y + o, (v + len(NAME)).to(DTYPE).to(OUT), mask=o < n)\n"
+    "\n"
+    "def go(x, y):\n"
+    "    k[(1,)](x, y, x.numel(), DTYPE=torch.float16, ACC=tl.float32, ACTIVATION='leaky_relu')\n";
+
+/* Dtype and string values from a launch, the comment and the tool's
+ * signature are read by the compiler's rule: a launch's dtype is written
+ * tl.NAME, a signature entry tl.bfloat16 is a value (not a type), and a
+ * quoted value with a space stays one item of the comment. */
+START_TEST(dtype_and_string_values)
+{
+    MtDiscoverOptions opt = {.signature = ",,,,,,,tl.bfloat16", .signature_origin = "mytriton.json"};
+    Disc x = discover_with(values_src, "k", &opt);
+    check_value(&x, "DTYPE", MT_ORIGIN_LAUNCH, "tl.float16");
+    check_value(&x, "ACC", MT_ORIGIN_LAUNCH, "tl.float32");
+    check_value(&x, "ACTIVATION", MT_ORIGIN_LAUNCH, "'leaky_relu'");
+    check_value(&x, "NAME", MT_ORIGIN_DIRECTIVE, "'two words'");
+    const MtFound *out = param(&x, "OUT");
+    ck_assert_int_eq(out->origin, MT_ORIGIN_SIGNATURE);
+    ck_assert_str_eq(out->value, "tl.bfloat16");
+    ck_assert_ptr_null(out->type);
+    ck_assert_uint_eq(x.d->nmissing, 0);
+    MtSpec spec = x.d->spec;
+    spec.last_stage = MT_STAGE_SSA;
+    MtCompiled *kc;
+    MtStatus st = mt_compile(x.c, x.m, &spec, &kc);
+    for (size_t i = 0; st != MT_OK && i < mt_diag_count(x.c); i++)
+        fprintf(stderr, "%s\n", mt_diag_render(x.c, mt_diag_at(x.c, i), false));
+    ck_assert_int_eq(st, MT_OK);
+    ck_assert_str_eq(mt_compiled_signature(x.c, kc),
+                     "*fp32,*fp32,i32,tl.float16,tl.float32,'leaky_relu','two words',tl.bfloat16,64");
+    mt_ctx_free(x.c);
+}
+END_TEST
+
 static Suite *discover_suite(void)
 {
     Suite *s = suite_create("discover");
@@ -455,6 +503,7 @@ static Suite *discover_suite(void)
     tcase_add_test(tc, precedence);
     tcase_add_test(tc, fix_proposes_values_that_compile);
     tcase_add_test(tc, unreadable_host_code_is_quiet);
+    tcase_add_test(tc, dtype_and_string_values);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -840,6 +840,50 @@ START_TEST(real_worker_runs_the_interpreter)
 }
 END_TEST
 
+static double array_stat(const cJSON *run, const char *name, const char *stat)
+{
+    const cJSON *a;
+    cJSON_ArrayForEach(a, cJSON_GetObjectItem(cJSON_GetObjectItem(run, "result"), "arrays"))
+    {
+        if (!strcmp(str_of(a, "name"), name))
+            return cJSON_GetObjectItem(cJSON_GetObjectItem(a, "stats"), stat)->valuedouble;
+    }
+    ck_abort_msg("the run has no array %s", name);
+    return 0;
+}
+
+/* A run's "defines" become the spec's constexprs by the spec's rule: a
+ * dtype by its name, a string as a JSON string; the worker compiles them
+ * into the signature and the activation is applied (x in [-4, 4): out's
+ * minimum is at least -0.5). */
+static void expect_act_run(const char *defines)
+{
+    char body[2048];
+    snprintf(body, sizeof body,
+             "{\"path\": \"%s/kernels.py\", \"kernel\": \"act_kernel\", \"defines\": %s, \"spec\": {\"grid\": "
+             "[\"cdiv(n, BLOCK)\"], \"args\": {\"x\": {\"dtype\": \"float32\", \"shape\": [100], \"init\": "
+             "\"uniform\", \"low\": -4, \"high\": 4}, \"out\": {\"dtype\": \"float32\", \"shape\": [100]}, "
+             "\"n\": 100}}}",
+             root, defines);
+    cJSON *doc = post_json("/api/runs", body, 202);
+    cJSON *run = finish_run(cJSON_GetObjectItem(doc, "id")->valueint);
+    cJSON_Delete(doc);
+    ck_assert_msg(!strcmp(str_of(run, "status"), "ok"), "%s: %s", defines, str_of(run, "error"));
+    ck_assert_str_eq(str_of(run, "signature"), "*fp32,*fp32,i32,tl.float16,'leaky_relu',64");
+    ck_assert_double_lt(array_stat(run, "x", "min"), -3.0);
+    ck_assert_double_ge(array_stat(run, "out", "min"), -0.5);
+    cJSON_Delete(run);
+}
+
+START_TEST(real_worker_runs_dtype_and_string_defines)
+{
+    expect_act_run("{\"DTYPE\": \"tl.float16\", \"ACTIVATION\": \"'leaky_relu'\"}");
+    expect_act_run("{\"DTYPE\": \"torch.float16\", \"ACTIVATION\": \"\\\"leaky_relu\\\"\"}");
+    /* a string that is no literal is that string, as in the project file */
+    expect_act_run("{\"DTYPE\": \"tl.float16\", \"ACTIVATION\": \"leaky_relu\"}");
+}
+END_TEST
+
 /* A faulting interpreter run fails alone: a run started beside it gets its
  * right answer, and so does one started after it. */
 static void real_fault_costs_one_request(const char *kernel, const char *want)
@@ -1227,6 +1271,7 @@ int main(void)
     tcase_add_checked_fixture(real, setup_real, teardown);
     tcase_set_timeout(real, 60);
     tcase_add_test(real, real_worker_runs_the_interpreter);
+    tcase_add_test(real, real_worker_runs_dtype_and_string_defines);
     tcase_add_test(real, real_ceiling_kernels_are_right);
     tcase_add_test(real, real_repro_reproduces_the_run);
     tcase_add_test(real, real_far_read_costs_one_request);

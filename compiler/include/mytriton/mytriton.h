@@ -80,6 +80,16 @@ const MtDtypeInfo *mt_dtype_info(MtDtype d);
  * triton.language ("float16", "tl.float16"), numpy ("float16") and .npy
  * ("<f2") names. false when none matches. */
 bool mt_dtype_parse(const char *name, MtDtype *out);
+/* A dtype written as a constexpr value, as a launch passes one: one
+ * module prefix, `tl.`, `triton.language.` or `torch.`, then the
+ * triton.language name (float16), the signature name (fp16), the SSA name
+ * (f16) or numpy's (float16): tl.float16, tl.bfloat16,
+ * triton.language.fp16, torch.float32, torch.bool. This is the one rule
+ * every front door reads a dtype value by (mt_literal_parse below): a
+ * signature entry (where a bare name, fp16 or float16, is a runtime
+ * parameter's type instead), -D, the `# mytriton:` comment, the project
+ * file and editor settings, a launch spec's constexprs, Python. */
+bool mt_dtype_literal(const char *text, MtDtype *out);
 /* Element i of an array of dtype d as a double (64-bit integers rounded
  * beyond 2^53), and a double stored into element i with the rules of a
  * cast: floats round to nearest even, integers truncate toward zero and
@@ -234,11 +244,53 @@ size_t mt_module_kernel_count(const MtModule *m);
 const MtKernelInfo *mt_module_kernel(const MtModule *m, size_t i);
 const MtKernelInfo *mt_module_find_kernel(const MtModule *m, const char *name);
 
+/* ---- constexpr values as text (frontend/pyvalue.c) ---------------------- */
+
+typedef enum MtLiteralKind {
+    MT_LITERAL_NONE,          /* None */
+    MT_LITERAL_BOOL,
+    MT_LITERAL_INT,
+    MT_LITERAL_FLOAT,
+    MT_LITERAL_STR,
+    MT_LITERAL_DTYPE,
+} MtLiteralKind;
+
+typedef struct MtLiteral {
+    MtLiteralKind kind;
+    int64_t i;                /* BOOL: 0 or 1; INT: the value (with big: a u64 above INT64_MAX, as its bits) */
+    bool big;
+    double f;                 /* FLOAT: the value; INT, BOOL: (double)i */
+    MtDtype dtype;            /* DTYPE */
+    const char *s;            /* STR: the string, escapes decoded (arena-owned; NULL when c was NULL) */
+} MtLiteral;
+
+/* A constexpr value's text, read as every front door reads it (-D, a
+ * signature's value entries, the `# mytriton:` comment): None, True,
+ * False, an integer (decimal, 0x, 0o, 0b, with underscores), a float
+ * (1e-5, inf, -inf, nan), a quoted string ('relu' or "relu", with
+ * Python's escapes, so repr() of any str reads back) or a dtype
+ * (mt_dtype_literal). false when it is none of these. With c NULL the
+ * text is only checked. */
+bool mt_literal_parse(MtCtx *c, const char *text, MtLiteral *out);
+/* s as a Python string literal that mt_literal_parse reads back as s:
+ * single-quoted, with \\, \', \n, \t, \r and \xHH for the other control
+ * characters (UTF-8 bytes pass as they are). Writes at most cap bytes
+ * (NUL included) and returns the length of the whole literal, as
+ * snprintf does. */
+size_t mt_literal_quote(char *out, size_t cap, const char *s);
+/* A JSON string that stands for a constexpr's literal (a project file's
+ * or the editor settings' constexprs, the dashboard's defines) as that
+ * literal: the text itself when it reads as one (mt_literal_parse:
+ * "1e-5", "'relu'", "tl.float16"), otherwise the text quoted
+ * ("leaky_relu" -> 'leaky_relu'), so a string constexpr needs no Python
+ * quotes inside JSON. Writes and returns as mt_literal_quote. */
+size_t mt_literal_from_text(char *out, size_t cap, const char *text);
+
 /* ---- compilation ------------------------------------------------------ */
 
 typedef struct MtDefine {
     const char *name;
-    const char *value;        /* Python literal: 256, 1e-5, True, None */
+    const char *value;        /* Python literal (mt_literal_parse): 256, 1e-5, True, None, 'relu', tl.float16 */
 } MtDefine;
 
 /* A specialisation request. Every field may be left zero. */
@@ -247,8 +299,10 @@ typedef struct MtSpec {
     /* Triton-AOT-style positional signature, "*fp16:16,*fp32,i64,256":
      * pointers and scalars of any dtype (`*fp16`, `*bf16`, `*i8`, `u32`,
      * `fp64`, ...) with an optional divisibility hint (`:16`), a literal for
-     * a constexpr (or any parameter to specialise on it). May be shorter
-     * than the parameter list; NULL: none. */
+     * a constexpr (or any parameter to specialise on it): `256`, `True`,
+     * `'relu'`, a dtype `tl.float16` (mt_literal_parse). Entries are split
+     * at commas outside quotes. May be shorter than the parameter list;
+     * NULL: none. */
     const char *signature;
     const MtDefine *defines;  /* named constexprs (-D NAME=VALUE) */
     size_t ndefines;
