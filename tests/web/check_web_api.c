@@ -34,6 +34,9 @@
 #ifndef MT_FAKE_WORKER
 #error "MT_FAKE_WORKER must name tests/web/fake_worker.py"
 #endif
+#ifndef MT_TUTORIAL
+#error "MT_TUTORIAL must name tests/lsp/fixtures/tutorial"
+#endif
 #ifndef MT_MYTRITON
 #error "MT_MYTRITON must name the mytriton executable (the real worker)"
 #endif
@@ -444,6 +447,223 @@ START_TEST(actions_offer_refactorings)
     cJSON_Delete(req);
     free(body);
     expect_error("POST", "/api/actions", "{\"source\": \"x\", \"from\": -1, \"to\": 2}", 400, "bad_field");
+}
+END_TEST
+
+/* ---- the specialisation discovery ------------------------------------------------------------ */
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+static const char *str_of(const cJSON *o, const char *k);
+static cJSON *finish_run(int id);
+
+/* The discovery's entry for a parameter. */
+static const cJSON *found_param(const cJSON *doc, const char *name)
+{
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "discovery"), "params"))
+    {
+        if (!strcmp(str_of(p, "name"), name))
+            return p;
+    }
+    ck_abort_msg("the discovery has no parameter %s: %s", name, cJSON_PrintUnformatted(doc));
+    return NULL;
+}
+
+static void expect_found(const cJSON *doc, const char *name, const char *origin, const char *note)
+{
+    const cJSON *p = found_param(doc, name);
+    ck_assert_msg(!strcmp(str_of(p, "origin"), origin) && !strcmp(str_of(p, "note"), note),
+                  "%s: origin %s, note '%s'; wanted %s, '%s'", name, str_of(p, "origin"), str_of(p, "note"), origin,
+                  note);
+}
+
+static int count_code(const cJSON *doc, const char *code)
+{
+    int n = 0;
+    const cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItem(doc, "diagnostics")) n += str_of(d, "code") && !strcmp(str_of(d, "code"), code);
+    return n;
+}
+
+static int count_severity(const cJSON *doc, const char *sev)
+{
+    int n = 0;
+    const cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItem(doc, "diagnostics")) n += !strcmp(str_of(d, "severity"), sev);
+    return n;
+}
+
+static cJSON *compile_path(const char *file, const char *extra)
+{
+    char body[2048];
+    snprintf(body, sizeof body, "{\"path\": \"%s/%s\", \"stages\": [\"ssa\"]%s}", root, file, extra);
+    return post_json("/api/compile", body, 200);
+}
+
+/* Triton's tutorial matmul as it is (no `# mytriton:` comment): the
+ * pointer types and the scalars come from its launch, the tile sizes from
+ * its autotune configs, ACTIVATION from the launch's keyword; it compiles
+ * on first open, and the answer says where each value came from. */
+START_TEST(compile_discovers_a_tutorial_matmul)
+{
+    char from[400], to[400];
+    snprintf(from, sizeof from, "%s/matmul.py", MT_TUTORIAL);
+    snprintf(to, sizeof to, "%s/matmul.py", root);
+    copy_file(from, to);
+    static const char sig[] = "*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32,128,256,64,8,''";
+    cJSON *doc = compile_path("matmul.py", "");
+    ck_assert_str_eq(str_of(doc, "status"), "ok");
+    ck_assert_str_eq(str_of(doc, "signature"), sig);
+    ck_assert_int_eq(count_code(doc, "I0901"), 0);
+    ck_assert_int_eq(count_severity(doc, "error"), 0);
+    const cJSON *dv = cJSON_GetObjectItem(doc, "discovery");
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(dv, "applied")));
+    ck_assert_str_eq(str_of(dv, "kernel"), "matmul_kernel");
+    ck_assert_int_eq(cJSON_GetObjectItem(dv, "missing")->valueint, 0);
+    ck_assert_int_eq(cJSON_GetObjectItem(dv, "launches")->valueint, 1);
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(dv, "launch"), "line")->valueint, 88);
+    ck_assert_int_eq(cJSON_GetObjectItem(dv, "nconfigs")->valueint, 3);
+    ck_assert_int_eq(cJSON_GetObjectItem(dv, "config")->valueint, 0);
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItem(dv, "project")));
+    const cJSON *configs = cJSON_GetObjectItem(dv, "configs");
+    ck_assert_int_eq(cJSON_GetArraySize(configs), 3);
+    ck_assert_str_eq(str_of(cJSON_GetArrayItem(configs, 1), "text"),
+                     "BLOCK_SIZE_M=64, BLOCK_SIZE_N=256, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, num_stages=4, num_warps=4");
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(configs, 2), "span"), "line")->valueint,
+                     17);
+    expect_found(doc, "a_ptr", "launch", "from the launch at line 88: a (a tensor of fp16)");
+    expect_found(doc, "stride_am", "launch", "from the launch at line 88: a.stride(0) (an int)");
+    expect_found(doc, "BLOCK_SIZE_M", "autotune", "from autotune config 1 of 3: BLOCK_SIZE_M=128");
+    expect_found(doc, "GROUP_SIZE_M", "autotune", "from autotune config 1 of 3: GROUP_SIZE_M=8");
+    expect_found(doc, "ACTIVATION", "launch", "from the launch at line 88: ACTIVATION=activation");
+    ck_assert_str_eq(str_of(found_param(doc, "a_ptr"), "type"), "*fp16");
+    ck_assert_str_eq(str_of(found_param(doc, "ACTIVATION"), "value"), "''");
+    /* the argument's range, in the editor's offsets */
+    const cJSON *span = cJSON_GetObjectItem(found_param(doc, "stride_am"), "span");
+    ck_assert_int_eq(cJSON_GetObjectItem(span, "line")->valueint, 91);
+    ck_assert_ptr_nonnull(cJSON_GetObjectItem(span, "from"));
+    /* the editor's text alone (the scratch file, no path) compiles the same */
+    FILE *f = fopen(to, "r");
+    char text[16384];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    cJSON *req = cJSON_CreateObject();
+    cJSON_AddStringToObject(req, "source", text);
+    char *body = cJSON_PrintUnformatted(req);
+    cJSON *scratch = post_json("/api/compile", body, 200);
+    ck_assert_str_eq(str_of(scratch, "signature"), sig);
+    ck_assert_int_eq(count_code(scratch, "I0901"), 0);
+    cJSON_Delete(scratch);
+    free(body);
+    cJSON_Delete(req);
+    cJSON_Delete(doc);
+
+    /* the third config */
+    doc = compile_path("matmul.py", ", \"config\": 2");
+    ck_assert_str_eq(str_of(doc, "signature"), "*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32,32,32,32,8,''");
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "discovery"), "config")->valueint, 2);
+    expect_found(doc, "BLOCK_SIZE_N", "autotune", "from autotune config 3 of 3: BLOCK_SIZE_N=32");
+    cJSON_Delete(doc);
+    /* values typed into the page rank above the launch and the configs */
+    doc = compile_path("matmul.py", ", \"defines\": {\"BLOCK_SIZE_K\": 16, \"ACTIVATION\": \"'leaky_relu'\"}");
+    ck_assert_str_eq(str_of(doc, "signature"),
+                     "*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32,128,256,16,8,'leaky_relu'");
+    expect_found(doc, "BLOCK_SIZE_K", "override", "from the dashboard: BLOCK_SIZE_K=16");
+    expect_found(doc, "BLOCK_SIZE_M", "autotune", "from autotune config 1 of 3: BLOCK_SIZE_M=128");
+    cJSON_Delete(doc);
+    /* a signature given is compiled as it is; the discovery is told but not applied */
+    doc = compile_path("matmul.py", ", \"signature\": \"*fp32,*fp32,*fp32,i32,i32,i32,i32,i32,i32,i32,i32,i32,32,32,"
+                                    "32,8,''\"");
+    ck_assert_str_eq(str_of(doc, "signature"), "*fp32,*fp32,*fp32,i32,i32,i32,i32,i32,i32,i32,i32,i32,32,32,32,8,''");
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "discovery"), "applied")));
+    cJSON_Delete(doc);
+    char bad[600];
+    snprintf(bad, sizeof bad, "{\"path\": \"%s/matmul.py\", \"config\": -1}", root);
+    expect_error("POST", "/api/compile", bad, 400, "bad_field");
+    snprintf(bad, sizeof bad, "{\"path\": \"%s/matmul.py\", \"config\": \"1\"}", root);
+    expect_error("POST", "/api/compile", bad, 400, "bad_field");
+
+    /* a run takes the constexprs its spec leaves out from the discovery,
+     * as the compile the page showed did */
+    static const char spec[] =
+        "\"config\": 2, \"spec\": {\"grid\": [1], \"args\": {\"a_ptr\": {\"dtype\": \"float16\", \"shape\": [32, 32]}, "
+        "\"b_ptr\": {\"dtype\": \"float16\", \"shape\": [32, 32]}, \"c_ptr\": {\"dtype\": \"float16\", \"shape\": [32, "
+        "32]}, \"M\": 32, \"N\": 32, \"K\": 32, \"stride_am\": 32, \"stride_ak\": 1, \"stride_bk\": 32, \"stride_bn\": "
+        "1, \"stride_cm\": 32, \"stride_cn\": 1}}";
+    char run[2048];
+    snprintf(run, sizeof run, "{\"path\": \"%s/matmul.py\", %s}", root, spec);
+    doc = post_json("/api/runs", run, 202);
+    ck_assert_str_eq(str_of(doc, "signature"), "*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32,32,32,32,8,''");
+    cJSON_Delete(finish_run(cJSON_GetObjectItem(doc, "id")->valueint));
+    cJSON_Delete(doc);
+}
+END_TEST
+
+/* Beside the file, under the root only: the project file of its folder
+ * (an invalid one is reported and ignored), and the other modules of its
+ * folder that launch the kernel (one that does not parse is skipped, its
+ * errors not reported); a mytriton.json above the root is never read. */
+START_TEST(compile_discovery_reads_the_project_file_and_package)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/pkg", root);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    static const char kernel[] = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                                 "def scale(x, out, n, BLOCK: tl.constexpr, ALPHA: tl.constexpr):\n"
+                                 "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                                 "    mask = offs < n\n"
+                                 "    tl.store(out + offs, tl.load(x + offs, mask=mask) * ALPHA, mask=mask)\n";
+    snprintf(path, sizeof path, "%s/pkg/kernels.py", root);
+    write_text(path, kernel);
+    snprintf(path, sizeof path, "%s/pkg/ops.py", root);
+    write_text(path, "import torch\nimport triton\nfrom kernels import scale\n\n\ndef run(x):\n"
+                     "    out = torch.empty_like(x)\n    n = 1024\n"
+                     "    scale[(triton.cdiv(n, 256),)](x, out, n, BLOCK=256)\n    return out\n");
+    snprintf(path, sizeof path, "%s/pkg/broken.py", root);
+    write_text(path, "def (:\n    scale[1](x)\n");
+    snprintf(path, sizeof path, "%s/pkg/mytriton.json", root);
+    write_text(path, "{\"kernels\": {\"scale\": {\"constexprs\": {\"ALPHA\": 0.5}}}}\n");
+    cJSON *doc = compile_path("pkg/kernels.py", "");
+    ck_assert_str_eq(str_of(doc, "status"), "ok");
+    ck_assert_str_eq(str_of(doc, "signature"), "*fp32,*fp32,i32,256,0.5");
+    ck_assert_int_eq(count_severity(doc, "error"), 0);
+    expect_found(doc, "BLOCK", "launch", "from the launch at ops.py:9: BLOCK=256");
+    expect_found(doc, "n", "launch", "from the launch at ops.py:9: n (1024)");
+    expect_found(doc, "ALPHA", "given", "from mytriton.json: ALPHA=0.5");
+    const char *file = str_of(cJSON_GetObjectItem(found_param(doc, "BLOCK"), "span"), "file");
+    ck_assert_msg(file && strstr(file, "pkg/ops.py"), "the launch's file: %s", file);
+    const cJSON *dv = cJSON_GetObjectItem(doc, "discovery");
+    ck_assert_ptr_nonnull(strstr(str_of(cJSON_GetObjectItem(dv, "project"), "path"), "pkg/mytriton.json"));
+    ck_assert_ptr_null(cJSON_GetObjectItem(cJSON_GetObjectItem(dv, "project"), "error"));
+    cJSON_Delete(doc);
+    /* an invalid project file: named, its problem said, ignored */
+    write_text(path, "{\"kernel\": {}}\n");
+    doc = compile_path("pkg/kernels.py", "");
+    dv = cJSON_GetObjectItem(doc, "discovery");
+    const char *why = str_of(cJSON_GetObjectItem(dv, "project"), "error");
+    ck_assert_msg(why && strstr(why, "kernel: unknown key"), "project error: %s", why);
+    expect_found(doc, "BLOCK", "launch", "from the launch at ops.py:9: BLOCK=256");
+    ck_assert_int_eq(count_code(doc, "I0901"), 1);
+    cJSON_Delete(doc);
+    /* above the root: not read */
+    snprintf(path, sizeof path, "%s/mytriton.json", tmp);
+    write_text(path, "{\"constexprs\": {\"ALPHA\": 2, \"BLOCK\": 32}}\n");
+    snprintf(path, sizeof path, "%s/alone.py", root);
+    write_text(path, kernel);
+    doc = compile_path("alone.py", "");
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "discovery"), "project")));
+    ck_assert_int_eq(count_code(doc, "I0901"), 2);
+    expect_found(doc, "ALPHA", "none",
+                 "no value: not given by a launch, an autotune config, a default or a `# mytriton:` comment");
+    cJSON_Delete(doc);
 }
 END_TEST
 
@@ -1129,6 +1349,8 @@ int main(void)
     tcase_add_test(t, compile_rejects_bad_requests);
     tcase_add_test(t, oversized_bodies_are_refused);
     tcase_add_test(t, actions_offer_refactorings);
+    tcase_add_test(t, compile_discovers_a_tutorial_matmul);
+    tcase_add_test(t, compile_discovery_reads_the_project_file_and_package);
     tcase_add_test(t, host_and_origin_are_checked);
     tcase_add_test(t, unknown_endpoints_and_methods);
     tcase_add_test(t, non_loopback_needs_a_token);
