@@ -37,6 +37,9 @@
 #ifndef MT_TUTORIAL
 #error "MT_TUTORIAL must name tests/lsp/fixtures/tutorial"
 #endif
+#ifndef MT_FAKE_DRIVER_DIR
+#error "MT_FAKE_DRIVER_DIR must name the fake libcuda.so.1's folder (empty without the CUDA toolkit)"
+#endif
 #ifndef MT_MYTRITON
 #error "MT_MYTRITON must name the mytriton executable (the real worker)"
 #endif
@@ -1235,9 +1238,135 @@ START_TEST(real_ceiling_kernels_are_right)
 }
 END_TEST
 
+/* The archive's launch.c: generated from the run's facts (the kernel's
+ * name, its parameters in order, grid and block), it compiles with the
+ * system's cc against the CUDA headers with -Wall -Werror, and run without
+ * a GPU it fails cleanly naming the driver: the dynamic loader's message
+ * when there is no libcuda.so.1 at all, its own (exit 2) when the loaded
+ * libcuda is the toolkit's stub. On a machine with a GPU it must pass. */
+static void check_launcher(const char *dir)
+{
+    char file[700], cmd[2048], text[65536];
+    snprintf(file, sizeof file, "%s/launch.c", dir);
+    FILE *f = fopen(file, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    ck_assert_msg(strstr(text, "static const char kernel_name[] = \"add_kernel\";") &&
+                      strstr(text, "static const long long programs[3] = {16, 1, 1};") &&
+                      strstr(text, "static const unsigned block[3] = {128, 1, 1};") &&
+                      strstr(text, "    {\"x\", 0, 1, 0}, /* *fp32 x: inputs/x.npy */\n"
+                                   "    {\"y\", 0, 1, 0}, /* *fp32 y: inputs/y.npy */\n"
+                                   "    {\"out\", 0, 1, 0}, /* *fp32 out: inputs/out.npy */\n"
+                                   "    {\"n\", 1, 0, 0x3e8ull}, /* i32 n = 1000 */\n") &&
+                      !strstr(text, "/*@RUN@*/"),
+                  "launch.c's facts: %.3000s", strstr(text, "---- the run") ? strstr(text, "---- the run") : text);
+    snprintf(file, sizeof file, "%s/README.md", dir);
+    f = fopen(file, "r");
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    ck_assert_ptr_nonnull(strstr(text, "cc launch.c -I/usr/local/cuda/include -lcuda -o launch\n./launch\n"));
+    if (access("/usr/local/cuda/include/cuda.h", R_OK) || access("/usr/local/cuda/lib64/stubs/libcuda.so", R_OK)) {
+        fprintf(stderr, "real_repro_reproduces_the_run: no CUDA toolkit in /usr/local/cuda: launch.c not compiled\n");
+        return;
+    }
+    snprintf(cmd, sizeof cmd,
+             "cd %s && cc -Wall -Werror launch.c -I/usr/local/cuda/include -L/usr/local/cuda/lib64/stubs -lcuda "
+             "-o launch > cc.out 2>&1",
+             dir);
+    int rc = system(cmd);
+    snprintf(file, sizeof file, "%s/cc.out", dir);
+    f = fopen(file, "r");
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    ck_assert_msg(rc == 0 && n == 0, "cc launch.c: exit %d: %s", rc, text);
+    /* as it is: no driver here (the loader says so), or a GPU (it passes) */
+    snprintf(cmd, sizeof cmd, "cd %s && ./launch > launch.out 2>&1", dir);
+    rc = system(cmd);
+    snprintf(file, sizeof file, "%s/launch.out", dir);
+    f = fopen(file, "r");
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    ck_assert_msg(WIFEXITED(rc), "./launch did not exit: %d: %s", rc, text);
+    if (WEXITSTATUS(rc) == 0)
+        ck_assert_msg(strstr(text, "launch: ok: add_kernel reproduces the run: 3 arrays match expected/"), "%s", text);
+    else
+        ck_assert_msg(strstr(text, "libcuda.so.1") || strstr(text, "cuInit"), "./launch: exit %d: %s",
+                      WEXITSTATUS(rc), text);
+    /* the toolkit's stub as the driver: its own message, exit 2 */
+    snprintf(cmd, sizeof cmd,
+             "cd %s && mkdir -p stub && ln -sf /usr/local/cuda/lib64/stubs/libcuda.so stub/libcuda.so.1 && "
+             "LD_LIBRARY_PATH=stub ./launch > launch.out 2>&1",
+             dir);
+    rc = system(cmd);
+    f = fopen(file, "r");
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 2 &&
+                      strstr(text, "launch: error: cuInit(0) failed") && strstr(text, "stub"),
+                  "./launch with the stub libcuda: %d: %s", rc, text);
+    if (!*MT_FAKE_DRIVER_DIR)
+        return;
+    /* A fake driver (fake_libcuda.c) runs no kernel but checks the launch
+     * against kernel.ptx's .entry and logs it: the run's grid and block,
+     * three device arrays, n = 1000 as four bytes, the program grid. The
+     * arrays come back unchanged, so out (zeros) differs from the expected
+     * x + y and the verdict is a mismatch naming it. */
+    snprintf(cmd, sizeof cmd, "cd %s && FAKE_CUDA_LOG=fake.log LD_LIBRARY_PATH=%s ./launch > launch.out 2>&1", dir,
+             MT_FAKE_DRIVER_DIR);
+    rc = system(cmd);
+    f = fopen(file, "r");
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 1, "./launch on the fake driver: %d: %s", rc, text);
+    ck_assert_msg(strstr(text, "launch: add_kernel on GPU 0 (Fake GPU, sm_80, driver 13.0) from kernel.ptx\n") &&
+                      strstr(text, "  x: 1000 elements match expected/x.npy") &&
+                      strstr(text, "  out: 1000 of 1000 elements differ from expected/out.npy; the first, element 0: "
+                                   "got 0, want 1") &&
+                      strstr(text, "launch: MISMATCH: 1 of 3 arrays differ from expected/ (rtol 1e-05, atol 1e-06)"),
+                  "./launch on the fake driver: %s", text);
+    char log[1024];
+    snprintf(file, sizeof file, "%s/fake.log", dir);
+    f = fopen(file, "r");
+    ck_assert_ptr_nonnull(f);
+    n = fread(log, 1, sizeof log - 1, f);
+    fclose(f);
+    log[n] = 0;
+    ck_assert_str_eq(log, "launch add_kernel grid 4 1 1 block 128 1 1 shared 0 params 7\n"
+                          "param 0 ptr 4000 bytes\nparam 1 ptr 4000 bytes\nparam 2 ptr 4000 bytes\n"
+                          "param 3 4 e8030000\nparam 4 4 10000000\nparam 5 4 01000000\nparam 6 4 01000000\n");
+    /* outputs/ holds the arrays as .npy files mytriton reads: with the
+     * zeros as the expected out, every array matches and it exits 0 */
+    snprintf(cmd, sizeof cmd,
+             "cd %s && cmp outputs/x.npy inputs/x.npy && cp inputs/out.npy expected/out.npy && FAKE_CUDA_LOG=fake.log "
+             "LD_LIBRARY_PATH=%s ./launch > launch.out 2>&1",
+             dir, MT_FAKE_DRIVER_DIR);
+    rc = system(cmd);
+    snprintf(file, sizeof file, "%s/launch.out", dir);
+    f = fopen(file, "r");
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 0 &&
+                      strstr(text, "launch: ok: add_kernel reproduces the run: 3 arrays match expected/"),
+                  "./launch with out's expected as zeros: %d: %s", rc, text);
+    /* mytriton reads them back: --expect outputs compares (exit 1: out is
+     * the fake's zeros), it does not fail to read them (exit 2) */
+    snprintf(cmd, sizeof cmd, "cd %s && %s run spec.json --expect outputs > expect.out 2>&1", dir, MT_MYTRITON);
+    rc = system(cmd);
+    ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 1, "mytriton run --expect outputs: %d", rc);
+}
+
 /* The repro archive of an interpreter run: extracted with tar, its README's
  * command runs the launch again with `mytriton` alone and finds every array
- * as the run left it; an altered expected array makes the command fail. */
+ * as the run left it; an altered expected array makes the command fail;
+ * its standalone launch.c compiles (check_launcher). */
 START_TEST(real_repro_reproduces_the_run)
 {
     int id = start_run("kernels.py", "add_kernel", add_spec);
@@ -1262,8 +1391,9 @@ START_TEST(real_repro_reproduces_the_run)
     snprintf(cmd, sizeof cmd, "tar -xf %s -C %s", file, tmp);
     ck_assert_int_eq(system(cmd), 0);
     snprintf(dir, sizeof dir, "%s/mytriton-run%d", tmp, id);
-    static const char *const members[] = {"kernel.py", "spec.json", "README.md", "kernel.cu", "inputs/x.npy",
-                                          "inputs/y.npy", "inputs/out.npy", "expected/out.npy", "expected/x.npy"};
+    static const char *const members[] = {"kernel.py",      "spec.json",    "README.md",      "kernel.cu",
+                                          "kernel.ptx",     "kernel.cubin", "launch.c",       "inputs/x.npy",
+                                          "inputs/y.npy",   "inputs/out.npy", "expected/out.npy", "expected/x.npy"};
     for (size_t i = 0; i < sizeof members / sizeof *members; i++) {
         snprintf(file, sizeof file, "%s/%s", dir, members[i]);
         ck_assert_msg(access(file, R_OK) == 0, "the archive lacks %s", members[i]);
@@ -1290,6 +1420,7 @@ START_TEST(real_repro_reproduces_the_run)
     fclose(f);
     readme[n] = 0;
     ck_assert_msg(strstr(readme, "\"inputs/x.npy\"") && !strstr(readme, "arange"), "spec.json: %s", readme);
+    check_launcher(dir);
     /* a wrong expected array is caught: the command compares */
     snprintf(cmd, sizeof cmd, "cp %s/expected/x.npy %s/expected/out.npy", dir, dir);
     ck_assert_int_eq(system(cmd), 0);
