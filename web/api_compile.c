@@ -16,7 +16,14 @@
  *   - "mlir" and "mlir-llvm" (when asked for): the MLIR code generator's
  *     module before and after MLIR's GPU lowering, linked to the source,
  *     from a compile of their own (stages.c);
+ *   - "discovery": where each parameter's value or type comes from in
+ *     the file (discover.c: the `# mytriton:` comment, the project file,
+ *     launches, autotune configs, defaults), every autotune config when
+ *     there are several, and whether the compile took it ("applied");
  *   - "kernel_info" (mt_query_kernel), "helpers", "timing".
+ *
+ * The compile takes the discovered specialisation unless the request
+ * gives a "signature" (then exactly that, with its "defines").
  *
  * A source with errors is still a 200: the document carries the
  * diagnostics and whatever stages completed. Errors in the request itself
@@ -157,6 +164,7 @@ void mt_web_api_compile(WebReq *r)
     Wanted w;
     MtCtx *c = NULL;
     cJSON *ptx = NULL, *sass = NULL;
+    WebDiscovery dv = {0};
     if (!mt_web_kernel_req(r, body, &q) || !wanted(r, body, &w))
         goto done;
     if (!(c = mt_ctx_new(NULL))) {
@@ -172,18 +180,15 @@ void mt_web_api_compile(WebReq *r)
     MtStatus st = clean ? MT_OK : MT_ERR_SOURCE;
     double compile_ms = 0, nvrtc_ms = 0;
     if (clean) {
-        MtSpec spec = {.kernel = q.kernel,
-                       .signature = q.signature,
-                       .defines = q.defines,
-                       .ndefines = q.ndefines,
-                       .infer_params = !q.signature,
-                       .last_stage = w.last,
-                       .sm = q.sm,
-                       .dump_passes = w.passes ? "all" : NULL,
-                       .lowering = q.lowering,
-                       .num_warps = q.num_warps,
-                       .num_stages = q.num_stages};
         mt_web_compile_begin(r->s, c);
+        mt_web_discover(r->s, c, m, &q, &dv);
+        MtSpec spec = mt_web_discovered_spec(&q, &dv);
+        spec.last_stage = w.last;
+        spec.sm = q.sm;
+        spec.dump_passes = w.passes ? "all" : NULL;
+        spec.lowering = q.lowering;
+        spec.num_warps = q.num_warps;
+        spec.num_stages = q.num_stages;
         st = mt_compile(c, m, &spec, &k);
         compile_ms = (mt_web_now() - t0) * 1e3;
         if (st == MT_OK && w.ptx) {
@@ -212,6 +217,9 @@ void mt_web_api_compile(WebReq *r)
     if (m)
         add_helpers(m, doc);
     decorate_diags(c, m, doc, q.source, q.len);
+    cJSON *found = mt_web_discovery_json(c, m, &dv, q.source, q.len);
+    if (found)
+        cJSON_AddItemToObject(doc, "discovery", found);
     if (k) {
         cJSON *lines = cJSON_AddObjectToObject(doc, "lines");
         for (int s = 0; s < MT_STAGE_COUNT; s++)
@@ -242,6 +250,7 @@ void mt_web_api_compile(WebReq *r)
 done:
     cJSON_Delete(ptx);
     cJSON_Delete(sass);
+    mt_web_discovery_free(&dv);
     mt_web_kernel_req_free(&q);
     mt_ctx_free(c);
     cJSON_Delete(body);
@@ -279,17 +288,15 @@ void mt_web_api_actions(WebReq *r)
     cJSON *doc = cJSON_CreateObject();
     cJSON *actions = cJSON_AddArrayToObject(doc, "actions");
     MtCompiled *k = NULL;
-    MtSpec spec = {.kernel = q.kernel,
-                   .signature = q.signature,
-                   .defines = q.defines,
-                   .ndefines = q.ndefines,
-                   .infer_params = !q.signature,
-                   .last_stage = MT_STAGE_SSA,
-                   .lowering = q.lowering,
-                   .num_warps = q.num_warps,
-                   .num_stages = q.num_stages};
+    WebDiscovery dv = {0};
     if (clean) {
         mt_web_compile_begin(r->s, c);
+        mt_web_discover(r->s, c, m, &q, &dv);
+        MtSpec spec = mt_web_discovered_spec(&q, &dv);
+        spec.last_stage = MT_STAGE_SSA;
+        spec.lowering = q.lowering;
+        spec.num_warps = q.num_warps;
+        spec.num_stages = q.num_stages;
         MtStatus st = mt_compile(c, m, &spec, &k);
         mt_web_compile_end(r->s, c);
         if (st != MT_OK)
@@ -303,6 +310,7 @@ void mt_web_api_actions(WebReq *r)
         for (size_t i = 0; i < n; i++)
             cJSON_AddItemToArray(actions, edits_json(&fixes[i], q.source, q.len));
     }
+    mt_web_discovery_free(&dv);
     mt_web_reply_json(r, 200, doc);
 done:
     mt_web_kernel_req_free(&q);

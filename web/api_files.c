@@ -1,9 +1,11 @@
 /* api_files.c: GET /api/files (the kernels under the roots, for the
- * picker) and GET /api/file?path=P (one file's text and kernels, with what
- * the editor needs to pre-fill a specialisation: each kernel's parameters,
- * their defaults and its `# mytriton:` directive, and the launch specs
- * beside the file whose "source" is this file, which pre-fill the launch
- * panel). Only files under the roots are read (roots.c). */
+ * picker) and GET /api/file?path=P (one file's text and kernels: each
+ * kernel's parameters, their defaults and its `# mytriton:` directive,
+ * and the launch specs beside the file whose "source" is this file, which
+ * pre-fill the launch panel). The signature and constexpr values the page
+ * pre-fills come from the compile's discovery (discover.c), which follows
+ * the text as it is edited. Only files under the roots are read
+ * (roots.c). */
 #include <dirent.h>
 #include <libgen.h>
 #include <stdio.h>

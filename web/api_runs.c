@@ -14,9 +14,10 @@
  * ID} for an uploaded .npy -- plus "backend" (interp or cuda), "device",
  * "compare" and "profile". Before anything is queued the spec is parsed
  * by the runtime's own parser (errors name the spec field), its signature
- * derived as `mytriton run` derives it, and the kernel compiled for it
- * (errors come back as diagnostics): a run that cannot start is refused
- * at once rather than failing in a worker.
+ * derived as `mytriton run` derives it (the constexprs it leaves out
+ * taken from the discovery, as the compile the page showed took them),
+ * and the kernel compiled for it (errors come back as diagnostics): a run
+ * that cannot start is refused at once rather than failing in a worker.
  *
  * An accepted run gets a folder DATA/runs/ID holding kernel.py, spec.json
  * (which `mytriton run` can replay as it is), inputs/ (uploads, linked) and
@@ -341,17 +342,29 @@ static bool check_compiles(WebReq *r, const WebKernelReq *q, const MtLaunchSpec 
         goto done;
     }
     MtCompiled *k = NULL;
-    MtSpec spec = {.kernel = ki ? ki->name : NULL,
-                   .signature = q->signature ? q->signature : derived && *derived ? derived : NULL,
-                   .last_stage = strcmp(o->backend, "cuda") ? MT_STAGE_SSA : MT_STAGE_CUDA,
-                   .lowering = q->lowering,
-                   .num_warps = q->num_warps,
-                   .num_stages = q->num_stages};
     MtStatus st = MT_ERR_SOURCE;
     if (clean) {
         mt_web_compile_begin(r->s, c);
+        /* The constexprs the spec leaves out are the ones the page showed
+         * for the compile: the discovery's. */
+        WebDiscovery dv;
+        WebKernelReq named = *q; /* the kernel found above, by name */
+        named.kernel = (char *)ki->name;
+        mt_web_discover(r->s, c, m, &named, &dv);
+        if (!q->signature && dv.dsc) {
+            char *filled = mt_web_discovered_signature(ki, &dv, derived);
+            free(derived);
+            derived = filled;
+        }
+        MtSpec spec = {.kernel = ki->name,
+                       .signature = q->signature ? q->signature : derived && *derived ? derived : NULL,
+                       .last_stage = strcmp(o->backend, "cuda") ? MT_STAGE_SSA : MT_STAGE_CUDA,
+                       .lowering = q->lowering,
+                       .num_warps = q->num_warps,
+                       .num_stages = q->num_stages};
         st = mt_compile(c, m, &spec, &k);
         mt_web_compile_end(r->s, c);
+        mt_web_discovery_free(&dv);
     }
     free(derived);
     if (st != MT_OK) {

@@ -2,12 +2,14 @@
  * shared by compile, actions and runs:
  *
  *   {"source": "...", "path": "examples/add_kernel.py", "kernel": "add_kernel",
- *    "signature": "*fp32,*fp32,*fp32,i32,256", "defines": {"BLOCK": 256}, "sm": 90,
- *    "lowering": "seed" | "fast", "num_warps": 4, "num_stages": 2}
+ *    "signature": "*fp32,*fp32,*fp32,i32,256", "defines": {"BLOCK": 256}, "config": 1,
+ *    "sm": 90, "lowering": "seed" | "fast", "num_warps": 4, "num_stages": 2}
  *
  * "source" is the editor's text; without it "path" is read from the roots.
- * Every field is checked for its type, and a bad one is answered with a
- * 400 naming the field. */
+ * With it, "path" still says where the file lives when it names one under
+ * the roots (the discovery then reads the project file and the package
+ * beside it). Every field is checked for its type, and a bad one is
+ * answered with a 400 naming the field. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +133,17 @@ bool mt_web_kernel_req(WebReq *r, const cJSON *body, WebKernelReq *q)
         return false;
     }
     q->lowering = l;
+    const cJSON *config = cJSON_GetObjectItemCaseSensitive(body, "config");
+    if (config && !cJSON_IsNull(config)) {
+        if (!cJSON_IsNumber(config) || config->valuedouble < 0 || config->valuedouble > 4095 ||
+            config->valuedouble != (int)config->valuedouble) {
+            mt_web_reply_error(r, 400, "bad_field", "config",
+                               "config must be the number of an autotune config, from 0 (the first)");
+            free(path);
+            return false;
+        }
+        q->config = (uint32_t)config->valueint;
+    }
     if (!opt_count(r, body, "num_warps", "warps", 32, &q->num_warps) ||
         !opt_count(r, body, "num_stages", "stages", MT_NUM_STAGES_MAX, &q->num_stages)) {
         free(path);
@@ -152,6 +165,9 @@ bool mt_web_kernel_req(WebReq *r, const cJSON *body, WebKernelReq *q)
             free(path);
             return false;
         }
+        char real[PATH_MAX], ignored[256];
+        if (path && mt_web_roots_resolve(&r->s->roots, path, real, ignored, sizeof ignored))
+            q->real = strdup(real);
         q->path = path ? path : strdup("untitled.py");
         return q->path != NULL;
     }
@@ -171,6 +187,7 @@ bool mt_web_kernel_req(WebReq *r, const cJSON *body, WebKernelReq *q)
         return false;
     }
     q->path = mt_web_roots_display(&r->s->roots, real);
+    q->real = strdup(real);
     return q->path != NULL;
 }
 
@@ -178,6 +195,7 @@ void mt_web_kernel_req_free(WebKernelReq *q)
 {
     free(q->source);
     free(q->path);
+    free(q->real);
     free(q->kernel);
     free(q->signature);
     for (size_t i = 0; i < q->ndefines; i++) {

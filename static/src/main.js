@@ -2,11 +2,17 @@
 // launch panel and the run views to the server's JSON API:
 //
 //   - the address says what to open: #file=PATH&kernel=NAME (&sig=SIG,
-//     &D.NAME=VALUE constexprs), or #run=ID for a run from the history --
-//     the language server's "Open in dashboard" lens opens such a URL;
+//     &D.NAME=VALUE constexprs, &config=N autotune config), or #run=ID for
+//     a run from the history -- the language server's "Open in dashboard"
+//     lens opens such a URL;
 //   - every edit recompiles (debounced; answers to older requests are
 //     dropped), and the answer drives the squiggles, the stages, the line
 //     colours and the launch panel;
+//   - the signature and constexpr inputs show what the compile used: the
+//     server's discovery (the `# mytriton:` comment, mytriton.json, the
+//     kernel's launches, its autotune configs, defaults) unless the user
+//     typed a value, each with where it came from; only typed values are
+//     sent back, so the discovery follows the source as it is edited;
 //   - a run is posted, followed through Server-Sent Events, and shown.
 import './style.css';
 import { get, post, follow, ApiError } from './api.js';
@@ -31,8 +37,11 @@ const state = {
   kernel: null,
   kernels: [],
   specs: [],
-  signature: '',
-  defines: {},
+  signature: '',     // typed by the user; '' = the discovered one
+  defines: {},       // constexprs typed by the user (or from a launch spec beside the file)
+  defineOrigin: {},  // NAME -> where a define came from when not typed ("the launch spec x.json")
+  config: null,      // the autotune config picked (its index), null = the discovery's default (the first)
+  discovery: null,   // the last compile's "discovery"
   lowering: 'fast',  // the compiler's default
   compileSeq: 0,
   lastDoc: null,
@@ -87,6 +96,7 @@ function kernelRequest() {
   // server then takes the file's only kernel, or says which to pick.
   if (state.kernel && new RegExp(`\\bdef\\s+${state.kernel}\\s*\\(`).test(req.source)) req.kernel = state.kernel;
   if (state.signature.trim()) req.signature = state.signature.trim();
+  if (state.config !== null) req.config = state.config;
   req.lowering = state.lowering;
   const defines = Object.fromEntries(Object.entries(state.defines).filter(([, v]) => String(v).trim() !== ''));
   if (Object.keys(defines).length) req.defines = defines;
@@ -123,7 +133,10 @@ async function compile() {
   stages.show(doc);
   editor.setColours(stages.sourceLines());
   if (doc.params) launch.setParams(doc.params);
+  if (doc.discovery) state.discovery = doc.discovery;
   renderConstexprs(doc);
+  renderSignature(doc);
+  renderConfigs();
   const errors = (doc.diagnostics || []).filter((d) => d.severity === 'error').length;
   setStatus(errors ? `${errors} error${errors > 1 ? 's' : ''}` : `${doc.kernel} ${doc.signature} · ${doc.timing.compile_ms.toFixed(1)} ms`, errors ? 'error' : 'ok');
 }
@@ -150,12 +163,50 @@ function renderDiagnostics(diags) {
   }
 }
 
-// Inputs for the kernel's constexprs, showing the values the compile used.
+// Where a value came from, shortly (the note beside an input) and in full
+// (its tooltip): the discovery's words, or what the page itself knows.
+const ORIGIN_LABEL = {
+  signature: 'signature', override: 'set here', comment: '# mytriton:', given: 'mytriton.json',
+  launch: 'launch', autotune: 'autotune', heuristics: 'heuristics', default: 'default', fallback: 'mytriton.json',
+  none: 'needed',
+};
+
+function foundParam(name) {
+  const d = state.discovery;
+  return d && d.kernel === (state.lastDoc?.kernel ?? d.kernel) ? (d.params || []).find((p) => p.name === name) : null;
+}
+
+function originOf(name, constexpr) {
+  if (state.signature.trim()) return { label: 'signature', note: 'from the signature typed here' };
+  if (constexpr && state.defines[name] !== undefined && String(state.defines[name]).trim() !== '') {
+    const from = state.defineOrigin[name];
+    return from ? { label: 'spec', note: `from ${from}` } : { label: 'set here', note: 'typed here' };
+  }
+  const f = foundParam(name);
+  if (!f) return { label: '', note: '' };
+  let label = ORIGIN_LABEL[f.origin] || f.origin;
+  const at = state.discovery.launch;
+  if (f.origin === 'launch' && at?.line) label = `launch, ${at.file ? `${at.file.split('/').pop()}:` : 'line '}${at.line}`;
+  if (f.origin === 'autotune' && state.discovery.nconfigs) label = `config ${state.discovery.config + 1}/${state.discovery.nconfigs}`;
+  if (f.origin === 'none' && !constexpr) label = 'inferred';
+  return { label, note: f.note || '' };
+}
+
+function setOrigin(box, o) {
+  box.textContent = o.label;
+  box.title = o.note;
+  box.hidden = !o.label;
+}
+
+// Inputs for the kernel's constexprs, showing the values the compile used
+// (typed ones, else the discovery's) and where each came from.
 function renderConstexprs(doc) {
   const box = $('#constexprs');
   const info = (doc.kernels || []).find((k) => k.name === doc.kernel);
   const names = (info?.params || []).filter((p) => p.constexpr).map((p) => p.name);
   const used = Object.fromEntries((doc.params || []).filter((p) => p.value).map((p) => [p.name, p.value]));
+  for (const p of state.discovery?.kernel === doc.kernel ? state.discovery.params : [])
+    if (p.constexpr && p.value && used[p.name] === undefined) used[p.name] = p.value;
   const same = box.dataset.names === names.join(',');
   if (!same) {
     box.replaceChildren();
@@ -166,19 +217,68 @@ function renderConstexprs(doc) {
       inp.dataset.name = n;
       inp.addEventListener('change', () => {
         state.defines[n] = inp.value;
+        delete state.defineOrigin[n];
+        updateHash();
         scheduleCompile(0);
       });
-      const lab = el('label', null, `${n} `);
-      lab.append(inp);
+      const lab = el('label', 'constexpr', `${n} `);
+      const origin = el('small', 'origin');
+      origin.dataset.name = n;
+      lab.append(inp, origin);
       box.append(lab);
     }
   }
   for (const inp of box.querySelectorAll('input')) {
     const n = inp.dataset.name;
-    if (document.activeElement !== inp) inp.value = state.defines[n] ?? used[n] ?? '';
+    const typed = state.defines[n] !== undefined && String(state.defines[n]).trim() !== '';
+    if (document.activeElement !== inp) inp.value = typed ? state.defines[n] : used[n] ?? '';
     inp.placeholder = used[n] ?? 'needed';
+    inp.classList.toggle('discovered', !typed && used[n] !== undefined);
+    const o = originOf(n, true);
+    inp.title = o.note;
+    setOrigin(box.querySelector(`small.origin[data-name="${n}"]`), o);
   }
 }
+
+// The signature input: the one typed, else the one the compile used, with
+// where the runtime parameters' types came from.
+function renderSignature(doc) {
+  const inp = $('#signature');
+  const typed = state.signature.trim() !== '';
+  if (!typed && document.activeElement !== inp && doc.signature) inp.value = doc.signature;
+  inp.classList.toggle('discovered', !typed);
+  const runtime = (state.discovery?.params || []).filter((p) => !p.constexpr);
+  const lines = typed ? ['typed here'] : runtime.map((p) => `${p.name}: ${p.type || 'inferred'} (${p.note || p.origin})`);
+  inp.title = lines.join('\n');
+  const labels = typed ? ['set here'] : [...new Set(runtime.map((p) => originOf(p.name, false).label).filter(Boolean))];
+  setOrigin($('#signature-origin'), { label: labels.join(', '), note: lines.join('\n') });
+}
+
+// The autotune configs, when the kernel has several: a select.
+function renderConfigs() {
+  const d = state.discovery;
+  const sel = $('#config');
+  const configs = d && d.configs && d.configs.length > 1 && !state.signature.trim() ? d.configs : [];
+  sel.closest('label').hidden = !configs.length;
+  const key = configs.map((c) => c.text).join('|');
+  if (sel.dataset.key !== key) {
+    sel.replaceChildren();
+    sel.dataset.key = key;
+    configs.forEach((c, i) => {
+      const o = el('option', null, `${i + 1} of ${configs.length}: ${c.text || '?'}`);
+      o.value = String(i);
+      if (c.span?.line) o.title = `triton.Config at line ${c.span.line}`;
+      sel.append(o);
+    });
+  }
+  if (configs.length) sel.value = String(d.config ?? 0);
+}
+
+$('#config').addEventListener('change', (e) => {
+  state.config = Number(e.target.value);
+  updateHash();
+  scheduleCompile(0);
+});
 
 $('#signature').addEventListener('change', (e) => {
   state.signature = e.target.value;
@@ -216,6 +316,9 @@ async function loadPicker() {
       state.path = path;
       state.kernel = null;
       state.specs = [];
+      state.config = null;
+      state.discovery = null;
+      state.defineOrigin = {};
       launch.setSpec(null);
       updateHash();
       scheduleCompile(0);
@@ -236,12 +339,13 @@ function updateHash() {
   h.set('file', state.path);
   if (state.kernel) h.set('kernel', state.kernel);
   if (state.signature) h.set('sig', state.signature);
+  if (state.config !== null) h.set('config', String(state.config));
   if (state.lowering !== 'fast') h.set('lowering', state.lowering);
-  for (const [k, v] of Object.entries(state.defines)) if (v !== '') h.set(`D.${k}`, v);
+  for (const [k, v] of Object.entries(state.defines)) if (v !== '' && !state.defineOrigin[k]) h.set(`D.${k}`, v);
   history.replaceState(null, '', `#${h.toString()}`);
 }
 
-async function openFile(path, kernel, { signature = '', defines = {}, keepLaunch = false } = {}) {
+async function openFile(path, kernel, { signature = '', defines = {}, config = null, keepLaunch = false } = {}) {
   let f;
   try {
     f = await get(`/api/file?path=${encodeURIComponent(path)}`);
@@ -255,6 +359,9 @@ async function openFile(path, kernel, { signature = '', defines = {}, keepLaunch
   state.kernel = kernel || (entry.length === 1 ? entry[0].name : entry[0]?.name) || null;
   state.signature = signature;
   state.defines = { ...defines };
+  state.defineOrigin = {};
+  state.config = config;
+  state.discovery = null;
   state.specs = f.specs || [];
   $('#signature').value = signature;
   $('#constexprs').dataset.names = '';
@@ -266,7 +373,10 @@ async function openFile(path, kernel, { signature = '', defines = {}, keepLaunch
     const spec = found ? JSON.parse(JSON.stringify(found.spec)) : null;
     // The header's constexpr inputs are the one place constexprs are set.
     if (spec?.constexprs && !Object.keys(defines).length)
-      for (const [k, v] of Object.entries(spec.constexprs)) state.defines[k] = v === true ? 'True' : v === false ? 'False' : String(v);
+      for (const [k, v] of Object.entries(spec.constexprs)) {
+        state.defines[k] = v === true ? 'True' : v === false ? 'False' : String(v);
+        state.defineOrigin[k] = `the launch spec ${found.path}`;
+      }
     if (spec) delete spec.constexprs;
     launch.setSpec(spec);
   }
@@ -309,7 +419,7 @@ async function openRun(id) {
   const req = run.request || {};
   const known = run.path !== 'untitled.py' && [...$('#picker').options].some((o) => o.value.startsWith(`${run.path}::`));
   if (known) {
-    await openFile(run.path, run.kernel, { signature: req.signature || '', defines: req.defines || {}, keepLaunch: true });
+    await openFile(run.path, run.kernel, { signature: req.signature || '', defines: req.defines || {}, config: req.config ?? null, keepLaunch: true });
   } else {
     state.path = run.path || 'untitled.py';
     state.kernel = run.kernel;
@@ -332,7 +442,8 @@ async function route() {
   for (const [k, v] of h) if (k.startsWith('D.')) defines[k.slice(2)] = v;
   state.lowering = h.get('lowering') === 'seed' ? 'seed' : 'fast';
   $('#lowering').value = state.lowering;
-  if (h.get('file')) return openFile(h.get('file'), h.get('kernel'), { signature: h.get('sig') || '', defines });
+  const config = /^\d+$/.test(h.get('config') || '') ? Number(h.get('config')) : null;
+  if (h.get('file')) return openFile(h.get('file'), h.get('kernel'), { signature: h.get('sig') || '', defines, config });
   const first = [...$('#picker').options].find((o) => o.value !== 'untitled.py::');
   if (first) {
     const [path, kernel] = first.value.split('::');

@@ -3,7 +3,10 @@
 //
 //   node browser.mjs --work DIR --mytriton EXE --repo DIR --out DIR
 //
-// It loads the page, types a kernel with an error and checks the squiggle
+// It loads the page, opens a tutorial-style matmul without a `# mytriton:`
+// comment and checks the signature, constexpr and autotune-config inputs
+// the discovery pre-fills (and where each says it came from), types a
+// kernel with an error and checks the squiggle
 // and the message at the right line, applies the quick fix and checks the
 // SSA, clicks a source line and checks the SSA and CUDA lines that light up,
 // runs the kernel on the interpreter (the real `mytriton worker`) and
@@ -30,7 +33,7 @@ const check = (ok, what) => {
 // ---- the server ------------------------------------------------------------------
 
 const data = fs.mkdtempSync(path.join(os.tmpdir(), 'mytriton-browser-data-'));
-const serveArgs = ['serve', 'examples', '--port', '0', '--data', data, '--quiet'];
+const serveArgs = ['serve', 'examples', 'tests/lsp/fixtures/tutorial', '--port', '0', '--data', data, '--quiet'];
 const server = spawn(args.mytriton, serveArgs, { cwd: args.repo, stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise((resolve, reject) => {
   let out = '';
@@ -201,6 +204,46 @@ try {
   check((await page.evaluate(() => document.querySelector('.cm-content').innerText)).includes('(offs < n) & (offs >= 0)'), 'the history brings back the source that ran');
   check((await page.locator('tr[data-arg="n"] input').inputValue()) === '1000', 'the history brings back the launch');
   await shot('history-reopened');
+
+  // 7. A tutorial-style matmul without a `# mytriton:` comment: the
+  // signature and the constexprs come from its launch and its autotune
+  // configs (the discovery), each saying where from, and it compiles.
+  await page.goto(`${url.replace(/\?token=.*/, '')}#file=tests/lsp/fixtures/tutorial/matmul.py&kernel=matmul_kernel`);
+  await page.waitForFunction(() => document.querySelector('#constexprs input[data-name="BLOCK_SIZE_M"]')?.value === '128'
+    && document.querySelector('#status')?.classList.contains('ok'), null, { timeout: 30000 });
+  const prefilled = await page.evaluate(() => {
+    const input = (n) => document.querySelector(`#constexprs input[data-name="${n}"]`);
+    const origin = (n) => document.querySelector(`#constexprs small.origin[data-name="${n}"]`);
+    return {
+      m: input('BLOCK_SIZE_M').value, mDiscovered: input('BLOCK_SIZE_M').classList.contains('discovered'),
+      mOrigin: origin('BLOCK_SIZE_M').innerText, mNote: origin('BLOCK_SIZE_M').title,
+      act: input('ACTIVATION').value, actOrigin: origin('ACTIVATION').innerText, actNote: origin('ACTIVATION').title,
+      sig: document.querySelector('#signature').value, sigOrigin: document.querySelector('#signature-origin').innerText,
+      sigNote: document.querySelector('#signature').title,
+      configs: [...document.querySelectorAll('#config option')].map((o) => o.innerText),
+      configShown: !document.querySelector('#config').closest('label').hidden,
+      needs: [...document.querySelectorAll('.diag')].filter((d) => d.innerText.includes('I0901')).length,
+    };
+  });
+  check(prefilled.m === '128' && prefilled.mDiscovered && prefilled.mOrigin === 'config 1/3' && prefilled.mNote.includes('autotune config 1 of 3: BLOCK_SIZE_M=128'),
+    `BLOCK_SIZE_M is pre-filled from autotune config 1 of 3 (${prefilled.m}, ${prefilled.mOrigin}: ${prefilled.mNote})`);
+  check(prefilled.act === "''" && prefilled.actOrigin === 'launch, line 88' && prefilled.actNote.includes('the launch at line 88'),
+    `ACTIVATION is pre-filled from the launch at line 88 (${prefilled.act}, ${prefilled.actOrigin}: ${prefilled.actNote})`);
+  check(prefilled.sig.startsWith('*fp16,*fp16,*fp16,i32,') && prefilled.sigOrigin === 'launch, line 88' && prefilled.sigNote.includes('a_ptr: *fp16 (from the launch at line 88: a (a tensor of fp16))'),
+    `the signature is pre-filled from the launch (${prefilled.sig}, ${prefilled.sigOrigin})`);
+  check(prefilled.configShown && prefilled.configs.length === 3 && prefilled.configs[1].startsWith('2 of 3: BLOCK_SIZE_M=64'),
+    `the three autotune configs are offered (${prefilled.configs.join(' | ')})`);
+  check(prefilled.needs === 0, 'no constexpr is left without a value (no I0901)');
+  await page.click('#tabs button[data-tab="launch"]');
+  await page.waitForSelector('tr[data-arg="a_ptr"]');
+  await shot('discovered-matmul');
+  await page.selectOption('#config', '2');
+  await page.waitForFunction(() => document.querySelector('#constexprs input[data-name="BLOCK_SIZE_M"]')?.value === '32'
+    && document.querySelector('#status')?.classList.contains('ok'), null, { timeout: 30000 });
+  const third = await page.evaluate(() => [document.querySelector('#constexprs small.origin[data-name="BLOCK_SIZE_N"]').innerText,
+    document.querySelector('#status').innerText, location.hash]);
+  check(third[0] === 'config 3/3' && third[1].includes(',32,32,32,8,') && third[2].includes('config=2'),
+    `picking config 3 recompiles with its values (${third.join(' | ')})`);
 } catch (e) {
   console.log(`FAIL ${e.stack || e}`);
   failures++;

@@ -34,6 +34,12 @@
 #ifndef MT_FAKE_WORKER
 #error "MT_FAKE_WORKER must name tests/web/fake_worker.py"
 #endif
+#ifndef MT_TUTORIAL
+#error "MT_TUTORIAL must name tests/lsp/fixtures/tutorial"
+#endif
+#ifndef MT_FAKE_DRIVER_DIR
+#error "MT_FAKE_DRIVER_DIR must name the fake libcuda.so.1's folder (empty without the CUDA toolkit)"
+#endif
 #ifndef MT_MYTRITON
 #error "MT_MYTRITON must name the mytriton executable (the real worker)"
 #endif
@@ -500,6 +506,223 @@ START_TEST(actions_offer_refactorings)
     cJSON_Delete(req);
     free(body);
     expect_error("POST", "/api/actions", "{\"source\": \"x\", \"from\": -1, \"to\": 2}", 400, "bad_field");
+}
+END_TEST
+
+/* ---- the specialisation discovery ------------------------------------------------------------ */
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+static const char *str_of(const cJSON *o, const char *k);
+static cJSON *finish_run(int id);
+
+/* The discovery's entry for a parameter. */
+static const cJSON *found_param(const cJSON *doc, const char *name)
+{
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "discovery"), "params"))
+    {
+        if (!strcmp(str_of(p, "name"), name))
+            return p;
+    }
+    ck_abort_msg("the discovery has no parameter %s: %s", name, cJSON_PrintUnformatted(doc));
+    return NULL;
+}
+
+static void expect_found(const cJSON *doc, const char *name, const char *origin, const char *note)
+{
+    const cJSON *p = found_param(doc, name);
+    ck_assert_msg(!strcmp(str_of(p, "origin"), origin) && !strcmp(str_of(p, "note"), note),
+                  "%s: origin %s, note '%s'; wanted %s, '%s'", name, str_of(p, "origin"), str_of(p, "note"), origin,
+                  note);
+}
+
+static int count_code(const cJSON *doc, const char *code)
+{
+    int n = 0;
+    const cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItem(doc, "diagnostics")) n += str_of(d, "code") && !strcmp(str_of(d, "code"), code);
+    return n;
+}
+
+static int count_severity(const cJSON *doc, const char *sev)
+{
+    int n = 0;
+    const cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItem(doc, "diagnostics")) n += !strcmp(str_of(d, "severity"), sev);
+    return n;
+}
+
+static cJSON *compile_path(const char *file, const char *extra)
+{
+    char body[2048];
+    snprintf(body, sizeof body, "{\"path\": \"%s/%s\", \"stages\": [\"ssa\"]%s}", root, file, extra);
+    return post_json("/api/compile", body, 200);
+}
+
+/* Triton's tutorial matmul as it is (no `# mytriton:` comment): the
+ * pointer types and the scalars come from its launch, the tile sizes from
+ * its autotune configs, ACTIVATION from the launch's keyword; it compiles
+ * on first open, and the answer says where each value came from. */
+START_TEST(compile_discovers_a_tutorial_matmul)
+{
+    char from[400], to[400];
+    snprintf(from, sizeof from, "%s/matmul.py", MT_TUTORIAL);
+    snprintf(to, sizeof to, "%s/matmul.py", root);
+    copy_file(from, to);
+    static const char sig[] = "*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32,128,256,64,8,''";
+    cJSON *doc = compile_path("matmul.py", "");
+    ck_assert_str_eq(str_of(doc, "status"), "ok");
+    ck_assert_str_eq(str_of(doc, "signature"), sig);
+    ck_assert_int_eq(count_code(doc, "I0901"), 0);
+    ck_assert_int_eq(count_severity(doc, "error"), 0);
+    const cJSON *dv = cJSON_GetObjectItem(doc, "discovery");
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(dv, "applied")));
+    ck_assert_str_eq(str_of(dv, "kernel"), "matmul_kernel");
+    ck_assert_int_eq(cJSON_GetObjectItem(dv, "missing")->valueint, 0);
+    ck_assert_int_eq(cJSON_GetObjectItem(dv, "launches")->valueint, 1);
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(dv, "launch"), "line")->valueint, 88);
+    ck_assert_int_eq(cJSON_GetObjectItem(dv, "nconfigs")->valueint, 3);
+    ck_assert_int_eq(cJSON_GetObjectItem(dv, "config")->valueint, 0);
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItem(dv, "project")));
+    const cJSON *configs = cJSON_GetObjectItem(dv, "configs");
+    ck_assert_int_eq(cJSON_GetArraySize(configs), 3);
+    ck_assert_str_eq(str_of(cJSON_GetArrayItem(configs, 1), "text"),
+                     "BLOCK_SIZE_M=64, BLOCK_SIZE_N=256, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, num_stages=4, num_warps=4");
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(configs, 2), "span"), "line")->valueint,
+                     17);
+    expect_found(doc, "a_ptr", "launch", "from the launch at line 88: a (a tensor of fp16)");
+    expect_found(doc, "stride_am", "launch", "from the launch at line 88: a.stride(0) (an int)");
+    expect_found(doc, "BLOCK_SIZE_M", "autotune", "from autotune config 1 of 3: BLOCK_SIZE_M=128");
+    expect_found(doc, "GROUP_SIZE_M", "autotune", "from autotune config 1 of 3: GROUP_SIZE_M=8");
+    expect_found(doc, "ACTIVATION", "launch", "from the launch at line 88: ACTIVATION=activation");
+    ck_assert_str_eq(str_of(found_param(doc, "a_ptr"), "type"), "*fp16");
+    ck_assert_str_eq(str_of(found_param(doc, "ACTIVATION"), "value"), "''");
+    /* the argument's range, in the editor's offsets */
+    const cJSON *span = cJSON_GetObjectItem(found_param(doc, "stride_am"), "span");
+    ck_assert_int_eq(cJSON_GetObjectItem(span, "line")->valueint, 91);
+    ck_assert_ptr_nonnull(cJSON_GetObjectItem(span, "from"));
+    /* the editor's text alone (the scratch file, no path) compiles the same */
+    FILE *f = fopen(to, "r");
+    char text[16384];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    cJSON *req = cJSON_CreateObject();
+    cJSON_AddStringToObject(req, "source", text);
+    char *body = cJSON_PrintUnformatted(req);
+    cJSON *scratch = post_json("/api/compile", body, 200);
+    ck_assert_str_eq(str_of(scratch, "signature"), sig);
+    ck_assert_int_eq(count_code(scratch, "I0901"), 0);
+    cJSON_Delete(scratch);
+    free(body);
+    cJSON_Delete(req);
+    cJSON_Delete(doc);
+
+    /* the third config */
+    doc = compile_path("matmul.py", ", \"config\": 2");
+    ck_assert_str_eq(str_of(doc, "signature"), "*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32,32,32,32,8,''");
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "discovery"), "config")->valueint, 2);
+    expect_found(doc, "BLOCK_SIZE_N", "autotune", "from autotune config 3 of 3: BLOCK_SIZE_N=32");
+    cJSON_Delete(doc);
+    /* values typed into the page rank above the launch and the configs */
+    doc = compile_path("matmul.py", ", \"defines\": {\"BLOCK_SIZE_K\": 16, \"ACTIVATION\": \"'leaky_relu'\"}");
+    ck_assert_str_eq(str_of(doc, "signature"),
+                     "*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32,128,256,16,8,'leaky_relu'");
+    expect_found(doc, "BLOCK_SIZE_K", "override", "from the dashboard: BLOCK_SIZE_K=16");
+    expect_found(doc, "BLOCK_SIZE_M", "autotune", "from autotune config 1 of 3: BLOCK_SIZE_M=128");
+    cJSON_Delete(doc);
+    /* a signature given is compiled as it is; the discovery is told but not applied */
+    doc = compile_path("matmul.py", ", \"signature\": \"*fp32,*fp32,*fp32,i32,i32,i32,i32,i32,i32,i32,i32,i32,32,32,"
+                                    "32,8,''\"");
+    ck_assert_str_eq(str_of(doc, "signature"), "*fp32,*fp32,*fp32,i32,i32,i32,i32,i32,i32,i32,i32,i32,32,32,32,8,''");
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "discovery"), "applied")));
+    cJSON_Delete(doc);
+    char bad[600];
+    snprintf(bad, sizeof bad, "{\"path\": \"%s/matmul.py\", \"config\": -1}", root);
+    expect_error("POST", "/api/compile", bad, 400, "bad_field");
+    snprintf(bad, sizeof bad, "{\"path\": \"%s/matmul.py\", \"config\": \"1\"}", root);
+    expect_error("POST", "/api/compile", bad, 400, "bad_field");
+
+    /* a run takes the constexprs its spec leaves out from the discovery,
+     * as the compile the page showed did */
+    static const char spec[] =
+        "\"config\": 2, \"spec\": {\"grid\": [1], \"args\": {\"a_ptr\": {\"dtype\": \"float16\", \"shape\": [32, 32]}, "
+        "\"b_ptr\": {\"dtype\": \"float16\", \"shape\": [32, 32]}, \"c_ptr\": {\"dtype\": \"float16\", \"shape\": [32, "
+        "32]}, \"M\": 32, \"N\": 32, \"K\": 32, \"stride_am\": 32, \"stride_ak\": 1, \"stride_bk\": 32, \"stride_bn\": "
+        "1, \"stride_cm\": 32, \"stride_cn\": 1}}";
+    char run[2048];
+    snprintf(run, sizeof run, "{\"path\": \"%s/matmul.py\", %s}", root, spec);
+    doc = post_json("/api/runs", run, 202);
+    ck_assert_str_eq(str_of(doc, "signature"), "*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32,32,32,32,8,''");
+    cJSON_Delete(finish_run(cJSON_GetObjectItem(doc, "id")->valueint));
+    cJSON_Delete(doc);
+}
+END_TEST
+
+/* Beside the file, under the root only: the project file of its folder
+ * (an invalid one is reported and ignored), and the other modules of its
+ * folder that launch the kernel (one that does not parse is skipped, its
+ * errors not reported); a mytriton.json above the root is never read. */
+START_TEST(compile_discovery_reads_the_project_file_and_package)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/pkg", root);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    static const char kernel[] = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                                 "def scale(x, out, n, BLOCK: tl.constexpr, ALPHA: tl.constexpr):\n"
+                                 "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+                                 "    mask = offs < n\n"
+                                 "    tl.store(out + offs, tl.load(x + offs, mask=mask) * ALPHA, mask=mask)\n";
+    snprintf(path, sizeof path, "%s/pkg/kernels.py", root);
+    write_text(path, kernel);
+    snprintf(path, sizeof path, "%s/pkg/ops.py", root);
+    write_text(path, "import torch\nimport triton\nfrom kernels import scale\n\n\ndef run(x):\n"
+                     "    out = torch.empty_like(x)\n    n = 1024\n"
+                     "    scale[(triton.cdiv(n, 256),)](x, out, n, BLOCK=256)\n    return out\n");
+    snprintf(path, sizeof path, "%s/pkg/broken.py", root);
+    write_text(path, "def (:\n    scale[1](x)\n");
+    snprintf(path, sizeof path, "%s/pkg/mytriton.json", root);
+    write_text(path, "{\"kernels\": {\"scale\": {\"constexprs\": {\"ALPHA\": 0.5}}}}\n");
+    cJSON *doc = compile_path("pkg/kernels.py", "");
+    ck_assert_str_eq(str_of(doc, "status"), "ok");
+    ck_assert_str_eq(str_of(doc, "signature"), "*fp32,*fp32,i32,256,0.5");
+    ck_assert_int_eq(count_severity(doc, "error"), 0);
+    expect_found(doc, "BLOCK", "launch", "from the launch at ops.py:9: BLOCK=256");
+    expect_found(doc, "n", "launch", "from the launch at ops.py:9: n (1024)");
+    expect_found(doc, "ALPHA", "given", "from mytriton.json: ALPHA=0.5");
+    const char *file = str_of(cJSON_GetObjectItem(found_param(doc, "BLOCK"), "span"), "file");
+    ck_assert_msg(file && strstr(file, "pkg/ops.py"), "the launch's file: %s", file);
+    const cJSON *dv = cJSON_GetObjectItem(doc, "discovery");
+    ck_assert_ptr_nonnull(strstr(str_of(cJSON_GetObjectItem(dv, "project"), "path"), "pkg/mytriton.json"));
+    ck_assert_ptr_null(cJSON_GetObjectItem(cJSON_GetObjectItem(dv, "project"), "error"));
+    cJSON_Delete(doc);
+    /* an invalid project file: named, its problem said, ignored */
+    write_text(path, "{\"kernel\": {}}\n");
+    doc = compile_path("pkg/kernels.py", "");
+    dv = cJSON_GetObjectItem(doc, "discovery");
+    const char *why = str_of(cJSON_GetObjectItem(dv, "project"), "error");
+    ck_assert_msg(why && strstr(why, "kernel: unknown key"), "project error: %s", why);
+    expect_found(doc, "BLOCK", "launch", "from the launch at ops.py:9: BLOCK=256");
+    ck_assert_int_eq(count_code(doc, "I0901"), 1);
+    cJSON_Delete(doc);
+    /* above the root: not read */
+    snprintf(path, sizeof path, "%s/mytriton.json", tmp);
+    write_text(path, "{\"constexprs\": {\"ALPHA\": 2, \"BLOCK\": 32}}\n");
+    snprintf(path, sizeof path, "%s/alone.py", root);
+    write_text(path, kernel);
+    doc = compile_path("alone.py", "");
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "discovery"), "project")));
+    ck_assert_int_eq(count_code(doc, "I0901"), 2);
+    expect_found(doc, "ALPHA", "none",
+                 "no value: not given by a launch, an autotune config, a default or a `# mytriton:` comment");
+    cJSON_Delete(doc);
 }
 END_TEST
 
@@ -1141,9 +1364,135 @@ START_TEST(real_ceiling_kernels_are_right)
 }
 END_TEST
 
+/* The archive's launch.c: generated from the run's facts (the kernel's
+ * name, its parameters in order, grid and block), it compiles with the
+ * system's cc against the CUDA headers with -Wall -Werror, and run without
+ * a GPU it fails cleanly naming the driver: the dynamic loader's message
+ * when there is no libcuda.so.1 at all, its own (exit 2) when the loaded
+ * libcuda is the toolkit's stub. On a machine with a GPU it must pass. */
+static void check_launcher(const char *dir)
+{
+    char file[700], cmd[2048], text[65536];
+    snprintf(file, sizeof file, "%s/launch.c", dir);
+    FILE *f = fopen(file, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    ck_assert_msg(strstr(text, "static const char kernel_name[] = \"add_kernel\";") &&
+                      strstr(text, "static const long long programs[3] = {16, 1, 1};") &&
+                      strstr(text, "static const unsigned block[3] = {128, 1, 1};") &&
+                      strstr(text, "    {\"x\", 0, 1, 0}, /* *fp32 x: inputs/x.npy */\n"
+                                   "    {\"y\", 0, 1, 0}, /* *fp32 y: inputs/y.npy */\n"
+                                   "    {\"out\", 0, 1, 0}, /* *fp32 out: inputs/out.npy */\n"
+                                   "    {\"n\", 1, 0, 0x3e8ull}, /* i32 n = 1000 */\n") &&
+                      !strstr(text, "/*@RUN@*/"),
+                  "launch.c's facts: %.3000s", strstr(text, "---- the run") ? strstr(text, "---- the run") : text);
+    snprintf(file, sizeof file, "%s/README.md", dir);
+    f = fopen(file, "r");
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    ck_assert_ptr_nonnull(strstr(text, "cc launch.c -I/usr/local/cuda/include -lcuda -o launch\n./launch\n"));
+    if (access("/usr/local/cuda/include/cuda.h", R_OK) || access("/usr/local/cuda/lib64/stubs/libcuda.so", R_OK)) {
+        fprintf(stderr, "real_repro_reproduces_the_run: no CUDA toolkit in /usr/local/cuda: launch.c not compiled\n");
+        return;
+    }
+    snprintf(cmd, sizeof cmd,
+             "cd %s && cc -Wall -Werror launch.c -I/usr/local/cuda/include -L/usr/local/cuda/lib64/stubs -lcuda "
+             "-o launch > cc.out 2>&1",
+             dir);
+    int rc = system(cmd);
+    snprintf(file, sizeof file, "%s/cc.out", dir);
+    f = fopen(file, "r");
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    ck_assert_msg(rc == 0 && n == 0, "cc launch.c: exit %d: %s", rc, text);
+    /* as it is: no driver here (the loader says so), or a GPU (it passes) */
+    snprintf(cmd, sizeof cmd, "cd %s && ./launch > launch.out 2>&1", dir);
+    rc = system(cmd);
+    snprintf(file, sizeof file, "%s/launch.out", dir);
+    f = fopen(file, "r");
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    ck_assert_msg(WIFEXITED(rc), "./launch did not exit: %d: %s", rc, text);
+    if (WEXITSTATUS(rc) == 0)
+        ck_assert_msg(strstr(text, "launch: ok: add_kernel reproduces the run: 3 arrays match expected/"), "%s", text);
+    else
+        ck_assert_msg(strstr(text, "libcuda.so.1") || strstr(text, "cuInit"), "./launch: exit %d: %s",
+                      WEXITSTATUS(rc), text);
+    /* the toolkit's stub as the driver: its own message, exit 2 */
+    snprintf(cmd, sizeof cmd,
+             "cd %s && mkdir -p stub && ln -sf /usr/local/cuda/lib64/stubs/libcuda.so stub/libcuda.so.1 && "
+             "LD_LIBRARY_PATH=stub ./launch > launch.out 2>&1",
+             dir);
+    rc = system(cmd);
+    f = fopen(file, "r");
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 2 &&
+                      strstr(text, "launch: error: cuInit(0) failed") && strstr(text, "stub"),
+                  "./launch with the stub libcuda: %d: %s", rc, text);
+    if (!*MT_FAKE_DRIVER_DIR)
+        return;
+    /* A fake driver (fake_libcuda.c) runs no kernel but checks the launch
+     * against kernel.ptx's .entry and logs it: the run's grid and block,
+     * three device arrays, n = 1000 as four bytes, the program grid. The
+     * arrays come back unchanged, so out (zeros) differs from the expected
+     * x + y and the verdict is a mismatch naming it. */
+    snprintf(cmd, sizeof cmd, "cd %s && FAKE_CUDA_LOG=fake.log LD_LIBRARY_PATH=%s ./launch > launch.out 2>&1", dir,
+             MT_FAKE_DRIVER_DIR);
+    rc = system(cmd);
+    f = fopen(file, "r");
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 1, "./launch on the fake driver: %d: %s", rc, text);
+    ck_assert_msg(strstr(text, "launch: add_kernel on GPU 0 (Fake GPU, sm_80, driver 13.0) from kernel.ptx\n") &&
+                      strstr(text, "  x: 1000 elements match expected/x.npy") &&
+                      strstr(text, "  out: 1000 of 1000 elements differ from expected/out.npy; the first, element 0: "
+                                   "got 0, want 1") &&
+                      strstr(text, "launch: MISMATCH: 1 of 3 arrays differ from expected/ (rtol 1e-05, atol 1e-06)"),
+                  "./launch on the fake driver: %s", text);
+    char log[1024];
+    snprintf(file, sizeof file, "%s/fake.log", dir);
+    f = fopen(file, "r");
+    ck_assert_ptr_nonnull(f);
+    n = fread(log, 1, sizeof log - 1, f);
+    fclose(f);
+    log[n] = 0;
+    ck_assert_str_eq(log, "launch add_kernel grid 4 1 1 block 128 1 1 shared 0 params 7\n"
+                          "param 0 ptr 4000 bytes\nparam 1 ptr 4000 bytes\nparam 2 ptr 4000 bytes\n"
+                          "param 3 4 e8030000\nparam 4 4 10000000\nparam 5 4 01000000\nparam 6 4 01000000\n");
+    /* outputs/ holds the arrays as .npy files mytriton reads: with the
+     * zeros as the expected out, every array matches and it exits 0 */
+    snprintf(cmd, sizeof cmd,
+             "cd %s && cmp outputs/x.npy inputs/x.npy && cp inputs/out.npy expected/out.npy && FAKE_CUDA_LOG=fake.log "
+             "LD_LIBRARY_PATH=%s ./launch > launch.out 2>&1",
+             dir, MT_FAKE_DRIVER_DIR);
+    rc = system(cmd);
+    snprintf(file, sizeof file, "%s/launch.out", dir);
+    f = fopen(file, "r");
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 0 &&
+                      strstr(text, "launch: ok: add_kernel reproduces the run: 3 arrays match expected/"),
+                  "./launch with out's expected as zeros: %d: %s", rc, text);
+    /* mytriton reads them back: --expect outputs compares (exit 1: out is
+     * the fake's zeros), it does not fail to read them (exit 2) */
+    snprintf(cmd, sizeof cmd, "cd %s && %s run spec.json --expect outputs > expect.out 2>&1", dir, MT_MYTRITON);
+    rc = system(cmd);
+    ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 1, "mytriton run --expect outputs: %d", rc);
+}
+
 /* The repro archive of an interpreter run: extracted with tar, its README's
  * command runs the launch again with `mytriton` alone and finds every array
- * as the run left it; an altered expected array makes the command fail. */
+ * as the run left it; an altered expected array makes the command fail;
+ * its standalone launch.c compiles (check_launcher). */
 START_TEST(real_repro_reproduces_the_run)
 {
     int id = start_run("kernels.py", "add_kernel", add_spec);
@@ -1168,8 +1517,9 @@ START_TEST(real_repro_reproduces_the_run)
     snprintf(cmd, sizeof cmd, "tar -xf %s -C %s", file, tmp);
     ck_assert_int_eq(system(cmd), 0);
     snprintf(dir, sizeof dir, "%s/mytriton-run%d", tmp, id);
-    static const char *const members[] = {"kernel.py", "spec.json", "README.md", "kernel.cu", "inputs/x.npy",
-                                          "inputs/y.npy", "inputs/out.npy", "expected/out.npy", "expected/x.npy"};
+    static const char *const members[] = {"kernel.py",      "spec.json",    "README.md",      "kernel.cu",
+                                          "kernel.ptx",     "kernel.cubin", "launch.c",       "inputs/x.npy",
+                                          "inputs/y.npy",   "inputs/out.npy", "expected/out.npy", "expected/x.npy"};
     for (size_t i = 0; i < sizeof members / sizeof *members; i++) {
         snprintf(file, sizeof file, "%s/%s", dir, members[i]);
         ck_assert_msg(access(file, R_OK) == 0, "the archive lacks %s", members[i]);
@@ -1196,6 +1546,7 @@ START_TEST(real_repro_reproduces_the_run)
     fclose(f);
     readme[n] = 0;
     ck_assert_msg(strstr(readme, "\"inputs/x.npy\"") && !strstr(readme, "arange"), "spec.json: %s", readme);
+    check_launcher(dir);
     /* a wrong expected array is caught: the command compares */
     snprintf(cmd, sizeof cmd, "cp %s/expected/x.npy %s/expected/out.npy", dir, dir);
     ck_assert_int_eq(system(cmd), 0);
@@ -1256,6 +1607,8 @@ int main(void)
     tcase_add_test(t, compile_rejects_bad_requests);
     tcase_add_test(t, oversized_bodies_are_refused);
     tcase_add_test(t, actions_offer_refactorings);
+    tcase_add_test(t, compile_discovers_a_tutorial_matmul);
+    tcase_add_test(t, compile_discovery_reads_the_project_file_and_package);
     tcase_add_test(t, host_and_origin_are_checked);
     tcase_add_test(t, unknown_endpoints_and_methods);
     tcase_add_test(t, non_loopback_needs_a_token);
