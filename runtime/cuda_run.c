@@ -57,10 +57,8 @@ MtStatus mt_cuda_run(MtCtx *c, MtCompiled *k, MtLaunch *launch, MtCuda *cu, MtKc
     size_t n = launch->nargs;
     MtDevPtr *dptr = calloc(n + 1, sizeof *dptr);
     void **params = calloc(n + 4, sizeof *params);
-    int32_t *ints = calloc(n + 4, sizeof *ints);
-    float *floats = calloc(n + 1, sizeof *floats);
-    unsigned char *bools = calloc(n + 1, 1);
-    if (!dptr || !params || !ints || !floats || !bools) {
+    uint64_t *slots = calloc(n + 4, sizeof *slots); /* scalars, in their dtype's bytes */
+    if (!dptr || !params || !slots) {
         snprintf(err, errlen, "%s: out of memory", name);
         st = MT_ERR_NOMEM;
         goto done;
@@ -80,16 +78,10 @@ MtStatus mt_cuda_run(MtCtx *c, MtCompiled *k, MtLaunch *launch, MtCuda *cu, MtKc
             break;
         }
         case MT_ARG_I32:
-            ints[i] = (int32_t)a->ival;
-            params[i] = &ints[i];
-            break;
         case MT_ARG_F32:
-            floats[i] = (float)a->fval;
-            params[i] = &floats[i];
-            break;
         case MT_ARG_I1:
-            bools[i] = a->ival != 0;
-            params[i] = &bools[i];
+            mt_launch_arg_bytes(a, &slots[i]);
+            params[i] = &slots[i];
             break;
         }
     }
@@ -105,8 +97,9 @@ MtStatus mt_cuda_run(MtCtx *c, MtCompiled *k, MtLaunch *launch, MtCuda *cu, MtKc
     l.grid[0] = (unsigned)((launch->grid[0] + shape.programs_per_block - 1) / shape.programs_per_block);
     if (shape.grid_params)
         for (int d = 0; d < 3; d++) {
-            ints[n + (size_t)d] = (int32_t)launch->grid[d];
-            params[n + (size_t)d] = &ints[n + (size_t)d];
+            int32_t g = (int32_t)launch->grid[d];
+            memcpy(&slots[n + (size_t)d], &g, sizeof g);
+            params[n + (size_t)d] = &slots[n + (size_t)d];
         }
     res->threads = (int)shape.threads;
     l.block[0] = shape.threads;
@@ -137,9 +130,7 @@ done:;
         mt_cuda_module_unload(cu, mod, ignore, sizeof ignore);
     free(dptr);
     free(params);
-    free(ints);
-    free(floats);
-    free(bools);
+    free(slots);
     mt_nvrtc_output_free(&out);
     return st;
 }

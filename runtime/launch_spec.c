@@ -1200,6 +1200,14 @@ static MtStatus bind(const MtLaunchSpec *s, const MtKernelParam *params, size_t 
     return st;
 }
 
+void mt_launch_arg_bytes(const MtLaunchArg *a, uint64_t *slot) {
+    *slot = 0;
+    if (a->kind == MT_ARG_F32)
+        mt_dtype_set(a->dtype, slot, 0, a->fval);
+    else
+        memcpy(slot, &a->ival, mt_dtype_info(a->dtype)->size); /* little-endian: the low bytes */
+}
+
 bool mt_launch_i32_overflow(const MtLaunch *l, int64_t per_program, char *msg, size_t msglen) {
     int64_t programs, elements;
     bool over = __builtin_mul_overflow(l->grid[0], l->grid[1], &programs) ||

@@ -184,6 +184,12 @@ MtStatus mt_launch_bind(const MtLaunchSpec *spec, const MtKernelParam *params, s
                         MtLaunch *out, MtSpecError *e);
 void mt_launch_free(MtLaunch *launch);
 
+/* A scalar argument as its kernel parameter takes it: the bytes of its
+ * dtype (an i64 8, an fp16 2, a bool 1), little-endian, in the low bytes
+ * of *slot (the rest zero), which cuLaunchKernel's parameter array then
+ * points at. */
+void mt_launch_arg_bytes(const MtLaunchArg *a, uint64_t *slot);
+
 /* Whether the launch reaches more elements than an i32 offset can: its
  * programs (grid[0] x grid[1] x grid[2]) times the elements each one
  * owns (`per_program`, the kernel's output tile) beyond 2^31 - 1. Offsets

@@ -719,6 +719,37 @@ START_TEST(bind_accepts_agreeing_specialised_values) {
 }
 END_TEST
 
+/* Each scalar in its parameter's bytes: widths and encodings of the
+ * dtype, not of i32 / f32 (cuLaunchKernel copies sizeof(param) bytes). */
+START_TEST(scalar_arguments_take_their_dtype_bytes) {
+    static const struct {
+        MtArgKind kind;
+        MtDtype dt;
+        int64_t i;
+        double f;
+        uint64_t want;
+    } cases[] = {
+        {MT_ARG_I32, MT_DT_I32, -2, 0, 0xfffffffeu},
+        {MT_ARG_I32, MT_DT_I64, -2, 0, 0xfffffffffffffffeu},
+        {MT_ARG_I32, MT_DT_I64, (int64_t)1 << 40, 0, (uint64_t)1 << 40},
+        {MT_ARG_I32, MT_DT_U8, 255, 0, 0xff},
+        {MT_ARG_I32, MT_DT_I16, -1, 0, 0xffff},
+        {MT_ARG_I1, MT_DT_I1, 1, 0, 1},
+        {MT_ARG_F32, MT_DT_F32, 0, 1.5, 0x3fc00000u},
+        {MT_ARG_F32, MT_DT_F16, 0, 1.5, 0x3e00},
+        {MT_ARG_F32, MT_DT_BF16, 0, -2.0, 0xc000},
+        {MT_ARG_F32, MT_DT_F64, 0, 0.1, 0x3fb999999999999au},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        MtLaunchArg a = {.kind = cases[i].kind, .dtype = cases[i].dt, .ival = cases[i].i, .fval = cases[i].f};
+        uint64_t slot = 0xdeadbeefdeadbeefu;
+        mt_launch_arg_bytes(&a, &slot);
+        ck_assert_msg(slot == cases[i].want, "case %zu (%s): got %#llx, want %#llx", i, mt_dtype_info(cases[i].dt)->ir,
+                      (unsigned long long)slot, (unsigned long long)cases[i].want);
+    }
+}
+END_TEST
+
 static Suite *launch_spec_suite(void) {
     Suite *s = suite_create("launch_spec");
     TCase *t = tcase_create("launch_spec");
@@ -746,6 +777,7 @@ static Suite *launch_spec_suite(void) {
     tcase_add_test(t, bind_argument_errors);
     tcase_add_test(t, bind_grid_errors);
     tcase_add_test(t, bind_accepts_agreeing_specialised_values);
+    tcase_add_test(t, scalar_arguments_take_their_dtype_bytes);
     suite_add_tcase(s, t);
     return s;
 }
