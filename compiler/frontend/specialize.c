@@ -155,9 +155,17 @@ static const char *param_list(Fe *fe, const MtFuncDef *k)
     return mt_buf_str(&b);
 }
 
-static bool literal(Fe *fe, const char *text, const char *what, const char *param, MtSpan sp, FValue *out)
+/* A constexpr's value. From -D or the editor (a define) and from the
+ * `# mytriton:` comment, text that is no literal is a string, as in the
+ * project file (mt_literal_from_text): MODE=relu is 'relu'. */
+static bool literal(Fe *fe, const char *text, const char *what, const char *param, MtSpan sp, bool bare_strings,
+                    FValue *out)
 {
     if (py_parse_literal(fe->c, text, out))
+        return true;
+    char quoted[512];
+    if (bare_strings && *text && mt_literal_from_text(quoted, sizeof quoted, text) < sizeof quoted &&
+        py_parse_literal(fe->c, quoted, out))
         return true;
     fe_error(fe, sp, "E0303",
              "cannot use '%s' (%s) as the value of '%s': expected an integer, a float, True, False, None, a "
@@ -256,20 +264,30 @@ bool fe_specialize(Fe *fe, const MtFuncDef *k)
                 continue;
             }
             if (t == 0) {
-                if (!literal(fe, entry, "signature entry", p->name, p->span, &v)) {
+                if (!cexpr && !py_parse_literal(c, entry, &v)) {
+                    /* a runtime parameter's entry is a type, or a value to specialise on */
+                    fe_error(fe, p->span, "E0303",
+                             "signature entry %u '%s' for '%s' is neither a type (*fp32, *fp16, i32, i64, fp32, ... "
+                             "with an optional :16) nor a value to specialise on (an integer, a float, True, False, "
+                             "None, a quoted string or a dtype such as tl.float16)",
+                             i + 1, entry, p->name);
+                    ok = false;
+                    continue;
+                }
+                if (cexpr && !literal(fe, entry, "signature entry", p->name, p->span, false, &v)) {
                     ok = false;
                     continue;
                 }
                 have = true;
             }
         } else if (define) {
-            if (!literal(fe, define, "-D value", p->name, p->span, &v)) {
+            if (!literal(fe, define, "a -D value or editor setting", p->name, p->span, true, &v)) {
                 ok = false;
                 continue;
             }
             have = true;
         } else if (dval) {
-            if (!literal(fe, dval, "directive value", p->name, k->directive_span, &v)) {
+            if (!literal(fe, dval, "the `# mytriton:` comment's value", p->name, k->directive_span, true, &v)) {
                 ok = false;
                 continue;
             }

@@ -187,6 +187,33 @@ START_TEST(dtype_and_string_values_from_defines_and_the_comment)
 }
 END_TEST
 
+/* From -D (or the editor's settings) and the comment, a value that is no
+ * literal is a string, as in the project file: ACTIVATION=leaky_relu. A
+ * signature entry stays strict: a bare word is a type or an error. */
+START_TEST(bare_words_from_defines_and_the_comment_are_strings)
+{
+    MtDefine defs[] = {{"DTYPE", "tl.float16"}, {"ACTIVATION", "leaky_relu"}, {"BLOCK", "64"}};
+    check_act((MtSpec){.signature = "*fp32,*fp32,i32", .defines = defs, .ndefines = 3}, MT_DT_F16, "leaky_relu",
+              "*fp32,*fp32,i32,tl.float16,'leaky_relu',64");
+    MtCtx *c = mt_ctx_new(NULL);
+    const char *src = "import triton\nimport triton.language as tl\n"
+                      "# mytriton: NAME=abc signature=*fp32\n"
+                      "@triton.jit\n"
+                      "def k(out, NAME: tl.constexpr):\n"
+                      "    tl.store(out, len(NAME) * 1.0)\n";
+    MtModule *m;
+    ck_assert_int_eq(mt_parse(c, "k.py", src, strlen(src), &m), MT_OK);
+    MtSpec spec = {.kernel = "k"};
+    MtCompiled *k;
+    ck_assert_msg(mt_compile(c, m, &spec, &k) == MT_OK, "%s", all_diags(c));
+    ck_assert_str_eq(mt_compiled_signature(c, k), "*fp32,'abc'");
+    spec.signature = "*fp32,abc";
+    ck_assert_int_ne(mt_compile(c, m, &spec, &k), MT_OK);
+    ck_assert_msg(strstr(all_diags(c), "E0303"), "%s", all_diags(c));
+    mt_ctx_free(c);
+}
+END_TEST
+
 /* A bare dtype name in a signature is a type: an error for a constexpr, a
  * runtime scalar of that type otherwise; with its module it is a value,
  * for any parameter (it specialises a runtime one, as 256 does). */
@@ -275,6 +302,7 @@ static Suite *suite(void)
     tcase_add_test(dt, dtype_values_in_a_signature_select_the_cast);
     tcase_add_test(dt, string_values_in_a_signature_select_the_activation);
     tcase_add_test(dt, dtype_and_string_values_from_defines_and_the_comment);
+    tcase_add_test(dt, bare_words_from_defines_and_the_comment_are_strings);
     tcase_add_test(dt, a_bare_dtype_name_is_a_type);
     tcase_add_test(dt, the_literal_rule);
     suite_add_tcase(s, dt);
