@@ -13,6 +13,7 @@
  * The result is written into the kernel frame's scope and into the
  * program's parameter tables (params, sig). */
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "base/strbuf.h"
@@ -155,16 +156,28 @@ static const char *param_list(Fe *fe, const MtFuncDef *k)
     return mt_buf_str(&b);
 }
 
+/* A bare word: letters, digits, '_' and '-' (relu, leaky_relu, gelu-tanh),
+ * not a name with a module (tl.float33 is a misspelt dtype, not a string). */
+static bool bare_word(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '_' || *s == '-'))
+            return false;
+    return true;
+}
+
 /* A constexpr's value. From -D or the editor (a define) and from the
- * `# mytriton:` comment, text that is no literal is a string, as in the
- * project file (mt_literal_from_text): MODE=relu is 'relu'. */
+ * `# mytriton:` comment, a bare word that is no literal is a string
+ * (MODE=relu is 'relu'), as a project file's string would be. */
 static bool literal(Fe *fe, const char *text, const char *what, const char *param, MtSpan sp, bool bare_strings,
                     FValue *out)
 {
     if (py_parse_literal(fe->c, text, out))
         return true;
     char quoted[512];
-    if (bare_strings && *text && mt_literal_from_text(quoted, sizeof quoted, text) < sizeof quoted &&
+    if (bare_strings && bare_word(text) && mt_literal_from_text(quoted, sizeof quoted, text) < sizeof quoted &&
         py_parse_literal(fe->c, quoted, out))
         return true;
     fe_error(fe, sp, "E0303",
