@@ -223,6 +223,24 @@ nvrtc)
   [ -n "$(ls "$tmp/cache")" ] || fail "--nvrtc did not compile anything"
   expect 2 check project/kernels/add.py --arch sm_9
   ;;
+mlir)
+  # --codegen mlir builds every kernel through the MLIR backend too (no
+  # GPU needed); a build without the backend skips, saying so.
+  set +e
+  "$mytriton" check --root . project/kernels/add.py --codegen mlir -D BLOCK=128 >out.txt 2>err.txt
+  rc=$?
+  set -e
+  if [ $rc -eq 2 ] && grep -q 'the MLIR backend is not available' err.txt; then
+    echo "SKIP: no MLIR backend in this build ($(cat err.txt))"
+    exit 77
+  fi
+  [ $rc -eq 0 ] || fail "--codegen mlir: exit $rc: $(cat err.txt)"
+  grep -q '^1 file, 1 kernel checked, 0 skipped: 0 errors, 0 warnings$' out.txt || fail "mlir run: $(cat out.txt)"
+  # an unloadable backend is a usage error naming why, not a pass
+  expect 2 env MYTRITON_MLIR_PLUGIN=/nonexistent/libmytriton-mlir.so "$mytriton" check --root . \
+    project/kernels/add.py --codegen mlir -D BLOCK=128
+  grep -q 'the MLIR backend is not available: /nonexistent' err.txt || fail "unavailable backend: $(cat err.txt)"
+  ;;
 *)
   fail "unknown case"
   ;;
