@@ -326,8 +326,8 @@ bool fe_specialize(Fe *fe, const MtFuncDef *k)
         } else if (cexpr) {
             if (spec->infer_params) {
                 mt_diag(c, MT_SEV_INFO, p->name_span, "I0901",
-                        "'%s' needs a value to compile '%s': add a default (%s: tl.constexpr = 128) or a "
-                        "`# mytriton: %s=128` comment above the kernel",
+                        "'%s' needs a value to compile '%s': give it a default (%s: tl.constexpr = VALUE), a "
+                        "`# mytriton: %s=VALUE` comment above the kernel, or a launch in its file",
                         p->name, k->name, p->name, p->name);
             } else {
                 fe_error(fe, p->name_span, "E0302",
