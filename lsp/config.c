@@ -1,14 +1,8 @@
 /* config.c: editor settings, the project file, and the specialisation
  * the server compiles each kernel for.
  *
- * mytriton.json (all keys optional):
- *   {"constexprs": {"BLOCK": 128},
- *    "kernels": {"add_kernel": {"signature": "*fp32,*fp32,*fp32,i32,256",
- *                               "constexprs": {"BLOCK": 1024}}}}
- * Values are numbers, booleans, null or strings: a string that is a Python
- * literal by the compiler's rule (mt_literal_parse: "1e-5", "'relu'", the
- * dtype "tl.float16") is that literal, any other ("leaky_relu") is that
- * string.
+ * mytriton.json and its values follow mytriton/project.h's rules (shared
+ * with the dashboard).
  *
  * The specialisation itself is found by the compiler's discovery
  * (mt_discover): the `# mytriton:` comment, the kernel's launches,
@@ -20,6 +14,8 @@
  * tl.constexpr parameters only, so one table can serve kernels with
  * different parameters. */
 #include "config.h"
+
+#include "mytriton/project.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -148,52 +144,6 @@ static char *problem(const char *path, long long line, const char *what)
     return s;
 }
 
-static bool scalar(const cJSON *v)
-{
-    return cJSON_IsNumber(v) || cJSON_IsBool(v) || cJSON_IsNull(v) || cJSON_IsString(v);
-}
-
-/* The first structural problem of a parsed project file, or NULL. */
-static const char *check_project(const cJSON *root, const char **where)
-{
-    *where = "";
-    if (!cJSON_IsObject(root))
-        return "the file must hold a JSON object";
-    for (const cJSON *it = root->child; it; it = it->next) {
-        *where = it->string;
-        if (!strcmp(it->string, "constexprs")) {
-            if (!cJSON_IsObject(it))
-                return "\"constexprs\" must be an object of NAME: value";
-            for (const cJSON *c = it->child; c; c = c->next)
-                if (!scalar(c))
-                    return "constexpr values must be numbers, booleans, null or strings";
-        } else if (!strcmp(it->string, "kernels")) {
-            if (!cJSON_IsObject(it))
-                return "\"kernels\" must be an object of kernel name: {signature, constexprs}";
-            for (const cJSON *k = it->child; k; k = k->next) {
-                *where = k->string;
-                if (!cJSON_IsObject(k))
-                    return "each kernel entry must be an object with \"signature\" and/or \"constexprs\"";
-                for (const cJSON *f = k->child; f; f = f->next) {
-                    if (!strcmp(f->string, "signature") && cJSON_IsString(f))
-                        continue;
-                    if (!strcmp(f->string, "constexprs") && cJSON_IsObject(f)) {
-                        for (const cJSON *c = f->child; c; c = c->next)
-                            if (!scalar(c))
-                                return "constexpr values must be numbers, booleans, null or strings";
-                        continue;
-                    }
-                    *where = f->string;
-                    return "a kernel entry takes \"signature\" (a string) and \"constexprs\" (an object)";
-                }
-            }
-        } else {
-            return "unknown key (expected \"constexprs\" or \"kernels\")";
-        }
-    }
-    return NULL;
-}
-
 static void project_clear(Project *p)
 {
     free(p->path);
@@ -225,7 +175,7 @@ static void project_load(Project *p, const char *path, const struct stat *st)
         p->error = problem(path, line, "invalid JSON");
     } else {
         const char *where;
-        const char *why = check_project(p->root, &where);
+        const char *why = mt_project_problem(p->root, &where);
         if (why) {
             char what[512];
             snprintf(what, sizeof what, "%s%s%s", where, *where ? ": " : "", why);
@@ -269,39 +219,15 @@ const Project *mt_lsp_project_for(Project *p, const char *doc_path)
 
 /* ---- what the editor gives the discovery ---------------------------------------------------- */
 
-/* A JSON value as a Python literal in buf. A string that is already one
- * by the compiler's rule ("1e-5", "'relu'", a dtype "tl.float16" or
- * "torch.bfloat16") is that literal; any other ("leaky_relu") is that
- * string, quoted (mt_literal_from_text), so a string constexpr needs no
- * Python quoting inside JSON. NULL when it does not fit. */
-static const char *value_text(const cJSON *v, char *buf, size_t cap)
-{
-    if (cJSON_IsString(v))
-        return mt_literal_from_text(buf, cap, v->valuestring) < cap ? buf : NULL;
-    if (cJSON_IsBool(v))
-        return cJSON_IsTrue(v) ? "True" : "False";
-    if (cJSON_IsNull(v))
-        return "None";
-    double d = v->valuedouble;
-    if (d == (double)(long long)d && d > -1e15 && d < 1e15)
-        snprintf(buf, cap, "%lld", (long long)d);
-    else {
-        snprintf(buf, cap, "%.17g", d);
-        if (!strpbrk(buf, ".eEn"))
-            strcat(buf, ".0");
-    }
-    return buf;
-}
-
 static void add_given(DiscoverInput *in, const cJSON *values, MtGivenTier tier, const char *origin)
 {
     const cJSON *v;
     cJSON_ArrayForEach(v, values)
     {
         size_t i = in->opt.ngiven;
-        if (i >= DISCOVER_MAX_GIVEN || !v->string || !scalar(v))
+        if (i >= DISCOVER_MAX_GIVEN || !v->string)
             continue;
-        const char *text = value_text(v, in->values[i], sizeof in->values[i]);
+        const char *text = mt_project_value_literal(v, in->values[i], sizeof in->values[i]);
         if (!text)
             continue;
         in->given[i] = (MtGiven){v->string, text, origin, tier};

@@ -24,12 +24,9 @@
  * a path under the roots (the scratch file) is discovered from its text
  * alone.
  *
- * The project file follows the language server's rules (lsp/config.c,
- * docs/lsp.md): {"constexprs": {...}, "kernels": {NAME: {"signature",
- * "constexprs"}}}, values numbers, booleans, null or strings (a string
- * that is not a Python literal is that string, quoted); any other key or
- * type makes the file invalid, and it is then ignored with the reason
- * reported. */
+ * The project file follows the language server's rules, one copy of them
+ * (mytriton/project.h, docs/lsp.md); a file that breaks them is ignored
+ * with the reason reported. */
 #include <dirent.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -37,6 +34,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "mytriton/project.h"
 
 enum {
     MAX_GIVEN = 64,           /* values from the request and the project file */
@@ -55,60 +53,6 @@ typedef struct Input {
 } Input;
 
 /* ---- the project file --------------------------------------------------------------------- */
-
-static bool scalar(const cJSON *v)
-{
-    return cJSON_IsNumber(v) || cJSON_IsBool(v) || cJSON_IsNull(v) || cJSON_IsString(v);
-}
-
-static const char *values_problem(const cJSON *o)
-{
-    if (!cJSON_IsObject(o))
-        return "\"constexprs\" must be an object of NAME: value";
-    for (const cJSON *v = o->child; v; v = v->next)
-        if (!scalar(v))
-            return "constexpr values must be numbers, booleans, null or strings";
-    return NULL;
-}
-
-/* The first structural problem of a project file, or NULL; *where names the key. */
-static const char *project_problem(const cJSON *root, const char **where)
-{
-    *where = "";
-    if (!cJSON_IsObject(root))
-        return "the file must hold a JSON object";
-    for (const cJSON *it = root->child; it; it = it->next) {
-        *where = it->string;
-        if (!strcmp(it->string, "constexprs")) {
-            const char *why = values_problem(it);
-            if (why)
-                return why;
-        } else if (!strcmp(it->string, "kernels")) {
-            if (!cJSON_IsObject(it))
-                return "\"kernels\" must be an object of kernel name: {signature, constexprs}";
-            for (const cJSON *k = it->child; k; k = k->next) {
-                *where = k->string;
-                if (!cJSON_IsObject(k))
-                    return "each kernel entry must be an object with \"signature\" and/or \"constexprs\"";
-                for (const cJSON *f = k->child; f; f = f->next) {
-                    if (!strcmp(f->string, "signature") && cJSON_IsString(f))
-                        continue;
-                    if (!strcmp(f->string, "constexprs")) {
-                        const char *why = values_problem(f);
-                        if (why)
-                            return why;
-                        continue;
-                    }
-                    *where = f->string;
-                    return "a kernel entry takes \"signature\" (a string) and \"constexprs\" (an object)";
-                }
-            }
-        } else {
-            return "unknown key (expected \"constexprs\" or \"kernels\")";
-        }
-    }
-    return NULL;
-}
 
 /* The mytriton.json of the file's folder or the nearest parent that has
  * one under the roots; parsed into in->project, or NULL with d->project
@@ -130,7 +74,7 @@ static void project_file(MtWebServer *s, const char *real, Input *in, WebDiscove
         in->project = text ? cJSON_ParseWithLengthOpts(text, len, &end, false) : NULL;
         char why[640];
         const char *where = "";
-        const char *problem = !text ? err : !in->project ? "invalid JSON" : project_problem(in->project, &where);
+        const char *problem = !text ? err : !in->project ? "invalid JSON" : mt_project_problem(in->project, &where);
         if (problem) {
             long line = 1;
             for (const char *p = text; text && end && p < end; p++)
@@ -150,56 +94,6 @@ static void project_file(MtWebServer *s, const char *real, Input *in, WebDiscove
     }
 }
 
-/* Whether a string is already a Python literal: a number, True, False,
- * None, or a quoted string. */
-static bool python_literal(const char *s)
-{
-    size_t n = strlen(s);
-    if (!n)
-        return false;
-    if ((s[0] == '\'' || s[0] == '"') && n >= 2 && s[n - 1] == s[0])
-        return true;
-    if (!strcmp(s, "True") || !strcmp(s, "False") || !strcmp(s, "None"))
-        return true;
-    char *end;
-    strtod(s, &end);
-    return end != s && *end == 0;
-}
-
-/* A project-file value as a Python literal in buf (NULL when it does not fit). */
-static const char *value_text(const cJSON *v, char *buf, size_t cap)
-{
-    if (cJSON_IsString(v) && python_literal(v->valuestring))
-        return v->valuestring;
-    if (cJSON_IsString(v)) {
-        size_t k = 0;
-        buf[k++] = '\'';
-        for (const char *p = v->valuestring; *p; p++) {
-            if (k + 4 >= cap)
-                return NULL;
-            if (*p == '\'' || *p == '\\')
-                buf[k++] = '\\';
-            buf[k++] = *p == '\n' ? ' ' : *p;
-        }
-        buf[k++] = '\'';
-        buf[k] = 0;
-        return buf;
-    }
-    if (cJSON_IsBool(v))
-        return cJSON_IsTrue(v) ? "True" : "False";
-    if (cJSON_IsNull(v))
-        return "None";
-    double x = v->valuedouble;
-    if (x == (double)(long long)x && x > -1e15 && x < 1e15)
-        snprintf(buf, cap, "%lld", (long long)x);
-    else {
-        snprintf(buf, cap, "%.17g", x);
-        if (!strpbrk(buf, ".eEn"))
-            strcat(buf, ".0");
-    }
-    return buf;
-}
-
 static void give(Input *in, const char *name, const char *value, const char *origin, MtGivenTier tier)
 {
     size_t i = in->opt.ngiven;
@@ -215,8 +109,9 @@ static void give_project_values(Input *in, const cJSON *values, MtGivenTier tier
     cJSON_ArrayForEach(v, values)
     {
         size_t i = in->opt.ngiven;
-        if (i < MAX_GIVEN && v->string && scalar(v))
-            give(in, v->string, value_text(v, in->values[i], sizeof in->values[i]), "mytriton.json", tier);
+        if (i < MAX_GIVEN && v->string)
+            give(in, v->string, mt_project_value_literal(v, in->values[i], sizeof in->values[i]), "mytriton.json",
+                 tier);
     }
 }
 

@@ -723,6 +723,17 @@ START_TEST(compile_discovery_reads_the_project_file_and_package)
     expect_found(doc, "ALPHA", "none",
                  "no value: not given by a launch, an autotune config, a default or a `# mytriton:` comment");
     cJSON_Delete(doc);
+    /* a project file's string that is a dtype is that dtype, as the
+     * language server reads it (mytriton/project.h), not the string */
+    snprintf(path, sizeof path, "%s/pkg/cast.py", root);
+    write_text(path, "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                     "def cast(x, out, DT: tl.constexpr):\n    tl.store(out, tl.load(x).to(DT).to(tl.float32))\n");
+    snprintf(path, sizeof path, "%s/pkg/mytriton.json", root);
+    write_text(path, "{\"kernels\": {\"cast\": {\"signature\": \"*fp32,*fp32\", \"constexprs\": {\"DT\": \"tl.float16\"}}}}\n");
+    doc = compile_path("pkg/cast.py", "");
+    ck_assert_str_eq(str_of(doc, "status"), "ok");
+    ck_assert_str_eq(str_of(doc, "signature"), "*fp32,*fp32,tl.float16");
+    cJSON_Delete(doc);
 }
 END_TEST
 
