@@ -10,9 +10,11 @@ kernel through Triton, when `import triton` is the real Triton.
 the C runtime, for reference.)
 Target (issue 17): under 8 us for mytriton; Triton 3.6 takes about 17.6 us.
 
-Without a GPU it measures what it can: the Python side of a launch
-(binding, specialisation key, cache lookup, grid) up to the C launch call,
-with stand-in tensors, and says so.
+Without a GPU it measures what it can, and says so: the Python side of
+JITFunction.run (binding, specialisation key, cache lookup, grid) up to
+the C launch call, with stand-in tensors -- the path of a launch with
+launch options; a plain launch of a cached kernel runs in C from the
+subscript on (python/src/dispatch.c), which needs the GPU to be timed.
 
     PYTHONPATH=build/python python3 bench/python_launch.py [N]
 """
@@ -119,7 +121,7 @@ def dispatch_only(n):
     grid = (4,)
     us = per_launch_us(lambda: k.run(x, y, z, out, 4096, BLOCK=1024, grid=grid, warmup=True), n, lambda: None)
     print(f"no GPU: {mytriton._C.cuda_available()[1]}")
-    print(f"mytriton, Python side of a launch (bind, key, cache, grid; no cuLaunchKernel): {us:.2f} us")
+    print(f"mytriton, JITFunction.run's Python side (bind, key, cache, grid; no cuLaunchKernel): {us:.2f} us")
 
 
 def main():

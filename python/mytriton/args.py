@@ -7,9 +7,10 @@ every launch) turns the bound parameter values of one launch into
     ``i64`` / ``u64`` / ``fp32`` / ``i1`` for Python scalars (``:16`` on
     an int divisible by 16, unless the parameter is in do_not_specialize),
     the literal of a constexpr (``256``, ``'relu'``, ``tl.float16``);
-  - the backend: "cuda" for torch CUDA tensors and objects with
-    ``__cuda_array_interface__`` (CuPy), "interp" for numpy arrays and CPU
-    torch tensors, everything "interp" under MYTRITON_INTERPRET=1;
+  - the backend: "cuda" for torch CUDA tensors, objects with
+    ``__cuda_array_interface__`` (CuPy) and DLPack tensors on a CUDA
+    device, "interp" for numpy arrays, CPU torch tensors and CPU DLPack
+    tensors, everything "interp" under MYTRITON_INTERPRET=1;
   - the runtime arguments as the C launch takes them: device addresses
     for the GPU; for the interpreter, numpy arrays themselves (buffer
     protocol) or (address, element span) pairs, torch CUDA tensors copied
@@ -26,8 +27,11 @@ from .language import constexpr, dtype as _tl_dtype
 _SIG_OF_NUMPY = {}      # numpy dtype name -> signature name ("float32" -> "fp32")
 _SIG_OF_TYPESTR = {}    # __cuda_array_interface__ typestr -> signature name ("<f4" -> "fp32")
 _TL_OF_SIG = {}         # signature name -> triton.language name ("fp16" -> "float16")
+_SIG_OF_DLPACK = {}     # DLPack (type code, bits) -> signature name ((2, 32) -> "fp32")
+_DLPACK_CODE = {"bool": 6, "int": 0, "uint": 1, "float": 2}       # kDLBool, kDLInt, kDLUInt, kDLFloat
 for _tl, _sig, _np, _bits, _kind in _C.dtypes():
     _TL_OF_SIG[_sig] = _tl
+    _SIG_OF_DLPACK[(4 if _sig == "bf16" else _DLPACK_CODE[_kind], max(_bits, 8))] = _sig   # kDLBfloat 4
     if _np:
         _SIG_OF_NUMPY[_np] = _sig
         _code = {"bool": "b", "int": "i", "uint": "u", "float": "f"}[_kind]
@@ -138,7 +142,45 @@ def _kind_of_type(v):
         return "numpy" if type(v).__name__ == "ndarray" else "npscalar"
     if hasattr(v, "__cuda_array_interface__"):
         return "cai"
+    if hasattr(v, "__dlpack__") and hasattr(v, "__dlpack_device__"):
+        return "dlpack"
     return None
+
+
+_DL_CPU, _DL_CUDA, _DL_CUDA_HOST, _DL_CUDA_MANAGED = 1, 2, 3, 13      # DLPack's device types
+
+
+def _dlpack(p, v, interp):
+    """A DLPack tensor's (signature name, address, launch arg, backend,
+    device): on the GPU, its producer ordered before the launch's stream
+    (the protocol's `stream` argument); on the CPU, for the interpreter."""
+    dev_type, dev_id = v.__dlpack_device__()
+    if dev_type in (_DL_CUDA, _DL_CUDA_MANAGED):
+        if interp:
+            raise _C.LaunchError(f"argument {p.name}: MYTRITON_INTERPRET=1 copies torch tensors only; pass "
+                                 "a numpy array or a torch tensor")
+        stream = current_stream(dev_id) or 1          # 1: the legacy default stream (0 is not allowed)
+        try:
+            capsule = v.__dlpack__(stream=stream)
+        except TypeError:                              # a producer without the stream argument
+            capsule = v.__dlpack__()
+    elif dev_type in (_DL_CPU, _DL_CUDA_HOST):
+        capsule = v.__dlpack__()
+    else:
+        raise _C.LaunchError(f"argument {p.name}: a DLPack tensor on device type {dev_type}; mytriton runs "
+                             "tensors of CUDA devices (type 2) and the CPU (type 1, on the interpreter)")
+    ptr, (code, bits, lanes), shape, strides, _ = _C.dlpack_info(capsule)
+    sig = _SIG_OF_DLPACK.get((code, bits)) if lanes == 1 else None
+    if sig is None:
+        raise _C.LaunchError(f"argument {p.name}: DLPack tensors of type code {code}, {bits} bits, {lanes} lanes "
+                             "are not supported by mytriton")
+    if dev_type in (_DL_CUDA, _DL_CUDA_MANAGED):
+        return sig, ptr, ptr, "cuda", dev_id
+    if strides is None:                                # compact row-major
+        strides = [1] * len(shape)
+        for i in range(len(shape) - 2, -1, -1):
+            strides[i] = strides[i + 1] * shape[i + 1]
+    return sig, ptr, (ptr, _span(shape, strides)), "interp", None
 
 
 def interpret_all():
@@ -203,6 +245,8 @@ def _one(p, v, interp):
             raise _C.LaunchError(f"argument {p.name}: arrays of {cai['typestr']} are not supported by mytriton")
         ptr = cai["data"][0]
         arg, where, device = ptr, "cuda", None
+    elif kind == "dlpack":
+        sig, ptr, arg, where, device = _dlpack(p, v, interp)
     elif kind == "npscalar":
         x = v.item()
         if isinstance(x, bool):
@@ -229,7 +273,8 @@ def runs_on_gpu(values):
         return False
     for v in values:
         kind = _kind(v)
-        if (kind == "torch" and v.is_cuda) or kind == "cai":
+        if (kind == "torch" and v.is_cuda) or kind == "cai" or \
+                (kind == "dlpack" and v.__dlpack_device__()[0] in (_DL_CUDA, _DL_CUDA_MANAGED)):
             return True
     return False
 

@@ -50,9 +50,14 @@ class _Param:
         self.do_not_specialize = do_not_specialize
 
 
-class JITFunction:
+class JITFunction(_C.Dispatcher):
     """A ``@jit`` kernel. ``kernel[grid](*args, **kwargs)`` launches it;
-    ``kernel.cache`` maps each specialisation key to its compiled kernel."""
+    ``kernel.cache`` maps each specialisation key to its compiled kernel.
+
+    ``kernel[grid]`` is the C Dispatcher's (python/src/dispatch.c): a
+    launch of a cached kernel on GPU tensors runs there, in C, by the
+    rules of ``run`` below; every other launch (a first compile, launch
+    options, the interpreter, errors) is ``run``'s."""
 
     def __init__(self, fn, do_not_specialize=(), debug=None, noinline=None, repr=None, launch_metadata=None):
         self.fn = fn
@@ -73,6 +78,8 @@ class JITFunction:
         self._index = {p.name: p.index for p in self.params}
         self.cache = {}
         self.compiles = 0             # compilations so far (a key missing from the cache)
+        self._dispatch(self.flags, self.names, tuple(p.default for p in self.params), _EMPTY, self.cache,
+                       _args.FAST_TYPES, _args.SIG_OF_TORCH, self.slow, _args.current_stream, self.interpret)
         self._source = None
         # a function jit(f) was called on rather than decorated: its def's line
         self._undecorated = _undecorated_def(fn)
@@ -110,9 +117,6 @@ class JITFunction:
         return self._source
 
     # -- launching --------------------------------------------------------------------
-
-    def __getitem__(self, grid):
-        return functools.partial(self.run, grid=grid)
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"{self.__name__} is a @jit kernel: launch it with {self.__name__}[grid](...); "

@@ -64,6 +64,8 @@ typedef struct KernelObject {
 typedef struct MtPyState {
     PyTypeObject *kernel_type;  /* mytriton._C.Kernel */
     PyTypeObject *diag_type;    /* mytriton.Diagnostic */
+    PyTypeObject *dispatcher_type; /* mytriton._C.Dispatcher */
+    PyTypeObject *launcher_type;   /* mytriton._C.Launcher: a dispatcher and a grid */
 } MtPyState;
 
 static inline MtPyState *mtpy_kernel_state(KernelObject *k)
@@ -101,8 +103,41 @@ PyObject *mtpy_raise_diags(MtPyState *st, PyObject *type, MtCtx *c, size_t from,
 int mtpy_kernel_init(PyObject *module);
 PyObject *mtpy_compile(PyObject *self, PyObject *args, PyObject *kw);
 
-/* classify.c: mytriton._C.classify(...): a launch's signature and arguments. */
+/* classify.c: a launch's signature and arguments (mytriton/args.py's
+ * rules, fast), for mytriton._C.classify(...) and the launcher. */
+typedef struct MtPyClassifyRules {
+    const uint8_t *flags;     /* per parameter: 0 runtime, 1 constexpr, 2 do_not_specialize */
+    PyObject *names;          /* tuple of the parameters' names */
+    PyObject *fast_types;     /* set of tensor types classified here */
+    PyObject *sig_of_dtype;   /* dict: a tensor's dtype -> its signature name */
+    PyObject *slow;           /* slow(value, index): args.py's rules for the rest */
+    int interp;               /* MYTRITON_INTERPRET=1 */
+} MtPyClassifyRules;
+
+typedef struct MtPyClassified {
+    PyObject *signature;      /* str: the specialisation key's entries */
+    PyObject *backend;        /* "cuda", "interp" or NULL (only scalars) */
+    PyObject *launch;         /* list: the runtime arguments as the C launch takes them */
+    PyObject *device;         /* the tensors' device ordinal, or NULL */
+} MtPyClassified;
+
+/* One pass over the n bound values (borrowed); 0, or -1 with an
+ * exception set. out owns its references (mtpy_classified_clear). */
+int mtpy_classify_values(const MtPyClassifyRules *r, PyObject *const *values, Py_ssize_t n, MtPyClassified *out);
+void mtpy_classified_clear(MtPyClassified *c);
+/* A tuple of n flags (0 to 2) into bytes; -1 with an exception set. */
+int mtpy_flags_from_tuple(PyObject *tuple, uint8_t *flags, Py_ssize_t n);
+/* The interned str "cuda" (borrowed), NULL with an exception set. */
+PyObject *mtpy_cuda_name(void);
 PyObject *mtpy_classify(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+
+/* dispatch.c: the Dispatcher type JITFunction derives from, whose
+ * kernel[grid](...) runs the common launch without Python in between. */
+int mtpy_dispatch_init(PyObject *module);
+
+/* dlpack.c: dlpack_info(capsule): a DLPack tensor's address, dtype,
+ * shape, strides and device. */
+PyObject *mtpy_dlpack_info(PyObject *self, PyObject *capsule);
 
 /* interp.c: Kernel.run_interp(grid, args). */
 PyObject *mtpy_run_interp(KernelObject *self, PyObject *args);

@@ -70,6 +70,9 @@ static PyMethodDef module_methods[] = {
     {"classify", (PyCFunction)(void (*)(void))mtpy_classify, METH_FASTCALL,
      "classify(flags, names, values, fast_types, sig_of_dtype, slow, interp) -> (signature, backend, launch args, "
      "device): mytriton/args.py's rules, fast"},
+    {"dlpack_info", mtpy_dlpack_info, METH_O,
+     "dlpack_info(capsule) -> (address, (code, bits, lanes), shape, strides or None, (device type, id)): a "
+     "DLPack tensor, read without consuming the capsule"},
     {"api", api, METH_NOARGS, "the kernel language's names: [(path, name, kind, params, doc)]"},
     {"dtypes", dtypes, METH_NOARGS, "the element types: [(tl name, signature name, numpy name, bits, class)]"},
     {"rule", rule, METH_O, "rule(code) -> (name, title, help) of a diagnostic code, or None"},
@@ -88,6 +91,8 @@ static int module_traverse(PyObject *m, visitproc visit, void *arg)
     MtPyState *st = PyModule_GetState(m);
     Py_VISIT(st->kernel_type);
     Py_VISIT(st->diag_type);
+    Py_VISIT(st->dispatcher_type);
+    Py_VISIT(st->launcher_type);
     return 0;
 }
 
@@ -96,6 +101,8 @@ static int module_clear(PyObject *m)
     MtPyState *st = PyModule_GetState(m);
     Py_CLEAR(st->kernel_type);
     Py_CLEAR(st->diag_type);
+    Py_CLEAR(st->dispatcher_type);
+    Py_CLEAR(st->launcher_type);
     return 0;
 }
 
@@ -118,7 +125,7 @@ PyMODINIT_FUNC PyInit__C(void)
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
         return NULL;
-    if (mtpy_kernel_init(m) < 0 || mtpy_diag_init(m) < 0 || PyModule_AddStringConstant(m, "version", "0.1.0") < 0) {
+    if (mtpy_kernel_init(m) < 0 || mtpy_diag_init(m) < 0 || mtpy_dispatch_init(m) < 0 || PyModule_AddStringConstant(m, "version", "0.1.0") < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -3,7 +3,8 @@ with its numpy reference, and a few with torch's own results; the
 tutorials' kernels (vector add, fused softmax, matmul with autotune timing
 every config, layer norm) agree with torch; do_bench times with CUPTI;
 launches honour torch's current stream; CuPy arrays
-(__cuda_array_interface__) launch too; MYTRITON_INTERPRET=1 runs CUDA
+(__cuda_array_interface__) and DLPack-only tensors launch too; cached
+launches run in C (dispatch.c); MYTRITON_INTERPRET=1 runs CUDA
 tensors on the interpreter. Skips (77) without a GPU or torch;
 MYTRITON_REQUIRE_CUDA=1 turns the skip into a failure."""
 import math
@@ -177,6 +178,26 @@ class Driver(unittest.TestCase):
             self.assertEqual(active.get_current_stream(), side.cuda_stream)
 
 
+class Dispatch(unittest.TestCase):
+    def test_cached_launches_do_not_go_through_python(self):
+        # the first launch compiles (JITFunction.run); the next ones are
+        # python/src/dispatch.c's, tuple or callable grid
+        from unittest import mock
+        add = triton.jit(load_example("add_kernel").add_kernel.fn)
+        n = 4096
+        x, y = torch.rand(n, device=DEV), torch.rand(n, device=DEV)
+        out = torch.empty_like(x)
+        add[(4,)](x, y, out, n, BLOCK=1024)
+        add.run = mock.Mock(side_effect=AssertionError("run was called"))
+        out.zero_()
+        add[(4,)](x, y, out, n, BLOCK=1024)
+        torch.testing.assert_close(out, x + y, rtol=0, atol=0)
+        out.zero_()
+        add[lambda meta: (triton.cdiv(meta["n"], meta["BLOCK"]),)](x, y, out, n, BLOCK=1024)
+        torch.testing.assert_close(out, x + y, rtol=0, atol=0)
+        self.assertEqual(add.compiles, 1)
+
+
 class Streams(unittest.TestCase):
     def test_side_stream_orders_with_torch(self):
         # a long torch kernel on the side stream, then a launch that reads its
@@ -207,6 +228,24 @@ class Interop(unittest.TestCase):
         kernels.scale_kernel[(16,)](x, out, 1000)
         cupy.cuda.get_current_stream().synchronize()
         self.assertTrue(bool((out == x * 3).all()))
+
+    def test_dlpack_only_tensor(self):
+        class DLPackOnly:                   # neither torch nor __cuda_array_interface__: DLPack alone
+            def __init__(self, t):
+                self.t = t
+
+            def __dlpack__(self, stream=None):
+                return self.t.__dlpack__(stream=stream)
+
+            def __dlpack_device__(self):
+                return self.t.__dlpack_device__()
+
+        x = torch.arange(1000, device=DEV, dtype=torch.float16)
+        out = torch.zeros_like(x)
+        k = triton.jit(kernels.scale_kernel.fn)
+        k[(16,)](DLPackOnly(x), DLPackOnly(out), 1000)
+        torch.testing.assert_close(out, x * 3)
+        self.assertEqual([key[:2] for key in k.cache], [("*fp16:16,*fp16:16,i32,64", "cuda")])
 
     def test_interpret_env_copies_through_the_cpu(self):
         x = torch.arange(100, device=DEV, dtype=torch.float32)

@@ -331,6 +331,99 @@ class Classify(unittest.TestCase):
         self.assertIn("argument dst: one launch cannot mix", str(cm.exception))
 
 
+class Dispatch(unittest.TestCase):
+    """kernel[grid](...) of a cached kernel on GPU tensors runs in C
+    (python/src/dispatch.c) up to the launch; without a GPU the launch
+    itself raises the driver's error, which shows the path was taken
+    (no compile, no Python run). On a GPU machine test_gpu_torch covers it."""
+
+    def setUp(self):
+        if triton._C.cuda_available()[0]:
+            self.skipTest("a GPU is present: the stand-in tensors would be launched (test_gpu_torch covers this)")
+        from mytriton import args
+        args.SIG_OF_TORCH.setdefault("float32", "fp32")
+        args.FAST_TYPES.add(_Tensor)
+        self.k = triton.jit(kernels.strided_copy.fn)
+        self.sig = "*fp32:16,*fp32:16,i32:16,i32,128"
+        self.k.cache[(self.sig, "cuda", None, None)] = triton._C.compile(*self.k.source(), "strided_copy", self.sig)
+
+    def test_cached_kernel_launches_from_c(self):
+        self.k.run = mock.Mock(side_effect=AssertionError("run was called"))
+        with self.assertRaises(triton.LaunchError) as cm:
+            self.k[(4,)](_Tensor(4096), _Tensor(8192), 512, 1, BLOCK=128)
+        self.assertIn("driver", str(cm.exception))
+        self.assertEqual(self.k.compiles, 0)
+
+    def test_callable_grid_gets_the_meta_parameters(self):
+        seen = []
+
+        def grid(meta):
+            seen.append(dict(meta))
+            return (triton.cdiv(meta["n"], meta["BLOCK"]),)
+
+        self.k.run = mock.Mock(side_effect=AssertionError("run was called"))
+        with self.assertRaises(triton.LaunchError):
+            self.k[grid](_Tensor(4096), _Tensor(8192), n=512, stride=1, BLOCK=128)
+        self.assertEqual(seen[0]["n"], 512)
+        self.assertEqual(seen[0]["BLOCK"], 128)
+        self.assertEqual((seen[0]["num_warps"], seen[0]["num_stages"]), (None, None))
+        self.assertEqual(self.k.compiles, 0)
+
+    def test_other_launches_are_runs(self):
+        # a launch option, a missing argument, an unknown keyword: run's rules and messages
+        with self.assertRaises(TypeError) as cm:
+            self.k[(4,)](_Tensor(4096), _Tensor(8192), 512, BLOCK=128)
+        self.assertIn("missing argument 'stride'", str(cm.exception))
+        with self.assertRaises(TypeError) as cm:
+            self.k[(4,)](_Tensor(4096), _Tensor(8192), 512, 1, BLOCK=128, BLOK=2)
+        self.assertIn("BLOK", str(cm.exception))
+        x = np.arange(64, dtype=np.float32)
+        out = np.zeros_like(x)
+        self.k[(1,)](x, out, 64, 1, BLOCK=64, num_warps=2)      # numpy: the interpreter, through run
+        np.testing.assert_array_equal(out, x)
+        self.assertEqual(self.k.compiles, 1)
+
+
+class _DLPackOnly:
+    """An array that is only DLPack (as a JAX or MXNet array is to mytriton)."""
+
+    def __init__(self, a):
+        self.a = a
+
+    def __dlpack__(self, stream=None):
+        return self.a.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self.a.__dlpack_device__()
+
+
+class DLPack(unittest.TestCase):
+    def test_cpu_dlpack_tensor_runs_on_the_interpreter(self):
+        out = np.zeros(100, np.float32)
+        k = triton.jit(kernels.fill_kernel.fn)
+        k[(2,)](_DLPackOnly(out), 2.5, 100, BLOCK=64)
+        np.testing.assert_array_equal(out, np.full(100, 2.5, np.float32))
+        (sig, backend, _, _), = k.cache
+        self.assertEqual((sig.split(",")[0].split(":")[0], backend), ("*fp32", "interp"))
+
+    def test_strided_dlpack_view(self):
+        base = np.zeros(64, np.int32)
+        k = triton.jit(kernels.fill_kernel.fn)
+        k[(1,)](_DLPackOnly(base[::2]), 7, 32, BLOCK=32)      # the kernel writes 32 contiguous elements
+        np.testing.assert_array_equal(base[:32], np.full(32, 7, np.int32))
+
+    def test_unsupported_dtype_names_it(self):
+        k = triton.jit(kernels.fill_kernel.fn)
+        with self.assertRaises(triton.LaunchError) as cm:
+            k[(1,)](_DLPackOnly(np.zeros(8, np.complex64)), 1.0, 8, BLOCK=8)
+        self.assertIn("argument out: DLPack tensors of type code 5, 64 bits", str(cm.exception))
+
+    def test_used_capsule_is_refused(self):
+        with self.assertRaises(triton.LaunchError) as cm:
+            triton._C.dlpack_info(object())
+        self.assertIn("dltensor", str(cm.exception))
+
+
 class Names(unittest.TestCase):
     def test_helpers(self):
         self.assertEqual(triton.cdiv(1000, 256), 4)
