@@ -169,12 +169,17 @@ def best(results):
     return min(results, key=lambda r: r["ms"]) if results else None
 
 
+def selected(row, only):
+    """--only WORD[,WORD...]: the rows whose name contains one of the words."""
+    return not only or any(w and w in row for w in only.split(","))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpu-bench", default=os.path.join(HERE, "..", "build", "bench", "gpu_bench"))
     ap.add_argument("--iters", type=int, default=50)
     ap.add_argument("--mlir-ptx", default=None)
-    ap.add_argument("--only", default=None)
+    ap.add_argument("--only", default=None, help="WORD[,WORD...]: only the rows whose name contains one of them")
     ap.add_argument("--triton-configs", type=int, default=None,
                     help="run only the first N of Triton's matmul configurations (the likely best first)")
     args = ap.parse_args()
@@ -196,7 +201,7 @@ def main():
         print(proc.stderr, file=sys.stderr)
 
     for row, kind, sizes, word in ROWS:
-        if args.only and args.only not in row:
+        if not selected(row, args.only):
             continue
         torch.backends.cuda.matmul.allow_tf32 = word == "tf32"
         torch.backends.cudnn.allow_tf32 = word == "tf32"
@@ -222,7 +227,7 @@ def main():
     print(f"{'row':22} {'impl':15} {'config':19} {'ms':>9} {'rate':>14} {'vs triton':>9} {'vs torch':>8} "
           f"{'vs ceiling':>10}  target")
     for row, kind, sizes, word in ROWS:
-        if args.only and args.only not in row:
+        if not selected(row, args.only):
             continue
         peers = {impl: best(results.get((row, impl), [])) for impl in ("triton", "torch")}
         for impl in ("mytriton-fast", "mytriton-mlir", "mytriton-seed", "triton", "torch"):

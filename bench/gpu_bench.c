@@ -14,14 +14,14 @@
  * "mlir": the same kernel layer, PTX from MLIR's GPU pipeline). Without a
  * GPU it prints a skip line and exits 0.
  *
- *   gpu_bench [KERNELS_PY] [ITERS] [--mlir-ptx DIR] [--only WORD]
+ *   gpu_bench [KERNELS_PY] [ITERS] [--mlir-ptx DIR] [--only WORD[,WORD...]]
  *   gpu_bench [KERNELS_PY] --make-mlir-ptx DIR
  *
  * The GPU machine has no MLIR: --make-mlir-ptx writes the MLIR cases' PTX
  * to DIR (no GPU needed), and --mlir-ptx runs the MLIR rows from there
  * (without it they compile through the MLIR backend, or are skipped with
  * the reason when it is unavailable). --only keeps the rows whose name
- * contains WORD.
+ * contains one of the WORDs.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -333,6 +333,22 @@ done:
     return rc;
 }
 
+/* Whether --only keeps a row: none given, or the row's name contains one
+ * of its comma-separated words. */
+static bool selected(const char *row, const char *only)
+{
+    if (!only)
+        return true;
+    for (const char *w = only; *w;) {
+        size_t n = strcspn(w, ",");
+        for (const char *r = row; n && *r; r++)
+            if (!strncmp(r, w, n))
+                return true;
+        w += n + (w[n] == ',');
+    }
+    return false;
+}
+
 /* --make-mlir-ptx: the MLIR cases' PTX for sm_90, written to ptx_dir. */
 static int make_mlir_ptx(const char *path, const char *ptx_dir, const char *only)
 {
@@ -342,7 +358,7 @@ static int make_mlir_ptx(const char *path, const char *ptx_dir, const char *only
         return 1;
     }
     for (size_t i = 0; i < NCASES; i++) {
-        if (only && !strstr(cases[i].row, only))
+        if (!selected(cases[i].row, only))
             continue;
         MtCtx *c = mt_ctx_new(NULL);
         MtCompiled *k;
@@ -400,7 +416,7 @@ int main(int argc, char **argv)
     int failures = 0;
     for (size_t i = 0; i < NCASES; i++) {
         const Case *cs = &cases[i];
-        if (only && !strstr(cs->row, only))
+        if (!selected(cs->row, only))
             continue;
         /* the seed lowering once per row, with the row's first configuration */
         if (i == 0 || strcmp(cases[i - 1].row, cs->row))
