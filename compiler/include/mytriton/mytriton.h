@@ -395,6 +395,22 @@ MtStatus mt_compile(MtCtx *c, const MtModule *m, const MtSpec *spec, MtCompiled 
  * the expression stage, the parameters and the signature are then absent. */
 bool mt_compiled_partial(const MtCompiled *k);
 
+/* The prefix analysis of a kernel whose compile `failed` before its SSA
+ * or layouts (an editor's hovers on the lines before an error): the
+ * kernel's statements before its first error (in a loop or `if` that
+ * holds the error, the statements of its body before it), compiled for
+ * the same specialisation (the whole compile's parameter types, values
+ * and spec) into *out, with every value they bind kept through
+ * optimisation as if something used it. Its diagnostics are dropped.
+ * Returns that compile's status; MT_OK with *out NULL when there is
+ * nothing to add: `failed` has its SSA and layouts (or spec stops before
+ * them), its first error is not inside the kernel's statements, or
+ * nothing before it computes a value. */
+MtStatus mt_compile_prefix(MtCtx *c, const MtCompiled *failed, const MtSpec *spec, MtCompiled **out);
+/* The line of the error a prefix analysis stops before; 0 for a kernel
+ * compiled whole. */
+uint32_t mt_compiled_prefix_line(const MtCompiled *k);
+
 /* Printed form of a stage; NULL if that stage did not run. Arena-owned. */
 const char *mt_compiled_text(MtCtx *c, MtCompiled *k, MtStage stage);
 const char *mt_compiled_kernel_name(const MtCompiled *k);
