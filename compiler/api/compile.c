@@ -368,9 +368,12 @@ const char *mt_compiled_respec(MtCtx *c, const MtCompiled *k, const MtType *elem
             continue;
         }
         const MtType *ty = e ? e->u.param.ty : NULL;
+        bool inferred = e && p->inferred[e->u.param.index];
+        if (inferred && ty && !mt_ty_is_ptr(ty))
+            continue; /* no use made it a pointer (that use may lie after an error): inferred again */
         if (!ty)
             return NULL;
-        if (elem && mt_ty_is_ptr(ty) && ty->elem == &mt_ty_f32 && p->inferred[e->u.param.index])
+        if (elem && inferred && ty->elem == &mt_ty_f32)
             ty = mt_ty_ptr(c, elem);
         const char *t = mt_ty_sig(ty);
         if (!strcmp(t, "?"))

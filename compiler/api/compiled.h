@@ -53,9 +53,12 @@ MtSpan mt_first_error(const MtCtx *c, const MtCompiled *k, uint32_t from);
 
 /* A positional signature that compiles k's kernel again as k was: every
  * parameter's value or type (with its divisibility hint), from partial
- * trees too; with `elem`, the pointers typed *fp32 only because of their
- * use point to elem instead. NULL when an entry cannot be written (a
- * parameter without a type, a value with a comma). In the arena. */
+ * trees too, except the runtime parameters typed i32 only for want of a
+ * use as a pointer (the use may lie after an error): their entries are
+ * empty, so they are inferred again. With `elem`, the pointers typed
+ * *fp32 only because of their use point to elem instead. NULL when an
+ * entry cannot be written (a parameter without a type, a value with a
+ * comma). In the arena. */
 const char *mt_compiled_respec(MtCtx *c, const MtCompiled *k, const MtType *elem);
 
 /* Value v's layout in words with whichever lowering compiled k; NULL when

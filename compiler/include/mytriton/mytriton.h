@@ -150,7 +150,10 @@ typedef struct MtNote {
 /* A fact a diagnostic carries as data, for tools (quick fixes, JSON
  * consumers): nothing ever parses a message back. Names in use:
  *   E0413 "arange_start", "arange_padded_end": the tl.arange that would
- *         do, tl.arange(start, padded_end) with a power-of-two length. */
+ *         do, tl.arange(start, padded_end) with a power-of-two length;
+ *   E0410 "guessed_dtype": the dtype rule failed on a pointer parameter
+ *         whose type was inferred from its use (*fp32), at this position
+ *         of the kernel's parameter list (0-based). */
 typedef struct MtDiagFact {
     const char *name;
     int64_t value;
@@ -626,6 +629,10 @@ typedef struct MtQueryFix {
     bool preferred;           /* the obvious fix (editors may apply it on save) */
     const MtQueryEdit *edits;
     uint32_t nedits;
+    /* What the fix had to guess because the file does not show it, in
+     * words ("Q, K, V and Out point to fp16"; the title says it too), or
+     * NULL. */
+    const char *guess;
 } MtQueryFix;
 
 /* Fixes for diagnostic d of module m: parentheses around comparisons
@@ -733,9 +740,13 @@ MtStatus mt_discover(MtCtx *c, const MtModule *m, const char *kernel, const MtDi
 /* The fix for I0901: values for every tl.constexpr parameter the
  * discovery left without one, chosen so that the kernel compiles through
  * the CUDA layout (tile sizes are powers of two, the largest tried first),
- * added to the kernel's `# mytriton:` comment (or a new one). Compiles the
- * kernel a few times in a scratch context. 0 when nothing is missing or
- * no candidate compiles; the fix's diag is d. */
+ * added to the kernel's `# mytriton:` comment (or a new one). When the
+ * candidates fail a dtype rule only because pointer parameters were typed
+ * *fp32 from their use (the fact "guessed_dtype"), those pointers are
+ * tried as *fp16, then *bf16, and the first that compiles is added as a
+ * `sig=` item, the fix's `guess` naming them. Compiles the kernel a few
+ * times in a scratch context (query_specialise.c). 0 when nothing is
+ * missing or no candidate compiles; the fix's diag is d. */
 size_t mt_discover_fix(MtCtx *c, const MtModule *m, const MtDiscovery *dsc, const MtDiag *d, int sm,
                        const MtQueryFix **out);
 
