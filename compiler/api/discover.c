@@ -18,7 +18,6 @@
  * reports I0901 for the tl.constexpr parameters still without a value.
  * mt_discover_fix (query_specialise.c) then proposes values for those
  * that compile. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/strbuf.h"

@@ -149,6 +149,38 @@ START_TEST(an_error_in_a_helper_cuts_at_its_call)
 }
 END_TEST
 
+/* An editor compiles every kernel of a file in one context: the helper's
+ * error is each kernel's, so the second kernel has a call to cut at too. */
+START_TEST(a_helper_error_reached_from_two_kernels_cuts_both)
+{
+    static const char src[] = HEAD
+        "def bad(v, p):\n"
+        "    return v + p\n"
+        "@triton.jit\n"
+        "def ka(x_ptr, out_ptr, BLOCK: tl.constexpr = 64):\n"
+        "    x = tl.load(x_ptr + tl.arange(0, BLOCK))\n"
+        "    tl.store(out_ptr + tl.arange(0, BLOCK), bad(x, x_ptr))\n"
+        "@triton.jit\n"
+        "def kb(x_ptr, out_ptr, BLOCK: tl.constexpr = 64):\n"
+        "    x = tl.load(x_ptr + tl.arange(0, BLOCK))\n"
+        "    tl.store(out_ptr + tl.arange(0, BLOCK), bad(x, x_ptr))\n";
+    MtCtx *c = mt_ctx_new(NULL);
+    MtModule *m;
+    ck_assert_int_eq(mt_parse(c, "p.py", src, strlen(src), &m), MT_OK);
+    static const char *const kernels[] = {"ka", "kb"};
+    static const uint32_t lines[] = {9, 13};
+    for (int i = 0; i < 2; i++) {
+        MtSpec spec = {.kernel = kernels[i], .infer_params = true, .last_stage = MT_STAGE_LAYOUT};
+        MtCompiled *k, *p;
+        ck_assert_int_eq(mt_compile(c, m, &spec, &k), MT_ERR_SOURCE);
+        ck_assert_int_eq(mt_compile_prefix(c, k, &spec, &p), MT_OK);
+        ck_assert_ptr_nonnull(p);
+        ck_assert_uint_eq(mt_compiled_prefix_line(p), lines[i]);
+    }
+    mt_ctx_free(c);
+}
+END_TEST
+
 START_TEST(nothing_to_add)
 {
     /* a kernel that compiles */
@@ -184,6 +216,7 @@ static Suite *suite(void)
     tcase_add_test(t, the_prefix_keeps_the_whole_kernels_parameter_types);
     tcase_add_test(t, an_error_in_a_loop_body_cuts_the_body);
     tcase_add_test(t, an_error_in_a_helper_cuts_at_its_call);
+    tcase_add_test(t, a_helper_error_reached_from_two_kernels_cuts_both);
     tcase_add_test(t, nothing_to_add);
     suite_add_tcase(s, t);
     return s;
