@@ -38,8 +38,9 @@ static MtDiagRec *find_same(MtCtx *c, MtSeverity sev, MtSpan sp, const char *cod
     for (uint32_t i = c->diags.n; i-- > 0;) {
         MtDiagRec *d = c->diags.v[i];
         bool kernel = d->d.kernel == c->kernel || (d->d.kernel && c->kernel && !strcmp(d->d.kernel, c->kernel));
-        if (kernel && d->d.sev == sev && d->d.span.file == sp.file && d->d.span.off == sp.off && d->d.span.end == sp.end &&
-            (d->d.code == code || (d->d.code && code && !strcmp(d->d.code, code))) && !strcmp(d->d.msg, msg))
+        if (kernel && d->d.sev == sev && d->d.span.file == sp.file && d->d.span.off == sp.off &&
+            d->d.span.end == sp.end && (d->d.code == code || (d->d.code && code && !strcmp(d->d.code, code))) &&
+            !strcmp(d->d.msg, msg))
             return d;
     }
     return NULL;

@@ -457,8 +457,8 @@ START_TEST(fix_guesses_pointer_dtypes_for_a_dtype_rule)
      * *fp32 takes the f32 result) */
     ck_assert_str_eq(fix->edits[0].text, "# mytriton: BLOCK=128 sig=*fp16,,*fp16\n");
     ck_assert_str_eq(fix->guess, "a and b point to fp16");
-    ck_assert_str_eq(fix->title,
-                     "Specialise with `# mytriton: BLOCK=128 sig=*fp16,,*fp16` (compiles; guessed: a and b point to fp16)");
+    ck_assert_str_eq(fix->title, "Specialise with `# mytriton: BLOCK=128 sig=*fp16,,*fp16` (compiles; guessed: a and "
+                                 "b point to fp16)");
     char fixed[2048];
     size_t at = fix->edits[0].off;
     snprintf(fixed, sizeof fixed, "%.*s%s%s", (int)at, src, fix->edits[0].text, src + at);
