@@ -222,9 +222,10 @@ static void suggest_values(MtCtx *c, const MtModule *m, const MtDiscovery *dsc, 
             bool fresh = strstr(t, "# mytriton:") != NULL; /* a new comment, or items for the existing one */
             t += strspn(t, " \t");
             mt_diag_add_note(c, d, d->span,
-                             fresh ? "`%.*s` above the kernel compiles it"
-                                   : "adding `%.*s` to its `# mytriton:` comment compiles it",
-                             (int)strcspn(t, "\n"), t);
+                             fresh ? "`%.*s` above the kernel compiles it%s%s%s"
+                                   : "adding `%.*s` to its `# mytriton:` comment compiles it%s%s%s",
+                             (int)strcspn(t, "\n"), t, fix->guess ? " (guessed: " : "", fix->guess ? fix->guess : "",
+                             fix->guess ? ", which the file does not show)" : "");
         }
         return;
     }

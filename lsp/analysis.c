@@ -8,7 +8,10 @@
  * comment, the project file, the kernel's launches, autotune configs,
  * heuristics and defaults, the settings), through the CUDA lowering so
  * type, verifier, layout and lowering errors all show. A kernel with a parse error inside it is not compiled: the
- * parse error is the one to fix first. Everything lands in the
+ * parse error is the one to fix first. A kernel whose compile stops at an
+ * error before its SSA or layouts also gets the prefix analysis of the
+ * statements before that error (mt_compile_prefix), which hovers on those
+ * lines answer from. Everything lands in the
  * document's context, reset first, so the analysis of a document costs
  * one arena and no frees. The server analyses lazily: edits only mark the
  * document dirty, and the analysis runs when the input queue is empty or
@@ -103,6 +106,11 @@ void mt_lsp_analyse(Server *s, Doc *d)
         spec.last_stage = s->settings.last_stage;
         k->compiled = true;
         k->status = mt_compile(d->ctx, m, &spec, &k->k);
+        if (k->status == MT_ERR_SOURCE && k->k) {
+            /* hovers show the SSA and layouts of a line, nothing later */
+            spec.last_stage = spec.last_stage > MT_STAGE_LAYOUT ? MT_STAGE_LAYOUT : spec.last_stage;
+            mt_compile_prefix(d->ctx, k->k, &spec, &k->prefix);
+        }
     }
     free(package);
     mt_lsp_map_texts(d);

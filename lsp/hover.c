@@ -6,7 +6,9 @@
  *    where a parameter's value or type came from (a launch, an autotune
  *    config, ...), what made it, the SSA instruction that computes it and
  *    its CUDA layout, then every SSA op the whole source line became
- *    and, with the setting hoverMlir, the MLIR it became (mlir.c);
+ *    (for a kernel stopped at an error, on the lines before it, from the
+ *    part of the kernel before the error: Kernel.prefix) and, with the
+ *    setting hoverMlir, the MLIR it became (mlir.c);
  *  - on a rule code (in a comment, say) or inside a diagnostic's range:
  *    the rule's title and explanation.
  * Sections are joined; nothing found is a null result. */
@@ -167,6 +169,17 @@ static void value_section(Server *s, MtCtx *ctx, Kernel *k, const MtQueryValue *
                            ? mt_lsp_found_named(k, v->name) : NULL;
     if (f)
         origin_section(s, k, f, t);
+    /* A kernel stopped at an error before its SSA or layouts: a line
+     * before the error has those of the part of the kernel before it. */
+    MtCompiled *from = k->k;
+    MtQueryValue pv;
+    uint32_t cut = mt_compiled_prefix_line(k->prefix);
+    bool own = v->span.off >= k->info->span.off && v->span.off < k->info->span.end;
+    if (k->prefix && !(own && line >= cut) && mt_query_value_at(ctx, k->prefix, v->span.off, &pv) &&
+        (pv.ssa || pv.layout)) {
+        from = k->prefix;
+        v = &pv;
+    }
     if (v->ssa) {
         mt_lsp_text_puts(t, md ? "\n**SSA** " : "SSA: ");
         mt_lsp_text_printf(t, md ? "`%s`\n" : "%s\n", v->ssa);
@@ -175,11 +188,15 @@ static void value_section(Server *s, MtCtx *ctx, Kernel *k, const MtQueryValue *
         mt_lsp_text_puts(t, md ? "\n**Layout** " : "layout: ");
         mt_lsp_text_printf(t, "%s\n", v->layout);
     }
-    const char *ops = mt_compiled_ops_for_line(ctx, k->k, line);
+    const char *ops = mt_compiled_ops_for_line(ctx, from, line);
     if (ops && ops[0]) {
         mt_lsp_text_printf(t, md ? "\n**Line %u** became:\n" : "line %u became:\n", line);
         code_block(t, md, "", ops); /* mytriton's SSA (docs/ir.md), not MLIR */
     }
+    if (from != k->k)
+        mt_lsp_text_printf(t, md ? "\n*SSA and layout from the part of `%s` before the error at line %u*\n"
+                                 : "(SSA and layout from the part of %s before the error at line %u)\n",
+                           k->info->name, cut);
     if (s->settings.hover_mlir != HOVER_MLIR_OFF)
         mlir_section(s, ctx, k, line, t);
 }

@@ -55,6 +55,7 @@ int mt_stage_from_name(const char *name)
 typedef struct Job {
     const MtModule *m;
     const MtSpec *spec;
+    MtSpan cut;               /* a prefix analysis: the whole compile's first error */
     MtCompiled **out;
 } Job;
 
@@ -176,6 +177,7 @@ static MtStatus run(MtCtx *c, void *ud)
     *j->out = k;
     k->fn = fn;
     k->m = j->m;
+    k->cut = j->cut;
     c->kernel = fn->name;
     k->codegen = spec->codegen == MT_CODEGEN_MLIR ? MT_CODEGEN_MLIR : MT_CODEGEN_CUDA;
     if (k->codegen == MT_CODEGEN_MLIR && spec->lowering == MT_LOWERING_SEED) {
@@ -186,7 +188,7 @@ static MtStatus run(MtCtx *c, void *ud)
 
     bool needs_value;
     uint32_t errors = c->nerrors;
-    k->prog = mt_frontend(c, j->m, fn, spec, &needs_value);
+    k->prog = mt_frontend(c, j->m, fn, spec, j->cut.off, &needs_value);
     if (!k->prog)
         return needs_value || only_usage_errors(c, errors) ? MT_ERR_USAGE : MT_ERR_SOURCE;
     if (k->prog->partial) {
@@ -258,14 +260,22 @@ static MtStatus run(MtCtx *c, void *ud)
     return k->cuda ? MT_OK : MT_ERR_SOURCE;
 }
 
-MtStatus mt_compile(MtCtx *c, const MtModule *m, const MtSpec *spec, MtCompiled **out)
+MtStatus mt_compile_until(MtCtx *c, const MtModule *m, const MtSpec *spec, MtSpan cut, MtCompiled **out)
 {
     static const MtSpec defaults = {0};
     *out = NULL;
-    Job j = {m, spec ? spec : &defaults, out};
+    uint32_t ndiags = c->diags.n;
+    Job j = {m, spec ? spec : &defaults, cut, out};
     MtStatus st = mt_protect(c, run, &j);
     c->kernel = NULL;
+    if (st != MT_OK && *out)
+        (*out)->first_error = mt_first_error(c, *out, ndiags);
     return st;
+}
+
+MtStatus mt_compile(MtCtx *c, const MtModule *m, const MtSpec *spec, MtCompiled **out)
+{
+    return mt_compile_until(c, m, spec, (MtSpan){0}, out);
 }
 
 const char *mt_compiled_kernel_name(const MtCompiled *k) { return k->fn->name; }
@@ -337,6 +347,40 @@ const char *mt_compiled_signature(MtCtx *c, const MtCompiled *k)
     for (uint32_t i = 0; i < k->prog->nsig; i++) {
         const MtKernelParam *p = &k->prog->sig[i];
         mt_buf_printf(&b, "%s%s", i ? "," : "", p->value ? p->value : p->type ? p->type : "?");
+    }
+    return mt_buf_str(&b);
+}
+
+const char *mt_compiled_respec(MtCtx *c, const MtCompiled *k, const MtType *elem)
+{
+    if (!k->prog)
+        return NULL;
+    const MtExprProgram *p = k->prog;
+    MtBuf b;
+    mt_buf_init(&b, &c->arena);
+    for (uint32_t i = 0; i < p->nsig; i++) {
+        const MtExpr *e = p->sig_param[i];
+        mt_buf_puts(&b, i ? "," : "");
+        if (p->sig[i].value) {
+            if (p->sig[i].value[mt_unquoted_span(p->sig[i].value, ",")])
+                return NULL;
+            mt_buf_puts(&b, p->sig[i].value);
+            continue;
+        }
+        const MtType *ty = e ? e->u.param.ty : NULL;
+        bool inferred = e && p->inferred[e->u.param.index];
+        if (inferred && ty && !mt_ty_is_ptr(ty))
+            continue; /* no use made it a pointer (that use may lie after an error): inferred again */
+        if (!ty)
+            return NULL;
+        if (elem && inferred && ty->elem == &mt_ty_f32)
+            ty = mt_ty_ptr(c, elem);
+        const char *t = mt_ty_sig(ty);
+        if (!strcmp(t, "?"))
+            return NULL;
+        mt_buf_puts(&b, t);
+        if (e->u.param.div > 1)
+            mt_buf_printf(&b, ":%u", e->u.param.div);
     }
     return mt_buf_str(&b);
 }

@@ -1,5 +1,5 @@
 /* discover.c: the specialisation of a kernel, found in the file itself
- * (mt_discover, mt_discover_fix; the contract is in mytriton.h).
+ * (mt_discover; the contract is in mytriton.h).
  *
  * Each parameter takes the first of, in order: a signature entry (the
  * `# mytriton:` comment's sig=, else the tool's), a tool value above the
@@ -16,8 +16,8 @@
  * runtime types (and the signature entries given), the defines carry
  * every value that is not a default; the frontend applies defaults and
  * reports I0901 for the tl.constexpr parameters still without a value.
- * mt_discover_fix then proposes values for those that compile. */
-#include <stdlib.h>
+ * mt_discover_fix (query_specialise.c) then proposes values for those
+ * that compile. */
 #include <string.h>
 
 #include "base/strbuf.h"
@@ -534,146 +534,4 @@ MtStatus mt_discover(MtCtx *c, const MtModule *m, const char *kernel, const MtDi
         return MT_ERR_USAGE;
     Job j = {m, kernel, opt ? opt : &none, out};
     return mt_protect(c, discover, &j);
-}
-
-/* ---- the fix for I0901 ------------------------------------------------------------------------- */
-
-typedef enum Guess { GUESS_TILE, GUESS_GROUP, GUESS_FLAG, GUESS_STAGES } Guess;
-
-/* What a tl.constexpr is likely for, from its name: a flag, a group size,
- * a pipelining depth or stage selector (num_stages, STAGE), a tile. */
-static Guess guess(const char *name)
-{
-    static const char *const flags[] = {"EVEN", "HAS_", "IS_", "USE_", "ENABLE", "WITH_", "DO_", "NEED"};
-    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
-        if (!strncmp(name, flags[i], strlen(flags[i])))
-            return GUESS_FLAG;
-    if (strstr(name, "STAGE") || strstr(name, "stage"))
-        return GUESS_STAGES;
-    return strstr(name, "GROUP") ? GUESS_GROUP : GUESS_TILE;
-}
-
-/* Whether every error in c is E0603: a construct the GPU lowering cannot
- * lower yet, which the interpreter runs (the values are right; the
- * lowering is not there yet). */
-static bool only_lowering_gaps(const MtCtx *c)
-{
-    size_t errors = 0;
-    for (size_t i = 0; i < mt_diag_count(c); i++) {
-        const MtDiag *d = mt_diag_at(c, i);
-        if (d->sev != MT_SEV_ERROR)
-            continue;
-        if (!d->code || strcmp(d->code, "E0603"))
-            return false;
-        errors++;
-    }
-    return errors > 0;
-}
-
-/* Whether the kernel compiles through the layout with these extra values
- * (or only the GPU lowering lacks one of its constructs). */
-static bool compiles(MtCtx *c, const MtModule *m, const MtDiscovery *dsc, const MtDefine *extra, size_t nextra,
-                     int sm)
-{
-    size_t len;
-    const char *text = mt_file_text(c, m->file, &len);
-    MtCtx *s = mt_ctx_new(NULL);
-    if (!s)
-        return false;
-    MtDefine *defs = calloc(dsc->spec.ndefines + nextra + 1, sizeof *defs);
-    MtModule *sm_m;
-    MtCompiled *k;
-    bool ok = false;
-    if (defs && mt_parse(s, mt_file_path(c, m->file), text, len, &sm_m) != MT_ERR_NOMEM && sm_m) {
-        memcpy(defs, dsc->spec.defines, dsc->spec.ndefines * sizeof *defs);
-        memcpy(defs + dsc->spec.ndefines, extra, nextra * sizeof *defs);
-        MtSpec spec = dsc->spec;
-        spec.defines = defs;
-        spec.ndefines = dsc->spec.ndefines + nextra;
-        spec.last_stage = MT_STAGE_LAYOUT;
-        spec.sm = sm;
-        MtStatus st = mt_compile(s, sm_m, &spec, &k);
-        ok = st == MT_OK || (st == MT_ERR_SOURCE && only_lowering_gaps(s));
-    }
-    free(defs);
-    mt_ctx_free(s);
-    return ok;
-}
-
-typedef struct FixJob {
-    const MtModule *m;
-    const MtDiscovery *dsc;
-    const MtDiag *diag;
-    int sm;
-    MtQueryFix *fix;          /* set when a specialisation compiles */
-} FixJob;
-
-static MtStatus fix_job(MtCtx *c, void *ud)
-{
-    FixJob *j = ud;
-    const MtDiscovery *dsc = j->dsc;
-    MtDefine *extra = mt_arena_alloc(&c->arena, (dsc->nparams + 1) * sizeof *extra);
-    size_t n = 0;
-    for (uint32_t i = 0; i < dsc->nparams; i++)
-        if (dsc->params[i].constexpr_ && dsc->params[i].origin == MT_ORIGIN_NONE)
-            extra[n++].name = dsc->params[i].name;
-    if (!n)
-        return MT_OK;
-    static const char *const tiles[] = {"128", "64", "32", "16", "8", "4", "2", "1"};
-    bool found = false;
-    for (int flag = 0; flag < 2 && !found; flag++)
-        for (size_t t = 0; t < sizeof tiles / sizeof tiles[0] && !found; t++) {
-            for (size_t i = 0; i < n; i++) {
-                Guess g = guess(extra[i].name);
-                extra[i].value = g == GUESS_FLAG     ? (flag ? "True" : "False")
-                                 : g == GUESS_GROUP  ? (flag ? "1" : "8")
-                                 : g == GUESS_STAGES ? (flag ? "2" : "1")
-                                                     : tiles[t];
-            }
-            found = compiles(c, j->m, dsc, extra, n, j->sm);
-        }
-    if (!found)
-        return MT_OK;
-    MtBuf items;
-    mt_buf_init(&items, &c->arena);
-    for (size_t i = 0; i < n; i++)
-        mt_buf_printf(&items, "%s%s=%s", i ? " " : "", extra[i].name, extra[i].value);
-    const MtKernelInfo *info = mt_module_find_kernel(j->m, dsc->kernel);
-    size_t len;
-    const char *text = mt_file_text(c, j->m->file, &len);
-    MtQueryEdit *e = mt_arena_alloc(&c->arena, sizeof *e);
-    if (info->directive) {
-        uint32_t end = info->directive_span.end;
-        while (end > info->directive_span.off && (text[end - 1] == '\n' || text[end - 1] == '\r'))
-            end--;
-        *e = (MtQueryEdit){end, end, mt_sprintf(c, " %s", mt_buf_str(&items))};
-    } else {
-        uint32_t line = info->span.off, ind;
-        while (line > 0 && text[line - 1] != '\n' && text[line - 1] != '\r')
-            line--;
-        for (ind = line; text[ind] == ' ' || text[ind] == '\t'; ind++)
-            ;
-        *e = (MtQueryEdit){line, line, mt_sprintf(c, "%.*s# mytriton: %s\n", (int)(ind - line), text + line,
-                                                  mt_buf_str(&items))};
-    }
-    MtQueryFix *f = j->fix = mt_arena_alloc(&c->arena, sizeof *f);
-    f->title = mt_sprintf(c, "Specialise with `# mytriton: %s` (compiles)", mt_buf_str(&items));
-    f->diag = j->diag;
-    f->preferred = true;
-    f->edits = e;
-    f->nedits = 1;
-    return MT_OK;
-}
-
-size_t mt_discover_fix(MtCtx *c, const MtModule *m, const MtDiscovery *dsc, const MtDiag *d, int sm,
-                       const MtQueryFix **out)
-{
-    *out = NULL;
-    if (!m || !dsc || !dsc->nmissing)
-        return 0;
-    FixJob j = {m, dsc, d, sm, NULL};
-    if (mt_protect(c, fix_job, &j) != MT_OK || !j.fix)
-        return 0;
-    *out = j.fix;
-    return 1;
 }

@@ -16,7 +16,7 @@ void mt_query_add_fix(MtCtx *c, MtQueryFixes *fx, const char *title, const MtDia
     e->off = off;
     e->end = end;
     e->text = text;
-    MtQueryFix f = {title, d, preferred, e, 1};
+    MtQueryFix f = {title, d, preferred, e, 1, NULL};
     mt_vec_push(&c->arena, fx, f);
 }
 

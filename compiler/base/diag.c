@@ -29,13 +29,18 @@ const MtRule *mt_rule_find(const char *code)
 }
 
 /* The same diagnostic at the same place (a statement inside an unrolled
- * loop, say) is reported once. */
+ * loop, say) is reported once per kernel: a helper's error reached from
+ * two kernels compiled in one context (an editor's file) is each one's,
+ * with its own call site, for the prefix analysis to cut at; the
+ * language server merges them when it publishes. */
 static MtDiagRec *find_same(MtCtx *c, MtSeverity sev, MtSpan sp, const char *code, const char *msg)
 {
     for (uint32_t i = c->diags.n; i-- > 0;) {
         MtDiagRec *d = c->diags.v[i];
-        if (d->d.sev == sev && d->d.span.file == sp.file && d->d.span.off == sp.off && d->d.span.end == sp.end &&
-            (d->d.code == code || (d->d.code && code && !strcmp(d->d.code, code))) && !strcmp(d->d.msg, msg))
+        bool kernel = d->d.kernel == c->kernel || (d->d.kernel && c->kernel && !strcmp(d->d.kernel, c->kernel));
+        if (kernel && d->d.sev == sev && d->d.span.file == sp.file && d->d.span.off == sp.off &&
+            d->d.span.end == sp.end && (d->d.code == code || (d->d.code && code && !strcmp(d->d.code, code))) &&
+            !strcmp(d->d.msg, msg))
             return d;
     }
     return NULL;

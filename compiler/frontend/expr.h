@@ -133,13 +133,18 @@ typedef struct MtExprProgram {
     MtKernelParam *sig;
     MtExpr **sig_param;       /* per sig entry: its EX_PARAM, or NULL when specialised */
     uint32_t nsig;
-    MtExprList roots;         /* stores and loops in program order */
+    MtExprList roots;         /* stores and loops in program order (and, in a prefix analysis, kept values) */
     MtExprList all;           /* every node, in creation order (all[i]->id == i) */
     bool report_inferred;     /* say which parameter types came from their use (I0902) */
     /* The frontend or type inference stopped at errors: the tree holds the
      * nodes of what could be evaluated (and typed), for editors' queries;
      * it is never lowered. */
     bool partial;
+    /* A prefix analysis (mt_frontend's cut): the values its statements
+     * left bound, each also a root of the region it was bound in (the
+     * kernel's, or a runtime loop body's), so that it is lowered there and
+     * kept (MtFunc.keep) although no store reads it. Empty otherwise. */
+    MtExprList keep;
     bool *inferred;           /* per runtime parameter: its type comes from its use */
     uint32_t nexprs;          /* ids handed out */
 } MtExprProgram;

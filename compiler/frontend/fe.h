@@ -145,6 +145,10 @@ typedef struct Fe {
     MT_VEC(const char *) pointer_names; /* parameters the kernel asks p.dtype.element_ty of: pointers */
     MT_VEC(Cont) conts;       /* the statement lists being executed, innermost last */
     bool *addresses;          /* per runtime parameter: a load or store address is based on it */
+    /* A prefix analysis: the kernel's own statements run up to this byte
+     * offset of its file, the first error of a whole compile (0: all of
+     * them). See frontend.c. */
+    uint32_t cut;
 } Fe;
 
 enum { FE_MAX_INLINE_DEPTH = 64, FE_MAX_UNROLL = 16384 };

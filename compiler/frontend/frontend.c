@@ -11,7 +11,12 @@
  * reads become captures, and names it creates do not escape.
  *
  * Anything else (runtime `if`, `while`, `break`, ...) is rejected with a
- * precise diagnostic; nothing is ever run as Python. */
+ * precise diagnostic; nothing is ever run as Python.
+ *
+ * A prefix analysis (Fe.cut, the first error of a whole compile) runs the
+ * kernel's statements up to the cut only, entering the loop or `if` whose
+ * body holds it, and keeps what they bound: an editor then shows the SSA
+ * and layouts of the lines before an error. */
 #include <string.h>
 
 #include "fe.h"
@@ -30,6 +35,86 @@ static uint32_t push_barrier(Fe *fe)
 void fe_add_root(Fe *fe, MtExpr *e)
 {
     mt_expr_list_push(fe->c, fe->region->roots, e);
+}
+
+/* ---- the prefix analysis ------------------------------------------------------------ */
+
+/* Whether the cut lies inside statement st of the kernel's own code (not
+ * of a helper inlined into it). */
+static bool holds_cut(const Fe *fe, const MtNode *st)
+{
+    return fe->cut && !fe->frame->caller && st->span.off < fe->cut && fe->cut < st->span.end;
+}
+
+/* Whether st runs in a prefix analysis: it ends before the cut, or it is a
+ * loop or an `if` whose body (not its header) holds the cut. */
+static bool before_cut(const Fe *fe, const MtNode *st)
+{
+    if (!fe->cut || fe->frame->caller || st->span.end <= fe->cut)
+        return true;
+    if (!holds_cut(fe, st))
+        return false;
+    const MtNodeList *b = st->kind == ND_FOR     ? &st->u.for_.body
+                          : st->kind == ND_IF    ? &st->u.if_.body
+                          : st->kind == ND_WHILE ? &st->u.while_.body
+                                                 : NULL;
+    return b && b->n && b->v[0]->span.off <= fe->cut;
+}
+
+/* The next statement of the list at conts[at] to run, or NULL at its end:
+ * after a `return`, on cancellation, or at the cut (which ends the list
+ * for good, so that no continuation resumes it). */
+static const MtNode *next_stmt(Fe *fe, uint32_t at)
+{
+    Cont *ct = &fe->conts.v[at];
+    if (ct->next >= ct->body->n || fe->frame->returned || mt_cancelled(fe->c))
+        return NULL;
+    const MtNode *st = ct->body->v[ct->next++];
+    if (before_cut(fe, st))
+        return st;
+    ct->next = ct->body->n;
+    return NULL;
+}
+
+static void keep_value(Fe *fe, FValue v, MtExprList *roots)
+{
+    switch ((FvKind)v.kind) {
+    case FV_EXPR:
+        if (v.u.e->kind == EX_PARAM || v.u.e->kind == EX_CONST)
+            return;
+        mt_expr_list_push(fe->c, roots, v.u.e);
+        mt_expr_list_push(fe->c, &fe->prog->keep, v.u.e);
+        return;
+    case FV_TUPLE:
+        for (uint32_t i = 0; i < v.u.tup.n; i++)
+            keep_value(fe, v.u.tup.v[i], roots);
+        return;
+    case FV_BLOCKPTR: {
+        const FeBlockPtr *bp = v.u.bp;
+        keep_value(fe, bp->base, roots);
+        for (int d = 0; d < bp->rank; d++) {
+            keep_value(fe, bp->shape[d], roots);
+            keep_value(fe, bp->strides[d], roots);
+            keep_value(fe, bp->offsets[d], roots);
+        }
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+/* The runtime values bound in scope s at the cut, kept in the region whose
+ * roots are `roots`. Only scopes of the kernel and of runtime loops: a
+ * branch's values leave it through the branch's results. */
+static void keep_bound(Fe *fe, const Scope *s, MtExprList *roots)
+{
+    for (const Scope *o = s; o->parent; o = o->parent)
+        if (!o->loop)
+            return;
+    for (uint32_t i = 0; i < s->names.n; i++)
+        if (!s->names.v[i].loop_local && !s->names.v[i].branch_local)
+            keep_value(fe, s->names.v[i].v, roots);
 }
 
 /* ---- assignment -------------------------------------------------------------------- */
@@ -383,6 +468,8 @@ static void exec_runtime_for(Fe *fe, const MtNode *st, FValue start, FValue stop
     fe->frame->runtime_loops++;
     exec_block(fe, &st->u.for_.body);
     fe->frame->runtime_loops--;
+    if (holds_cut(fe, st))
+        keep_bound(fe, &body, &loop->body);
     fe->region = region.parent;
 
     bool ok = carried_yields(fe, &body, &cv, header, loop->yield);
@@ -776,12 +863,9 @@ static void exec_returning_if(Fe *fe, const MtNode *st, MtExpr *cond)
         fe->region = &rg;
         exec_block(fe, k ? &st->u.if_.orelse : &st->u.if_.body);
         /* then the rest of the function, innermost statement list first */
-        for (uint32_t i = top; i-- > base && !fr->returned;) {
-            while (fe->conts.v[i].next < fe->conts.v[i].body->n && !fr->returned && !mt_cancelled(c)) {
-                const MtNode *next = fe->conts.v[i].body->v[fe->conts.v[i].next++];
+        for (uint32_t i = top; i-- > base && !fr->returned;)
+            for (const MtNode *next; (next = next_stmt(fe, i));)
                 exec_stmt(fe, next);
-            }
-        }
         br[k].returned = fr->returned;
         br[k].ret = fr->returned ? fr->ret : fv_none();
         fr->returned = false;
@@ -1021,8 +1105,8 @@ static void exec_block(Fe *fe, const MtNodeList *body)
     Cont ct = {body, 0};
     mt_vec_push(&fe->c->arena, &fe->conts, ct);
     uint32_t at = fe->conts.n - 1;
-    while (fe->conts.v[at].next < body->n && !fe->frame->returned && !mt_cancelled(fe->c))
-        exec_stmt(fe, body->v[fe->conts.v[at].next++]);
+    for (const MtNode *st; (st = next_stmt(fe, at));)
+        exec_stmt(fe, st);
     fe->conts.n = at;
 }
 
@@ -1150,6 +1234,8 @@ static MtExprProgram *run(MtCtx *c, const MtModule *m, const MtFuncDef *kernel, 
     exec_block(fe, &kernel->body);
     if (frame.returned && frame.ret.kind != FV_NONE && frame.ret.kind != FV_UNDEF)
         fe_error(fe, frame.ret_span, "E0204", "a kernel cannot return a value (it writes results with tl.store)");
+    if (fe->cut)
+        keep_bound(fe, &scope, &prog->roots);
     fe->frame = NULL;
     prog->partial = c->nerrors != errors;
     return prog;
@@ -1160,15 +1246,16 @@ static MtExprProgram *run(MtCtx *c, const MtModule *m, const MtFuncDef *kernel, 
  * (x.dtype) typed it i32, or its loaded values are indices (so it is
  * *i32, not *fp32), so the kernel runs again with what the first run
  * learned, and only the second run's diagnostics remain. */
-MtExprProgram *mt_frontend(MtCtx *c, const MtModule *m, const MtFuncDef *kernel, const MtSpec *spec, bool *needs_value)
+MtExprProgram *mt_frontend(MtCtx *c, const MtModule *m, const MtFuncDef *kernel, const MtSpec *spec, uint32_t cut,
+                           bool *needs_value)
 {
     uint32_t ndiags = c->diags.n, errors = c->nerrors;
-    Fe fe = {0};
+    Fe fe = {.cut = cut};
     MtExprProgram *prog = run(c, m, kernel, spec, needs_value, &fe);
     bool *ints = spec->infer_params ? fe_index_pointers(c, prog) : NULL;
     if (!fe.retype_pointers && !ints)
         return prog;
     mt_diag_truncate(c, ndiags, errors);
-    Fe again = {.pointers = fe.addresses, .int_pointers = ints};
+    Fe again = {.pointers = fe.addresses, .int_pointers = ints, .cut = cut};
     return run(c, m, kernel, spec, needs_value, &again);
 }

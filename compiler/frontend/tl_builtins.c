@@ -132,17 +132,22 @@ static const MtExpr *guessed_pointer(const Fe *fe, const MtExpr *e, int *budget)
     return NULL;
 }
 
-/* d (about the dtypes of x and y) rests on a guessed pointer type: say so. */
+/* d (about the dtypes of x and y) rests on a guessed pointer type: say
+ * so, and record it as the fact "guessed_dtype" (the parameter's position
+ * in the kernel's list), for the fix that tries other dtypes. */
 static void note_guessed_dtype(Fe *fe, MtDiagRec *d, const MtExpr *x, const MtExpr *y)
 {
     int budget = 512;
     const MtExpr *p = guessed_pointer(fe, x, &budget);
     if (!p)
         p = guessed_pointer(fe, y, &budget);
-    if (d && p)
-        mt_note(fe->c, d, p->span, "'%s' is %s only because its type was inferred from its use; a signature "
-                "entry (`# mytriton: sig=...`) gives its real type", p->u.param.name,
-                mt_ty_str(fe->c, p->u.param.ty));
+    if (!d || !p)
+        return;
+    mt_note(fe->c, d, p->span, "'%s' is %s only because its type was inferred from its use; a signature "
+            "entry (`# mytriton: sig=...`) gives its real type", p->u.param.name, mt_ty_str(fe->c, p->u.param.ty));
+    for (uint32_t i = 0; i < fe->prog->nsig; i++)
+        if (fe->prog->sig_param[i] == p)
+            mt_diag_set_fact(fe->c, d, "guessed_dtype", i);
 }
 
 FValue b_program_id(Fe *fe, const FeBuiltin *bi, const FeArgs *a, MtSpan sp)

@@ -143,4 +143,7 @@ void mt_cse(MtCtx *c, MtFunc *f)
     s.bucket = mt_arena_alloc(&c->arena, cap * sizeof *s.bucket);
     s.fwd = mt_arena_alloc(&c->arena, f->nvals * sizeof *s.fwd);
     cse_region(&s, &f->body);
+    for (uint32_t i = 0; i < f->keep.n; i++)
+        if (f->keep.v[i] && s.fwd[f->keep.v[i]])
+            f->keep.v[i] = s.fwd[f->keep.v[i]];
 }

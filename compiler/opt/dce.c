@@ -1,7 +1,8 @@
 /* dce.c: dead-code elimination by mark and sweep over values.
  *
  * Stores, atomics, debug operations and assume are the side effects, so
- * they are the roots (an atomic stays even when its old values are unused). Liveness flows
+ * they are the roots (an atomic stays even when its old values are unused),
+ * with the function's kept values (MtFunc.keep). Liveness flows
  * from a live value to what computes it: an instruction result to the
  * operands; a loop result or region argument of slot i to yield operand i
  * and init i (the two values that can reach it); and any live value
@@ -196,6 +197,8 @@ void mt_dce(MtCtx *c, MtFunc *f)
     d.encl = mt_arena_alloc(&c->arena, f->nvals * sizeof *d.encl);
     d.live = mt_arena_alloc(&c->arena, f->nvals);
     scan(c, &d, &f->body, NULL, NULL);
+    for (uint32_t i = 0; i < f->keep.n; i++)
+        mark(c, &d, f->keep.v[i]);
     propagate(c, &d);
     sweep(&d, &f->body);
 }

@@ -267,4 +267,6 @@ void mt_fold(MtCtx *c, MtFunc *f)
         F.changed = false;
         fold_region(&F, &f->body);
     } while (F.changed);
+    for (uint32_t i = 0; i < f->keep.n; i++)
+        f->keep.v[i] = resolve(&F, f->keep.v[i]);
 }

@@ -86,6 +86,8 @@ MtFunc *mt_func_clone(MtCtx *c, const MtFunc *f)
     g->vals = mt_arena_alloc(&c->arena, f->capvals * sizeof *g->vals);
     memcpy(g->vals, f->vals, f->nvals * sizeof *g->vals);
     g->params = copy_vals(c, f->params, f->nparams);
+    g->keep.v = copy_vals(c, f->keep.v, f->keep.n);
+    g->keep.cap = f->keep.n;
     g->body = (MtRegion){0};
     Cloner k = {c, g};
     copy_region(&k, &f->body, &g->body);

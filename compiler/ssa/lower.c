@@ -17,7 +17,11 @@
  * read the stored value. Before each root, loads created earlier in
  * program order that the root does not reach, but a later root does, are
  * lowered first (in creation order). Kernels whose stores come last (all
- * of the seeds' examples) are unaffected. */
+ * of the seeds' examples) are unaffected.
+ *
+ * A prefix analysis's kept values (prog->keep) are roots of their region
+ * too, after its stores and loops; what they were lowered to becomes the
+ * function's kept values (MtFunc.keep). */
 #include <stdlib.h>
 
 #include "lower.h"
@@ -284,5 +288,10 @@ MtFunc *mt_lower(MtCtx *c, MtExprProgram *p)
         L.memo[p->params[i]->id] = v;
     }
     lower_roots(&L, &p->roots, NULL, 0);
+    for (uint32_t i = 0; i < p->keep.n; i++) {
+        MtVal v = L.memo[p->keep.v[i]->id];
+        if (v && v != LOWERED)
+            mt_vec_push(&c->arena, &L.f->keep, v);
+    }
     return L.f;
 }

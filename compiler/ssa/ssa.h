@@ -119,6 +119,12 @@ typedef struct MtFunc {
     uint32_t nparams;
     MtRegion body;
     uint32_t next_num;        /* next %num to hand out */
+    /* Values the function keeps although no store needs them: what the
+     * statements of a kernel's prefix bound (the editor's analysis of the
+     * part before an error, compiler/api/prefix.c). DCE treats them as
+     * used; fold and CSE forward them to what replaces them. Empty for a
+     * whole kernel. */
+    MT_VEC(MtVal) keep;
 } MtFunc;
 
 /* ---- building ------------------------------------------------------------- */

@@ -9,7 +9,8 @@
  * and constants are visible everywhere, an instruction result from its
  * definition to the end of its region (nested regions included), a loop's
  * induction variable and region arguments inside its body only, and its
- * results after the `for` in the enclosing region.
+ * results after the `for` in the enclosing region. A kept value
+ * (MtFunc.keep) must be defined somewhere.
  *
  * Codes: E0501 definitions and scoping, E0502 result declarations, E0503
  * operand types, E0504 broadcasting, E0505 pointers/loads/stores, E0506
@@ -1222,5 +1223,12 @@ bool mt_verify(MtCtx *c, const MtFunc *f, const char *stage)
     collect_defs(&v, &f->body);
     v.loops.n = 0;
     check_region(&v, &f->body, NULL, none);
+    for (uint32_t i = 0; i < f->keep.n; i++) {
+        MtVal k = f->keep.v[i];
+        if (!k || k >= n)
+            verr(&v, none, "E0501", "kept value %u is out of range", k);
+        else if (f->vals[k].kind != VK_PARAM && f->vals[k].kind != VK_CONST && !v.has_def[k])
+            verr(&v, none, "E0501", "kept value %%%u is defined nowhere", f->vals[k].num);
+    }
     return v.nerr == 0;
 }

@@ -37,6 +37,10 @@ typedef struct Kernel {
     MtStatus status;
     const MtDiscovery *disc;  /* where its specialisation came from (kernels only), or NULL */
     MtCompiled *k;            /* what the compile produced (may lack late stages), or NULL */
+    /* When k stopped at an error before its SSA or layouts: the part of the
+     * kernel before its first error, compiled on its own (mt_compile_prefix),
+     * for hovers on the lines before it; else NULL. */
+    MtCompiled *prefix;
     KernelMlir mlir;          /* its MLIR, when a hover asked for it */
 } Kernel;
 

@@ -1,7 +1,8 @@
-/* check_dce.c: dead-code elimination (stores are the roots; dead pure and
- * F_DROP operations, dead loops and dead carried slots go), then the whole
- * pipeline: verify, fold, cse, dce with the verifier and the dump hook
- * after every pass, cancellation, and the seeds' matmul_2d end to end. */
+/* check_dce.c: dead-code elimination (stores and kept values are the
+ * roots; dead pure and F_DROP operations, dead loops and dead carried
+ * slots go), then the whole pipeline: verify, fold, cse, dce with the
+ * verifier and the dump hook after every pass, cancellation, and the
+ * seeds' matmul_2d end to end. */
 #include <check.h>
 
 #include "../test_util.h"
@@ -374,6 +375,65 @@ START_TEST(loops_are_optimised_too)
 }
 END_TEST
 
+/* The value printed %num, for keeping it. */
+static MtVal val_num(const MtFunc *f, uint32_t num)
+{
+    for (MtVal v = 1; v < f->nvals; v++)
+        if (f->vals[v].kind != VK_PARAM && f->vals[v].kind != VK_CONST && f->vals[v].num == num)
+            return v;
+    ck_abort_msg("no %%%u", num);
+    return 0;
+}
+
+START_TEST(kept_values_survive_and_follow_their_replacements)
+{
+    /* No store at all (a prefix analysis): what is kept stays, with what
+     * computes it; a kept value that fold or CSE replaces is kept as its
+     * replacement; the rest goes. */
+    MtCtx *c = mt_ctx_new(NULL);
+    MtFunc *f = read_ok(c, H "%0 = mul n, 4 : i32\n"
+                             "%1 = mul n, 4 : i32\n"
+                             "%2 = add %1, 0 : i32\n"
+                             "%3 = sub n, 1 : i32\n"
+                             "%7 = for %4 in range(0, K, 1) iter_args(%5 = 0.0) : f32 {\n"
+                             "  %6 = add %5, 1.0 : f32\n"
+                             "  %8 = mul %6, 2.0 : f32\n"
+                             "  yield %6\n"
+                             "}\n");
+    MtVal kept[] = {val_num(f, 2), val_num(f, 8)};
+    for (size_t i = 0; i < 2; i++)
+        mt_vec_push(&c->arena, &f->keep, kept[i]);
+    ck_assert_int_eq(mt_optimize(c, f, NULL, NULL), MT_OK);
+    ck_assert_str_eq(mt_ssa_write(c, f), H "%0 = mul n, 4 : i32\n"
+                                           "%7 = for %4 in range(0, K, 1) iter_args(%5 = 0.0) : f32 {\n"
+                                           "  %6 = add %5, 1.0 : f32\n"
+                                           "  %8 = mul %6, 2.0 : f32\n"
+                                           "  yield %6\n"
+                                           "}\n");
+    ck_assert_uint_eq(f->keep.n, 2);
+    ck_assert_uint_eq(f->keep.v[0], val_num(f, 0));
+    ck_assert_uint_eq(f->keep.v[1], val_num(f, 8));
+    /* without them, nothing is left */
+    f->keep.n = 0;
+    mt_dce(c, f);
+    ck_assert_str_eq(mt_ssa_write(c, f), H);
+    mt_ctx_free(c);
+}
+END_TEST
+
+START_TEST(a_kept_value_defined_nowhere_is_an_error)
+{
+    MtCtx *c = mt_ctx_new(NULL);
+    MtFunc *f = read_ok(c, H "%0 = mul n, 4 : i32\n");
+    MtVal v = val_num(f, 0);
+    mt_vec_push(&c->arena, &f->keep, v);
+    f->body.n = 0;
+    ck_assert(!mt_verify(c, f, "test"));
+    ck_assert_str_eq(mt_diag_at(c, 0)->msg, "after test: kept value %0 is defined nowhere");
+    mt_ctx_free(c);
+}
+END_TEST
+
 START_TEST(invalid_lowering_stops_before_the_passes)
 {
     MtCtx *c = mt_ctx_new(NULL);
@@ -452,6 +512,8 @@ int main(void)
     tcase_add_test(p, pass_names);
     tcase_add_test(p, matmul_2d_end_to_end);
     tcase_add_test(p, loops_are_optimised_too);
+    tcase_add_test(p, kept_values_survive_and_follow_their_replacements);
+    tcase_add_test(p, a_kept_value_defined_nowhere_is_an_error);
     tcase_add_test(p, invalid_lowering_stops_before_the_passes);
     tcase_add_test(p, broken_pass_output_is_caught_after_that_pass);
     tcase_add_test(p, cancelled_before_any_pass);

@@ -418,6 +418,68 @@ START_TEST(fix_proposes_values_that_compile)
 }
 END_TEST
 
+/* The first I0901 of x's compile. */
+static const MtDiag *first_i0901(Disc *x)
+{
+    MtSpec spec = x->d->spec;
+    MtCompiled *k;
+    ck_assert_int_eq(mt_compile(x->c, x->m, &spec, &k), MT_ERR_USAGE);
+    for (size_t i = 0; i < mt_diag_count(x->c); i++)
+        if (!strcmp(mt_diag_at(x->c, i)->code, "I0901"))
+            return mt_diag_at(x->c, i);
+    ck_abort_msg("no I0901");
+    return NULL;
+}
+
+/* Pointers typed *fp32 from their use fail tl.dot's dtype rule whatever
+ * BLOCK is (the kernel computes in f16): the fix tries them as fp16, says
+ * so, and the fixed file compiles. A comment that gives a signature
+ * already is not second-guessed. */
+START_TEST(fix_guesses_pointer_dtypes_for_a_dtype_rule)
+{
+    static const char src[] =
+        "import triton\n"
+        "import triton.language as tl\n"
+        "\n"
+        "\n"
+        "@triton.jit\n"
+        "def mm(a, n, b, c, BLOCK: tl.constexpr):\n"
+        "    r = tl.arange(0, BLOCK)\n"
+        "    offs = r[:, None] * BLOCK + r[None, :]\n"
+        "    p = tl.load(a + offs).to(tl.float16)\n"
+        "    acc = tl.dot(p, tl.load(b + offs))\n"
+        "    tl.store(c + offs, acc, mask=offs < n)\n";
+    Disc x = discover(src, "mm");
+    const MtDiag *i0901 = first_i0901(&x);
+    const MtQueryFix *fix;
+    ck_assert_uint_eq(mt_discover_fix(x.c, x.m, x.d, i0901, 0, &fix), 1);
+    /* c, whose store follows the failed dot, is left to its use (and
+     * *fp32 takes the f32 result) */
+    ck_assert_str_eq(fix->edits[0].text, "# mytriton: BLOCK=128 sig=*fp16,,*fp16\n");
+    ck_assert_str_eq(fix->guess, "a and b point to fp16");
+    ck_assert_str_eq(fix->title, "Specialise with `# mytriton: BLOCK=128 sig=*fp16,,*fp16` (compiles; guessed: a and "
+                                 "b point to fp16)");
+    char fixed[2048];
+    size_t at = fix->edits[0].off;
+    snprintf(fixed, sizeof fixed, "%.*s%s%s", (int)at, src, fix->edits[0].text, src + at);
+    Disc y = discover(fixed, "mm");
+    ck_assert_uint_eq(y.d->nmissing, 0);
+    ck_assert_str_eq(param(&y, "b")->type, "*fp16");
+    ck_assert_ptr_null(param(&y, "n")->type);
+    ck_assert_ptr_null(param(&y, "c")->type);
+    check_compiles(&y);
+    mt_ctx_free(y.c);
+    mt_ctx_free(x.c);
+
+    /* sig= in the comment: no guess, and no candidate compiles */
+    snprintf(fixed, sizeof fixed, "%.*s# mytriton: sig=*fp32\n%s", (int)at, src, src + at);
+    Disc z = discover(fixed, "mm");
+    i0901 = first_i0901(&z);
+    ck_assert_uint_eq(mt_discover_fix(z.c, z.m, z.d, i0901, 0, &fix), 0);
+    mt_ctx_free(z.c);
+}
+END_TEST
+
 /* Host code that cannot be read gives nothing, quietly. */
 START_TEST(unreadable_host_code_is_quiet)
 {
@@ -502,6 +564,7 @@ static Suite *discover_suite(void)
     tcase_add_test(tc, filtered_configs_and_conditional_returns);
     tcase_add_test(tc, precedence);
     tcase_add_test(tc, fix_proposes_values_that_compile);
+    tcase_add_test(tc, fix_guesses_pointer_dtypes_for_a_dtype_rule);
     tcase_add_test(tc, unreadable_host_code_is_quiet);
     tcase_add_test(tc, dtype_and_string_values);
     suite_add_tcase(s, tc);

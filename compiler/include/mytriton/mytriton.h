@@ -150,7 +150,10 @@ typedef struct MtNote {
 /* A fact a diagnostic carries as data, for tools (quick fixes, JSON
  * consumers): nothing ever parses a message back. Names in use:
  *   E0413 "arange_start", "arange_padded_end": the tl.arange that would
- *         do, tl.arange(start, padded_end) with a power-of-two length. */
+ *         do, tl.arange(start, padded_end) with a power-of-two length;
+ *   E0410 "guessed_dtype": the dtype rule failed on a pointer parameter
+ *         whose type was inferred from its use (*fp32), at this position
+ *         of the kernel's parameter list (0-based). */
 typedef struct MtDiagFact {
     const char *name;
     int64_t value;
@@ -395,6 +398,22 @@ MtStatus mt_compile(MtCtx *c, const MtModule *m, const MtSpec *spec, MtCompiled 
  * the expression stage, the parameters and the signature are then absent. */
 bool mt_compiled_partial(const MtCompiled *k);
 
+/* The prefix analysis of a kernel whose compile `failed` before its SSA
+ * or layouts (an editor's hovers on the lines before an error): the
+ * kernel's statements before its first error (in a loop or `if` that
+ * holds the error, the statements of its body before it), compiled for
+ * the same specialisation (the whole compile's parameter types, values
+ * and spec) into *out, with every value they bind kept through
+ * optimisation as if something used it. Its diagnostics are dropped.
+ * Returns that compile's status; MT_OK with *out NULL when there is
+ * nothing to add: `failed` has its SSA and layouts (or spec stops before
+ * them), its first error is not inside the kernel's statements, or
+ * nothing before it computes a value. */
+MtStatus mt_compile_prefix(MtCtx *c, const MtCompiled *failed, const MtSpec *spec, MtCompiled **out);
+/* The line of the error a prefix analysis stops before; 0 for a kernel
+ * compiled whole. */
+uint32_t mt_compiled_prefix_line(const MtCompiled *k);
+
 /* Printed form of a stage; NULL if that stage did not run. Arena-owned. */
 const char *mt_compiled_text(MtCtx *c, MtCompiled *k, MtStage stage);
 const char *mt_compiled_kernel_name(const MtCompiled *k);
@@ -610,6 +629,10 @@ typedef struct MtQueryFix {
     bool preferred;           /* the obvious fix (editors may apply it on save) */
     const MtQueryEdit *edits;
     uint32_t nedits;
+    /* What the fix had to guess because the file does not show it, in
+     * words ("Q, K, V and Out point to fp16"; the title says it too), or
+     * NULL. */
+    const char *guess;
 } MtQueryFix;
 
 /* Fixes for diagnostic d of module m: parentheses around comparisons
@@ -717,9 +740,13 @@ MtStatus mt_discover(MtCtx *c, const MtModule *m, const char *kernel, const MtDi
 /* The fix for I0901: values for every tl.constexpr parameter the
  * discovery left without one, chosen so that the kernel compiles through
  * the CUDA layout (tile sizes are powers of two, the largest tried first),
- * added to the kernel's `# mytriton:` comment (or a new one). Compiles the
- * kernel a few times in a scratch context. 0 when nothing is missing or
- * no candidate compiles; the fix's diag is d. */
+ * added to the kernel's `# mytriton:` comment (or a new one). When the
+ * candidates fail a dtype rule only because pointer parameters were typed
+ * *fp32 from their use (the fact "guessed_dtype"), those pointers are
+ * tried as *fp16, then *bf16, and the first that compiles is added as a
+ * `sig=` item, the fix's `guess` naming them. Compiles the kernel a few
+ * times in a scratch context (query_specialise.c). 0 when nothing is
+ * missing or no candidate compiles; the fix's diag is d. */
 size_t mt_discover_fix(MtCtx *c, const MtModule *m, const MtDiscovery *dsc, const MtDiag *d, int sm,
                        const MtQueryFix **out);
 
