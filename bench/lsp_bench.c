@@ -10,9 +10,11 @@
  * against the targets (20 ms from an edit to its diagnostics, 5 ms for a
  * hover). Every kernel is compiled through the CUDA lowering on each
  * edit, as in the editor. Two files: one whose kernels carry `# mytriton:`
- * comments, and a tutorial-style one without them, where every edit also
+ * comments, a tutorial-style one without them, where every edit also
  * runs the discovery over host code (launches with torch tensors, autotune
- * configs). Not a test: it always exits 0 unless the session breaks. */
+ * configs), and the annotated one with a type error near the end of each
+ * kernel, where every edit also runs the prefix analysis of each kernel
+ * (docs/lsp.md). Not a test: it always exits 0 unless the session breaks. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -26,6 +28,9 @@
 #include "mytriton/lsp.h"
 
 enum { KERNELS = 10, BODY = 39 };
+
+/* The three files. */
+typedef enum FileKind { ANNOTATED, TUTORIAL, BROKEN } FileKind;
 
 typedef struct Pipe {
     int server_in, server_out; /* the server's ends */
@@ -129,8 +134,9 @@ typedef struct Hover {
 /* A 500-line file: 10 kernels of elementwise chains, masks and maxima,
  * specialised by `# mytriton:` comments, or (tutorial) by autotune configs
  * and launches in host code at the end of the file. */
-static char *make_file(bool tutorial, Hover *hovers, int *nhovers, int *edit_line)
+static char *make_file(FileKind kind, Hover *hovers, int *nhovers, int *edit_line)
 {
+    bool tutorial = kind == TUTORIAL;
     size_t cap = 1 << 16, n = 0;
     char *s = malloc(cap);
     int line = 0;
@@ -167,7 +173,9 @@ static char *make_file(bool tutorial, Hover *hovers, int *nhovers, int *edit_lin
                 *edit_line = line;
             if (i % 9 == 0)
                 hovers[(*nhovers)++] = (Hover){line, 5};
-            if (i % 5 == 0)
+            if (kind == BROKEN && i == BODY - 5)
+                EMIT("    t%d = t%d + x\n", i, i - 1); /* a block plus a pointer: E0403 */
+            else if (i % 5 == 0)
                 EMIT("    t%d = tl.maximum(t%d, a) - %d.5\n", i, i - 1, i);
             else if (i % 7 == 0)
                 EMIT("    t%d = tl.where(mask, t%d * 0.5, b)\n", i, i - 1);
@@ -206,17 +214,21 @@ static void report(const char *what, double *v, int n, double target)
 }
 
 /* Open one file, edit and hover it ROUNDS times, close it. */
-static void run_file(Pipe *p, bool tutorial, int rounds)
+static void run_file(Pipe *p, FileKind kind, int rounds)
 {
     Hover hovers[64];
     int nhovers, edit_line = 0;
-    char *text = make_file(tutorial, hovers, &nhovers, &edit_line);
+    char *text = make_file(kind, hovers, &nhovers, &edit_line);
     int lines = 0;
     for (const char *q = text; *q; q++)
         lines += *q == '\n';
-    const char *uri = tutorial ? "file:///bench/tutorial.py" : "file:///bench/kernels.py";
-    printf("%s\n", tutorial ? "tutorial-style: launches and autotune configs, no mytriton comments"
-                            : "annotated: `# mytriton:` comments");
+    static const char *const uris[] = {"file:///bench/kernels.py", "file:///bench/tutorial.py",
+                                       "file:///bench/broken.py"};
+    static const char *const titles[] = {"annotated: `# mytriton:` comments",
+                                         "tutorial-style: launches and autotune configs, no mytriton comments",
+                                         "annotated, a type error near the end of every kernel (prefix analysis)"};
+    const char *uri = uris[kind];
+    printf("%s\n", titles[kind]);
 
     double t0 = now_ms();
     cJSON *open = message("textDocument/didOpen", 0);
@@ -302,8 +314,9 @@ int main(int argc, char **argv)
     send_json(&p, init);
     cJSON_Delete(await(&p, 1, 0));
     send_json(&p, message("initialized", 0));
-    run_file(&p, false, rounds);
-    run_file(&p, true, rounds);
+    run_file(&p, ANNOTATED, rounds);
+    run_file(&p, TUTORIAL, rounds);
+    run_file(&p, BROKEN, rounds);
 
     send_json(&p, message("shutdown", 2));
     cJSON_Delete(await(&p, 2, 0));
