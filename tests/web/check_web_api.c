@@ -660,7 +660,8 @@ START_TEST(compile_discovers_a_tutorial_matmul)
     char run[2048];
     snprintf(run, sizeof run, "{\"path\": \"%s/matmul.py\", %s}", root, spec);
     doc = post_json("/api/runs", run, 202);
-    ck_assert_str_eq(str_of(doc, "signature"), "*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32,32,32,32,8,''");
+    ck_assert_str_eq(str_of(doc, "signature"),
+                     "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32,i32:16,i32,i32:16,i32,32,32,32,8,''");
     cJSON_Delete(finish_run(cJSON_GetObjectItem(doc, "id")->valueint));
     cJSON_Delete(doc);
 }
@@ -879,7 +880,7 @@ START_TEST(run_end_to_end)
     free(events);
     cJSON *run = finish_run(id);
     ck_assert_str_eq(str_of(run, "status"), "ok");
-    ck_assert_str_eq(str_of(run, "signature"), "*fp32,*fp32,*fp32,i32,64");
+    ck_assert_str_eq(str_of(run, "signature"), "*fp32:16,*fp32:16,*fp32:16,i32,64");
     ck_assert_ptr_nonnull(strstr(str_of(run, "source"), "def add_kernel"));
     cJSON *arrays = cJSON_GetObjectItem(cJSON_GetObjectItem(run, "result"), "arrays");
     ck_assert_int_eq(cJSON_GetArraySize(arrays), 3);
@@ -1103,7 +1104,7 @@ static void expect_act_run(const char *defines)
     cJSON *run = finish_run(cJSON_GetObjectItem(doc, "id")->valueint);
     cJSON_Delete(doc);
     ck_assert_msg(!strcmp(str_of(run, "status"), "ok"), "%s: %s", defines, str_of(run, "error"));
-    ck_assert_str_eq(str_of(run, "signature"), "*fp32,*fp32,i32,tl.float16,'leaky_relu',64");
+    ck_assert_str_eq(str_of(run, "signature"), "*fp32:16,*fp32:16,i32,tl.float16,'leaky_relu',64");
     ck_assert_double_lt(array_stat(run, "x", "min"), -3.0);
     ck_assert_double_ge(array_stat(run, "out", "min"), -0.5);
     cJSON_Delete(run);
