@@ -17,6 +17,7 @@
 #include <check.h>
 #include <curl/curl.h>
 #include <ftw.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1048,6 +1049,34 @@ static void expect_real_add(const cJSON *run)
     ck_assert_double_eq_tol(array_sum(run, "x"), 499500.0, 1e-3);
 }
 
+static double num_of(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItem(o, k);
+    ck_assert_msg(cJSON_IsNumber(v), "%s is not a number in %s", k, cJSON_PrintUnformatted(o));
+    return v->valuedouble;
+}
+
+/* The compiler's counts of kernels.py's add_kernel (BLOCK 64, fp32): two
+ * loads of 256 bytes and a store of 256 per program, 64 additions, masked;
+ * `programs` of them. */
+static void expect_add_cost(const cJSON *cost, int programs)
+{
+    const cJSON *pp = cJSON_GetObjectItem(cost, "per_program");
+    ck_assert_msg(pp, "no per-program cost: %s", cJSON_PrintUnformatted(cost));
+    ck_assert_double_eq(num_of(pp, "load_bytes"), 512);
+    ck_assert_double_eq(num_of(pp, "store_bytes"), 256);
+    ck_assert_double_eq(num_of(pp, "bytes"), 768);
+    ck_assert_double_eq(num_of(pp, "flops"), 64);
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(cost, "masked")));
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(cost, "exact")));
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(cost, "loops")), 0);
+    ck_assert_double_eq(num_of(cost, "programs"), programs);
+    ck_assert_double_eq(num_of(cost, "bytes"), 768.0 * programs);
+    ck_assert_str_eq(str_of(cost, "bytes_from"), "compiler");
+    ck_assert_double_eq(num_of(cost, "flops"), 64.0 * programs);
+    ck_assert_str_eq(str_of(cost, "flops_from"), "compiler");
+}
+
 START_TEST(real_worker_runs_the_interpreter)
 {
     cJSON *run = finish_run(start_run("kernels.py", "add_kernel", add_spec));
@@ -1055,6 +1084,8 @@ START_TEST(real_worker_runs_the_interpreter)
     ck_assert_str_eq(str_of(cJSON_GetObjectItem(run, "result"), "outcome"), "ok");
     ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(run, "outputs")), 3);
     ck_assert_ptr_null(cJSON_GetObjectItem(run, "occupancy")); /* the interpreter has none */
+    expect_add_cost(cJSON_GetObjectItem(run, "cost"), 16);
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(run, "cost"), "gbps"))); /* not profiled */
     cJSON_Delete(run);
     /* the lowering options go to the worker, which takes them */
     char with_options[1024];
@@ -1196,15 +1227,17 @@ static const cJSON *ceiling_kernel(const cJSON *doc, const char *name)
     return NULL;
 }
 
-/* Run a ceiling kernel as the page does, with `spec` (NULL: its own) and
- * `extra` request fields; the finished run. */
+/* Run a ceiling kernel as the page does (its signature, no outputs kept),
+ * with `spec` (NULL: its own); the finished run. */
 static cJSON *run_ceiling_kernel(const cJSON *k, const cJSON *spec, const char *backend, int profile)
 {
     cJSON *req = cJSON_CreateObject();
     cJSON_AddStringToObject(req, "source", str_of(k, "source"));
     cJSON_AddStringToObject(req, "kernel", str_of(k, "kernel"));
+    cJSON_AddStringToObject(req, "signature", str_of(k, "signature"));
     cJSON_AddItemToObject(req, "spec", cJSON_Duplicate(spec ? spec : cJSON_GetObjectItem(k, "spec"), true));
     cJSON_AddStringToObject(req, "backend", backend);
+    cJSON_AddFalseToObject(req, "keep_outputs");
     if (profile)
         cJSON_AddNumberToObject(req, "profile", profile);
     char *body = cJSON_PrintUnformatted(req);
@@ -1223,7 +1256,7 @@ static void post_ceilings(int copy_run, int fma_run, long want, const char *code
     cJSON *doc = post_json("/api/ceilings", body, want);
     if (code) {
         ck_assert_str_eq(error_code(doc), code);
-        ck_assert_str_eq(error_field(doc), field);
+        ck_assert_msg(!strcmp(error_field(doc), field), "%s: %s", body, cJSON_PrintUnformatted(doc));
     }
     cJSON_Delete(doc);
 }
@@ -1236,6 +1269,8 @@ START_TEST(ceilings_need_a_gpu)
     const char *msg = str_of(cJSON_GetObjectItem(doc, "error"), "message");
     ck_assert_msg(strstr(msg, "measured on a GPU") && strstr(msg, "the fake worker has no GPU"), "%s", msg);
     ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "kernels")), 2);
+    /* without a device to size them for, the kernels come without a spec */
+    ck_assert_ptr_null(cJSON_GetObjectItem(ceiling_kernel(doc, "copy"), "spec"));
     cJSON_Delete(doc);
     doc = post_json("/api/ceilings", "{\"copy_run\": 1, \"fma_run\": 2}", 503);
     ck_assert_str_eq(error_code(doc), "no_gpu");
@@ -1258,8 +1293,10 @@ static void teardown_fake_gpu(void)
 }
 
 /* The fake GPU times every launch at 1000 ns, so the ceilings are the
- * kernels' counts over 1000 ns: what matters here is the bookkeeping (the
- * real kernels' figures come from a real GPU: tests/gpu). */
+ * compiler's counts of the kernels sized for the fake's 132 SMs and 143 GB
+ * over 1000 ns: 2^28 fp32 elements copied (2^31 bytes), and 64 programs
+ * per SM of 1024 elements of 7 + 256 x 32 FLOPs. What matters here is the
+ * bookkeeping (the real kernels' figures come from a real GPU: tests/gpu). */
 START_TEST(ceilings_come_from_two_checked_runs)
 {
     ck_assert_str_eq(probe_state(), "ready");
@@ -1270,7 +1307,7 @@ START_TEST(ceilings_come_from_two_checked_runs)
     cJSON *fma = run_ceiling_kernel(ceiling_kernel(doc, "fma"), NULL, "cuda", 5);
     cJSON *unprofiled = run_ceiling_kernel(ceiling_kernel(doc, "copy"), NULL, "cuda", 0);
     cJSON *spec = cJSON_Duplicate(cJSON_GetObjectItem(ceiling_kernel(doc, "fma"), "spec"), true);
-    cJSON_ReplaceItemInObject(spec, "flops", cJSON_CreateNumber(1e15));
+    cJSON_AddNumberToObject(spec, "flops", 1e15); /* an override cannot make a ceiling */
     cJSON *inflated = run_ceiling_kernel(ceiling_kernel(doc, "fma"), spec, "cuda", 5);
     int c = cJSON_GetObjectItem(copy, "id")->valueint, f = cJSON_GetObjectItem(fma, "id")->valueint;
     ck_assert_str_eq(str_of(copy, "status"), "ok");
@@ -1289,9 +1326,12 @@ START_TEST(ceilings_come_from_two_checked_runs)
     doc = get_json("/api/ceilings", 200);
     cJSON *ceil = cJSON_GetObjectItem(doc, "ceilings");
     ck_assert_str_eq(str_of(ceil, "device"), "Fake GPU");
-    ck_assert_double_eq_tol(cJSON_GetObjectItem(ceil, "copy_gbs")->valuedouble, 268435456 / 1000.0, 1e-6);
-    ck_assert_double_eq_tol(cJSON_GetObjectItem(ceil, "fp32_tflops")->valuedouble, 68719476736 / 1000.0 / 1e3, 1e-9);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(ceil, "copy_gbs")->valuedouble, 2147483648 / 1000.0, 1e-6);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(ceil, "fp32_tflops")->valuedouble,
+                            132 * 64 * 1024 * (7 + 256 * 32.0) / 1000.0 / 1e3, 1e-9);
     ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(ceil, "copy"), "run")->valueint, c);
+    ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(ceil, "copy"), "bytes")->valuedouble, 2147483648.0);
+    ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(ceil, "copy"), "best_ns")->valuedouble, 1000);
     /* a GPU run's occupancy: 128 threads of 40 registers on the probe's sm_90 limits */
     char path[64];
     snprintf(path, sizeof path, "/api/runs/%d", c);
@@ -1317,6 +1357,35 @@ START_TEST(ceilings_come_from_two_checked_runs)
 }
 END_TEST
 
+/* A profiled run's GB/s and TFLOP/s are the compiler's counts times the
+ * programs over the median launch (the fake GPU's 1000 ns); a spec's own
+ * "bytes" replaces the compiler's total, and says so. */
+START_TEST(profiled_runs_get_rates_from_the_compilers_counts)
+{
+    ck_assert_str_eq(probe_state(), "ready");
+    static const char spec[] =
+        "\"backend\": \"cuda\", \"profile\": 5, \"spec\": {\"grid\": [16], \"args\": {\"x\": {\"dtype\": "
+        "\"float32\", \"shape\": [1000]}, \"y\": {\"dtype\": \"float32\", \"shape\": [1000]}, \"out\": "
+        "{\"dtype\": \"float32\", \"shape\": [1000]}, \"n\": 1000}}";
+    cJSON *run = finish_run(start_run("kernels.py", "add_kernel", spec));
+    ck_assert_str_eq(str_of(run, "status"), "ok");
+    const cJSON *cost = cJSON_GetObjectItem(run, "cost");
+    expect_add_cost(cost, 16);
+    ck_assert_double_eq_tol(num_of(cost, "gbps"), 12288 / 1000.0, 1e-9);
+    ck_assert_double_eq_tol(num_of(cost, "tflops"), 1024 / 1000.0 / 1e3, 1e-12);
+    cJSON_Delete(run);
+    char with_bytes[1024];
+    snprintf(with_bytes, sizeof with_bytes, "%.*s, \"bytes\": 8000}", (int)strlen(spec) - 1, spec);
+    run = finish_run(start_run("kernels.py", "add_kernel", with_bytes));
+    cost = cJSON_GetObjectItem(run, "cost");
+    ck_assert_double_eq(num_of(cost, "bytes"), 8000);
+    ck_assert_str_eq(str_of(cost, "bytes_from"), "spec");
+    ck_assert_double_eq_tol(num_of(cost, "gbps"), 8.0, 1e-9);
+    ck_assert_str_eq(str_of(cost, "flops_from"), "compiler");
+    cJSON_Delete(run);
+}
+END_TEST
+
 /* A GPU run's repro command carries the run's lowering options. */
 START_TEST(repro_keeps_the_lowering_options)
 {
@@ -1338,38 +1407,46 @@ START_TEST(repro_keeps_the_lowering_options)
 END_TEST
 
 /* The ceiling kernels compute what they say, on the interpreter at a
- * small size: the copy's out is its x, the FMA kernel's out is the two
- * chains' sum (x + 1 + x for zero iterations). */
+ * small size: the copy's out is its x; the FMA kernel's out is its four
+ * chains' sum, each chain v -> 0.999 v + 0.001 four times an iteration from
+ * i * 1e-9 + 0, 0.25, 0.5, 0.75; and the compiler counts exactly what
+ * the ceilings divide: 8 bytes an element copied, 7 + 32 x iters FLOPs an
+ * element of the FMA kernel. */
 START_TEST(real_ceiling_kernels_are_right)
 {
     probe_state();
     long status;
     cJSON *doc = http_get_json(url("/api/ceilings"), &status); /* 200 on a GPU machine, else 503: both list them */
     ck_assert_msg(status == 200 || status == 503, "GET /api/ceilings: %ld", status);
-    cJSON *spec = cJSON_Parse("{\"grid\": [4], \"constexprs\": {\"BLOCK\": 1024}, \"args\": {\"x\": {\"dtype\": "
-                              "\"float32\", \"shape\": [4096], \"init\": \"arange\"}, \"out\": {\"dtype\": \"float32\", "
-                              "\"shape\": [4096], \"init\": \"zeros\"}}}");
+    cJSON *spec = cJSON_Parse("{\"grid\": [2], \"args\": {\"x\": {\"dtype\": \"float32\", \"shape\": [8192], "
+                              "\"init\": \"arange\"}, \"out\": {\"dtype\": \"float32\", \"shape\": [8192], \"init\": "
+                              "\"zeros\"}}}");
     cJSON *run = run_ceiling_kernel(ceiling_kernel(doc, "copy"), spec, "interp", 0);
     ck_assert_msg(!strcmp(str_of(run, "status"), "ok"), "copy: %s", str_of(run, "error"));
-    ck_assert_double_eq_tol(array_sum(run, "out"), 4095.0 * 4096 / 2, 1e-3);
+    ck_assert_double_eq_tol(array_sum(run, "out"), 8191.0 * 8192 / 2, 1e-3);
+    const cJSON *cost = cJSON_GetObjectItem(run, "cost");
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(cost, "exact")));
+    ck_assert_double_eq(num_of(cost, "bytes"), 8192 * 8);
     cJSON_Delete(run);
-    cJSON_AddItemToObject(cJSON_GetObjectItem(spec, "args"), "iters", cJSON_CreateNumber(0));
+    cJSON_Delete(spec);
+    spec = cJSON_Parse("{\"grid\": [4], \"args\": {\"out\": {\"dtype\": \"float32\", \"shape\": [4096], \"init\": "
+                       "\"zeros\"}, \"iters\": 3}}");
     run = run_ceiling_kernel(ceiling_kernel(doc, "fma"), spec, "interp", 0);
     ck_assert_msg(!strcmp(str_of(run, "status"), "ok"), "fma: %s", str_of(run, "error"));
-    ck_assert_double_eq_tol(array_sum(run, "out"), 2 * (4095.0 * 4096 / 2) + 4096, 1e-1);
-    cJSON_Delete(run);
-    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(spec, "args"), "iters", cJSON_CreateNumber(3));
-    run = run_ceiling_kernel(ceiling_kernel(doc, "fma"), spec, "interp", 0);
-    ck_assert_str_eq(str_of(run, "status"), "ok");
-    /* three steps of v -> 0.999 v + 0.001 on both chains */
     double sum = 0;
     for (int i = 0; i < 4096; i++) {
-        double a = i, b = i + 1.0;
-        for (int k = 0; k < 3; k++)
-            a = a * 0.999 + 0.001, b = b * 0.999 + 0.001;
-        sum += a + b;
+        float a = (float)i * 1e-9f, v[4] = {a, a + 0.25f, a + 0.5f, a + 0.75f};
+        for (int k = 0; k < 3 * 4; k++)
+            for (int c = 0; c < 4; c++)
+                v[c] = fmaf(v[c], 0.999f, 0.001f);
+        sum += (v[0] + v[1]) + v[2] + v[3];
     }
-    ck_assert_double_eq_tol(array_sum(run, "out"), sum, sum * 1e-5);
+    ck_assert_double_eq_tol(array_sum(run, "out"), sum, sum * 1e-6);
+    cost = cJSON_GetObjectItem(run, "cost");
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(cost, "exact")));
+    ck_assert_double_eq(num_of(cJSON_GetObjectItem(cost, "per_program"), "flops"), 1024 * (7 + 32 * 3));
+    ck_assert_double_eq(num_of(cost, "flops"), 4 * 1024 * (7 + 32 * 3));
+    ck_assert_double_eq(num_of(cost, "bytes"), 4096 * 4);
     cJSON_Delete(run);
     cJSON_Delete(spec);
     cJSON_Delete(doc);
@@ -1647,6 +1724,7 @@ int main(void)
     tcase_set_timeout(gpu, 60);
     tcase_add_test(gpu, ceilings_come_from_two_checked_runs);
     tcase_add_test(gpu, repro_keeps_the_lowering_options);
+    tcase_add_test(gpu, profiled_runs_get_rates_from_the_compilers_counts);
     suite_add_tcase(s, gpu);
     TCase *tok = tcase_create("token");
     tcase_add_checked_fixture(tok, setup_token, teardown);

@@ -110,7 +110,8 @@ def run(req):
 def main():
     if sys.argv[1:] == ["serve", "--probe-devices"]:
         if os.environ.get("FAKE_WORKER_GPU") == "1":
-            answer({"devices": [{"ordinal": 0, "name": "Fake GPU", "cc": "9.0", "sm_count": 132, "warp_size": 32,
+            answer({"devices": [{"ordinal": 0, "name": "Fake GPU", "cc": "9.0", "sm_count": 132,
+                                 "memory_bytes": 143771000832, "warp_size": 32,
                                  "regs_per_sm": 65536, "regs_per_block": 65536, "threads_per_sm": 2048,
                                  "blocks_per_sm": 32, "smem_per_sm": 233472, "smem_reserved_per_block": 1024}]})
         else:
