@@ -574,42 +574,34 @@ static cJSON *outputs(const MtWebServer *s, int64_t id)
     return a;
 }
 
-/* The occupancy of a GPU run's blocks, from the registers and shared
- * memory its kernel was loaded with and the limits the GPU probe read for
- * the device of the same name; NULL for runs that were not on a GPU. */
+/* The occupancy of a GPU run's blocks: the driver's resident blocks when
+ * the run reports them, with the breakdown by resource calculated from the
+ * registers and shared memory its kernel was loaded with and the limits
+ * the GPU probe read for the device of the same name (occupancy.c); NULL
+ * for runs that were not on a GPU. */
 static cJSON *run_occupancy(MtWebServer *s, const cJSON *result)
 {
     const cJSON *dev = cJSON_GetObjectItemCaseSensitive(result, "device");
     const cJSON *regs = cJSON_GetObjectItemCaseSensitive(dev, "registers");
     const cJSON *smem = cJSON_GetObjectItemCaseSensitive(dev, "shared_bytes");
+    const cJSON *blocks = cJSON_GetObjectItemCaseSensitive(dev, "blocks_per_sm");
     const cJSON *threads = cJSON_GetObjectItemCaseSensitive(result, "cuda_threads");
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(dev, "name"));
     if (!cJSON_IsNumber(regs) || !cJSON_IsNumber(smem) || !cJSON_IsNumber(threads) || !name)
         return NULL;
-    cJSON *info = mt_web_workers_info(s->workers), *out = NULL;
+    cJSON *info = mt_web_workers_info(s->workers);
+    WebSmLimits l;
+    bool known = false;
     const cJSON *d;
     cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(info, "cuda"), "devices"))
     {
-        WebSmLimits l;
         const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "name"));
-        if (!n || strcmp(n, name) || !mt_web_sm_limits(d, &l))
-            continue;
-        WebOccupancy o;
-        if (mt_web_occupancy(&l, threads->valueint, regs->valueint, smem->valueint, &o)) {
-            out = mt_web_occupancy_json(&o);
-        } else {
-            out = cJSON_CreateObject();
-            cJSON_AddStringToObject(out, "unavailable", o.limit ? "the block needs more than the device allows"
-                                                                : "the device's limits are incomplete");
-        }
-        break;
-    }
-    if (!out) {
-        out = cJSON_CreateObject();
-        cJSON_AddStringToObject(out, "unavailable", "no GPU of that name on this server to read its limits from");
+        if (n && !strcmp(n, name) && (known = mt_web_sm_limits(d, &l)))
+            break;
     }
     cJSON_Delete(info);
-    return out;
+    return mt_web_run_occupancy(known ? &l : NULL, threads->valueint, regs->valueint, smem->valueint,
+                                cJSON_IsNumber(blocks) ? blocks->valueint : 0);
 }
 
 void mt_web_api_run_get(WebReq *r)

@@ -6,7 +6,8 @@
 //    (the run's "cost": per program times the programs, or the spec's own
 //    counts where it gives them), over the median launch;
 //  - registers and shared memory per block from the loaded cubin, and the
-//    occupancy the server computes from them with the device's limits;
+//    occupancy: the driver's, else computed from them with the device's
+//    limits (the text says which);
 //  - a roofline: the device's copy bandwidth and fp32 FMA rate, measured
 //    once per device by two small kernels (the best of their profiled
 //    launches) and cached by the server (GET/POST /api/ceilings), with

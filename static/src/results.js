@@ -11,11 +11,18 @@ const el = (tag, cls, text) => {
 const num = (v, digits = 7) => (typeof v === 'number' ? Number(v.toPrecision(digits)).toString() : v ?? '');
 const shapeText = (a) => `${a.dtype || ''}[${(a.shape || []).join(', ')}]`;
 
-// A GPU run's occupancy (GET /api/runs/{id}'s "occupancy"), in words.
+// An occupancy (a GPU run's, GET /api/runs/{id}; a compile's, its "ptx"
+// part), in words, with where it came from.
 export function occupancyText(o) {
   if (!o) return '';
   if (o.unavailable) return `occupancy: ${o.unavailable}`;
-  return `occupancy ${Math.round(o.fraction * 100)}%: ${o.blocks_per_sm} blocks, ${o.warps_per_sm} of ${o.max_warps_per_sm} warps per SM (limited by ${o.limit})`;
+  const pct = typeof o.fraction === 'number' ? ` ${Math.round(o.fraction * 100)}%` : '';
+  const of = o.max_warps_per_sm ? ` of ${o.max_warps_per_sm}` : '';
+  const from = o.source === 'driver' ? 'the driver' : `calculated${o.limits ? ` for ${o.limits}` : ''}`;
+  return `occupancy${pct}: ${o.blocks_per_sm} blocks, ${o.warps_per_sm}${of} warps per SM` +
+    (o.limit ? ` (limited by ${o.limit})` : '') +
+    (o.calculated_blocks_per_sm !== undefined ? ` (the calculation gives ${o.calculated_blocks_per_sm})` : '') +
+    `, from ${from}`;
 }
 
 const big = (v) => (typeof v === 'number' ? v.toLocaleString('en-US') : '-');

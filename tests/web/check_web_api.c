@@ -157,6 +157,8 @@ static const char *error_field(const cJSON *doc)
     return cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "error"), "field"));
 }
 
+static const char *str_of(const cJSON *o, const char *k) { return cJSON_GetStringValue(cJSON_GetObjectItem(o, k)); }
+
 static void expect_error(const char *method, const char *path, const char *body, long status, const char *code)
 {
     HttpResp r = http_request(method, url(path), body, body ? strlen(body) : 0, NULL, 0);
@@ -312,6 +314,32 @@ START_TEST(compile_ptx_is_linked_through_cuda)
     ck_assert_int_gt(linked, 5);
     cJSON *sass = cJSON_GetObjectItem(doc, "sass");
     ck_assert(cJSON_GetObjectItem(sass, "text") || cJSON_GetObjectItem(sass, "unavailable"));
+    /* the cubin's resources and the occupancy they give on sm_90, without a GPU */
+    const cJSON *res = cJSON_GetObjectItem(ptx, "resources");
+    ck_assert_msg(res, "no resources: %s", cJSON_PrintUnformatted(ptx));
+    ck_assert_str_eq(str_of(res, "source"), "cubin");
+    ck_assert_int_gt(cJSON_GetObjectItem(res, "registers")->valueint, 0);
+    ck_assert_int_eq(cJSON_GetObjectItem(res, "shared_bytes")->valueint, 0);
+    ck_assert_int_eq(cJSON_GetObjectItem(res, "threads")->valueint,
+                     cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "kernel_info"), "threads")->valueint);
+    const cJSON *occ = cJSON_GetObjectItem(ptx, "occupancy");
+    ck_assert_str_eq(str_of(occ, "source"), "calculated");
+    ck_assert_str_eq(str_of(occ, "limits"), "sm_90");
+    ck_assert_int_gt(cJSON_GetObjectItem(occ, "blocks_per_sm")->valueint, 0);
+    cJSON_Delete(doc);
+    /* a cross-warp reduction's shared memory: the cubin holds what the compiler laid out */
+    doc = post_json("/api/compile",
+                    "{\"source\": \"import triton\\nimport triton.language as tl\\n\\n@triton.jit\\ndef "
+                    "row_sum(x, out, BLOCK: tl.constexpr):\\n    offs = tl.arange(0, BLOCK)\\n    tl.store(out, "
+                    "tl.sum(tl.load(x + offs)))\\n\", \"signature\": \"*fp32,*fp32,4096\", \"stages\": [\"cuda\", \"ptx\"]}",
+                    200);
+    res = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "ptx"), "resources");
+    const cJSON *info = cJSON_GetObjectItem(doc, "kernel_info");
+    ck_assert_msg(res && info, "%.300s / %.300s", cJSON_PrintUnformatted(cJSON_GetObjectItem(doc, "diagnostics")),
+                  cJSON_PrintUnformatted(cJSON_GetObjectItem(doc, "ptx")));
+    int shared = cJSON_GetObjectItem(info, "shared_bytes")->valueint;
+    ck_assert_int_gt(shared, 0);
+    ck_assert_int_eq(cJSON_GetObjectItem(res, "shared_bytes")->valueint, shared);
     cJSON_Delete(doc);
 }
 END_TEST
@@ -520,7 +548,6 @@ static void write_text(const char *path, const char *text)
     fclose(f);
 }
 
-static const char *str_of(const cJSON *o, const char *k);
 static cJSON *finish_run(int id);
 
 /* The discovery's entry for a parameter. */
@@ -865,8 +892,6 @@ static cJSON *finish_run(int id)
     snprintf(path, sizeof path, "/api/runs/%d", id);
     return get_json(path, 200);
 }
-
-static const char *str_of(const cJSON *o, const char *k) { return cJSON_GetStringValue(cJSON_GetObjectItem(o, k)); }
 
 START_TEST(run_end_to_end)
 {
@@ -1332,7 +1357,8 @@ START_TEST(ceilings_come_from_two_checked_runs)
     ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(ceil, "copy"), "run")->valueint, c);
     ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(ceil, "copy"), "bytes")->valuedouble, 2147483648.0);
     ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(ceil, "copy"), "best_ns")->valuedouble, 1000);
-    /* a GPU run's occupancy: 128 threads of 40 registers on the probe's sm_90 limits */
+    /* a GPU run's occupancy: the driver's 12 blocks of 128 threads, which the calculation (40 registers on
+     * the probe's sm_90 limits) explains */
     char path[64];
     snprintf(path, sizeof path, "/api/runs/%d", c);
     cJSON *got = get_json(path, 200);
@@ -1341,6 +1367,8 @@ START_TEST(ceilings_come_from_two_checked_runs)
     ck_assert_int_eq(cJSON_GetObjectItem(occ, "blocks_per_sm")->valueint, 12);
     ck_assert_double_eq_tol(cJSON_GetObjectItem(occ, "fraction")->valuedouble, 0.75, 1e-9);
     ck_assert_str_eq(str_of(occ, "limit"), "registers");
+    ck_assert_str_eq(str_of(occ, "source"), "driver");
+    ck_assert_ptr_null(cJSON_GetObjectItem(occ, "calculated_blocks_per_sm"));
     cJSON_Delete(got);
     snprintf(path, sizeof path, "/api/runs/%d", cJSON_GetObjectItem(unprofiled, "id")->valueint);
     got = get_json(path, 200);

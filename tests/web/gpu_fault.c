@@ -146,6 +146,11 @@ static double measure_ceilings(void)
         CHECK(!strcmp(str_of(r, "status"), "ok"), "the %s kernel: %s", str_of(k, "name"), str_of(r, "error"));
         CHECK(cJSON_GetObjectItem(r, "occupancy") && cJSON_GetObjectItem(cJSON_GetObjectItem(r, "occupancy"), "fraction"),
               "no occupancy for the %s run", str_of(k, "name"));
+        /* cuOccupancyMaxActiveBlocksPerMultiprocessor answered, and the calculation agrees with it */
+        CHECK(!strcmp(str_of(cJSON_GetObjectItem(r, "occupancy"), "source"), "driver") &&
+                  !cJSON_GetObjectItem(cJSON_GetObjectItem(r, "occupancy"), "calculated_blocks_per_sm"),
+              "the %s run's occupancy is not the driver's, or the calculation disagrees: %s", str_of(k, "name"),
+              cJSON_PrintUnformatted(cJSON_GetObjectItem(r, "occupancy")));
         char *occ = cJSON_PrintUnformatted(cJSON_GetObjectItem(r, "occupancy"));
         printf("     the %s kernel: registers %d, occupancy %s\n", str_of(k, "name"),
                cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "result"), "device"), "registers")->valueint,
@@ -173,6 +178,31 @@ static double measure_ceilings(void)
     return gbs;
 }
 
+/* The resources the dashboard reads from NVRTC's cubin without a GPU (the
+ * compile view's, cubin_info.c) are the ones the driver reports for the
+ * same kernel loaded on the GPU: registers and static shared memory. */
+static void expect_cubin_matches_driver(const char *path, const cJSON *r, const char *what)
+{
+    const cJSON *dev = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "result"), "device");
+    cJSON *req = cJSON_CreateObject();
+    cJSON_AddStringToObject(req, "path", path);
+    cJSON_AddStringToObject(req, "signature", str_of(r, "signature"));
+    cJSON *stages = cJSON_AddArrayToObject(req, "stages");
+    cJSON_AddItemToArray(stages, cJSON_CreateString("cuda"));
+    cJSON_AddItemToArray(stages, cJSON_CreateString("ptx"));
+    char *body = cJSON_PrintUnformatted(req);
+    cJSON *doc = post("/api/compile", body, 200);
+    const cJSON *res = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "ptx"), "resources");
+    CHECK(res && cJSON_GetObjectItem(res, "registers")->valueint == cJSON_GetObjectItem(dev, "registers")->valueint &&
+              cJSON_GetObjectItem(res, "shared_bytes")->valueint == cJSON_GetObjectItem(dev, "shared_bytes")->valueint,
+          "%s: the cubin says %s, the driver %s", what, cJSON_PrintUnformatted(res), cJSON_PrintUnformatted(dev));
+    printf("ok   %s: the cubin's resources are the driver's (%d registers, %d B shared)\n", what,
+           cJSON_GetObjectItem(res, "registers")->valueint, cJSON_GetObjectItem(res, "shared_bytes")->valueint);
+    free(body);
+    cJSON_Delete(doc);
+    cJSON_Delete(req);
+}
+
 /* An example kernel profiled over 50 launches: its GB/s (the compiler's
  * bytes, `want` of them) against the copy ceiling. */
 static void profile_example(const char *examples, const char *file, const char *spec, const char *what, double want,
@@ -197,11 +227,14 @@ static void profile_example(const char *examples, const char *file, const char *
           "%s: the compiler's bytes %s, wanted %.0f", what, cJSON_PrintUnformatted(cost), want);
     char *occ = cJSON_PrintUnformatted(cJSON_GetObjectItem(r, "occupancy"));
     printf("ok   %s: median %.2f us over %d launches (%s), %.0f bytes (the compiler's), %.1f GB/s = %.1f%% of the "
-           "measured copy ceiling; registers %d, occupancy %s\n",
+           "measured copy ceiling; shared %d B, local %d B, registers %d, occupancy %s\n",
            what, median / 1e3, cJSON_GetObjectItem(prof, "launches")->valueint, str_of(prof, "timer"),
            bytes->valuedouble, gbps->valuedouble, 100 * gbps->valuedouble / ceiling,
+           cJSON_GetObjectItem(cJSON_GetObjectItem(res, "device"), "shared_bytes")->valueint,
+           cJSON_GetObjectItem(cJSON_GetObjectItem(res, "device"), "local_bytes")->valueint,
            cJSON_GetObjectItem(cJSON_GetObjectItem(res, "device"), "registers")->valueint, occ);
     free(occ);
+    expect_cubin_matches_driver(path, r, what);
     cJSON_Delete(r);
     cJSON_Delete(req);
 }
