@@ -86,7 +86,7 @@ static void setup_with(MtWebOptions o)
     snprintf(data, sizeof data, "%s/data", tmp);
     ck_assert_int_eq(mkdir(root, 0700), 0);
     char to[400];
-    static const char *const files[] = {"kernels.py", "faults.py", "interp_faults.py"};
+    static const char *const files[] = {"kernels.py", "faults.py", "interp_faults.py", "dtypes.py"};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char from[400];
         snprintf(from, sizeof from, "%s/%s", MT_FIXTURES, files[i]);
@@ -1610,13 +1610,10 @@ static void check_launcher(const char *dir)
  * command runs the launch again with `mytriton` alone and finds every array
  * as the run left it; an altered expected array makes the command fail;
  * its standalone launch.c compiles (check_launcher). */
-START_TEST(real_repro_reproduces_the_run)
+/* Run id's repro archive, extracted in tmp: its folder into dir. */
+static void fetch_repro(int id, char *dir, size_t dirlen)
 {
-    int id = start_run("kernels.py", "add_kernel", add_spec);
-    cJSON *run = finish_run(id);
-    expect_real_add(run);
-    cJSON_Delete(run);
-    char path[128], file[1024], dir[600], cmd[2048];
+    char path[128], file[1024], cmd[2048];
     snprintf(path, sizeof path, "/api/runs/%d/repro", id);
     HttpResp r = http_request("GET", url(path), NULL, 0, NULL, 0);
     ck_assert_int_eq(r.status, 200);
@@ -1633,7 +1630,30 @@ START_TEST(real_repro_reproduces_the_run)
     http_free(&r);
     snprintf(cmd, sizeof cmd, "tar -xf %s -C %s", file, tmp);
     ck_assert_int_eq(system(cmd), 0);
-    snprintf(dir, sizeof dir, "%s/mytriton-run%d", tmp, id);
+    snprintf(dir, dirlen, "%s/mytriton-run%d", tmp, id);
+}
+
+/* Read a file of the archive's folder into text (NUL-terminated). */
+static void read_into(const char *dir, const char *name, char *text, size_t cap)
+{
+    char file[1024];
+    snprintf(file, sizeof file, "%s/%s", dir, name);
+    FILE *f = fopen(file, "r");
+    ck_assert_msg(f != NULL, "no %s", file);
+    size_t n = fread(text, 1, cap - 1, f);
+    fclose(f);
+    text[n] = 0;
+}
+
+START_TEST(real_repro_reproduces_the_run)
+{
+    int id = start_run("kernels.py", "add_kernel", add_spec);
+    cJSON *run = finish_run(id);
+    expect_real_add(run);
+    cJSON_Delete(run);
+    char file[1024], dir[600], cmd[2048];
+    FILE *f;
+    fetch_repro(id, dir, sizeof dir);
     static const char *const members[] = {"kernel.py",      "spec.json",    "README.md",      "kernel.cu",
                                           "kernel.ptx",     "kernel.cubin", "launch.c",       "inputs/x.npy",
                                           "inputs/y.npy",   "inputs/out.npy", "expected/out.npy", "expected/x.npy"};
@@ -1671,6 +1691,57 @@ START_TEST(real_repro_reproduces_the_run)
     rc = system(cmd);
     ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 1, "with a wrong expected/out.npy: %d", rc);
     expect_error("GET", "/api/runs/99999/repro", NULL, 404, "not_found");
+}
+END_TEST
+
+/* A launcher for every kind of argument: half, bfloat16, int64 and bool
+ * arrays, an int64 and an fp32 scalar. launch.c names each with its dtype
+ * and the scalars' bytes, compiles with -Wall -Wextra -Werror against the
+ * CUDA headers and the toolkit's stub libcuda, and on the fake driver
+ * passes what the PTX's .entry declares: 8 bytes of n, 4 of scale. */
+START_TEST(real_repro_launcher_passes_every_dtype)
+{
+    static const char spec[] =
+        "\"signature\": \"*fp16:16,*bf16:16,*i64:16,*i1,i64,fp32,64\", \"spec\": {\"grid\": [1], \"args\": {\"h\": "
+        "{\"dtype\": \"float16\", \"shape\": [64], \"init\": \"arange\"}, \"b\": {\"dtype\": \"bfloat16\", "
+        "\"shape\": [64]}, \"q\": {\"dtype\": \"int64\", \"shape\": [64], \"init\": \"arange\"}, \"flag\": "
+        "{\"dtype\": \"bool\", \"shape\": [64]}, \"n\": 64, \"scale\": 0.5}}";
+    int id = start_run("dtypes.py", "mixed_kernel", spec);
+    cJSON *run = finish_run(id);
+    ck_assert_msg(!strcmp(str_of(run, "status"), "ok"), "%s", str_of(run, "error"));
+    ck_assert_double_eq_tol(array_sum(run, "q"), 63 * 64 / 2 + 64 * 64, 1e-9);
+    ck_assert_double_eq_tol(array_sum(run, "b"), 63 * 64 / 4.0, 1e-9);
+    cJSON_Delete(run);
+    char dir[600], text[65536], cmd[2048];
+    fetch_repro(id, dir, sizeof dir);
+    read_into(dir, "launch.c", text, sizeof text);
+    ck_assert_msg(strstr(text, "    {\"h\", 0, 1, 0}, /* *fp16 h: inputs/h.npy */\n"
+                               "    {\"b\", 1, 1, 0}, /* *bf16 b: inputs/b.npy */\n"
+                               "    {\"q\", 2, 1, 0}, /* *i64 q: inputs/q.npy */\n"
+                               "    {\"flag\", 3, 1, 0}, /* *i1 flag: inputs/flag.npy */\n"
+                               "    {\"n\", 2, 0, 0x40ull}, /* i64 n = 64 */\n"
+                               "    {\"scale\", 4, 0, 0x3f000000ull}, /* fp32 scale = 0.5 */\n"),
+                  "launch.c's arguments: %.2000s", strstr(text, "static const Dtype") ? strstr(text, "static const Dtype") : text);
+    if (access("/usr/local/cuda/include/cuda.h", R_OK) || access("/usr/local/cuda/lib64/stubs/libcuda.so", R_OK) ||
+        !*MT_FAKE_DRIVER_DIR) {
+        fprintf(stderr, "real_repro_launcher_passes_every_dtype: no CUDA toolkit: launch.c not compiled\n");
+        return;
+    }
+    snprintf(cmd, sizeof cmd,
+             "cd %s && cc -Wall -Wextra -Werror launch.c -I/usr/local/cuda/include -L/usr/local/cuda/lib64/stubs "
+             "-lcuda -o launch > cc.out 2>&1 && FAKE_CUDA_LOG=fake.log LD_LIBRARY_PATH=%s ./launch > launch.out 2>&1",
+             dir, MT_FAKE_DRIVER_DIR);
+    int rc = system(cmd);
+    read_into(dir, "launch.out", text, sizeof text);
+    /* the fake runs nothing: b keeps its zeros, q its arange, and the verdict names them */
+    ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 1 && strstr(text, "  h: 64 elements match expected/h.npy") &&
+                      strstr(text, "  b: ") && strstr(text, "launch: MISMATCH: "),
+                  "./launch: %d: %s", rc, text);
+    read_into(dir, "fake.log", text, sizeof text);
+    ck_assert_str_eq(text, "launch mixed_kernel grid 1 1 1 block 128 1 1 shared 0 params 9\n"
+                           "param 0 ptr 128 bytes\nparam 1 ptr 128 bytes\nparam 2 ptr 512 bytes\nparam 3 ptr 64 bytes\n"
+                           "param 4 8 4000000000000000\nparam 5 4 0000003f\nparam 6 4 01000000\nparam 7 4 01000000\n"
+                           "param 8 4 01000000\n");
 }
 END_TEST
 
@@ -1744,6 +1815,7 @@ int main(void)
     tcase_add_test(real, real_worker_runs_dtype_and_string_defines);
     tcase_add_test(real, real_ceiling_kernels_are_right);
     tcase_add_test(real, real_repro_reproduces_the_run);
+    tcase_add_test(real, real_repro_launcher_passes_every_dtype);
     tcase_add_test(real, real_far_read_costs_one_request);
     tcase_add_test(real, real_endless_loop_costs_one_request);
     suite_add_tcase(s, real);
