@@ -14,8 +14,8 @@
  *
  * A stored run is counted when it is read (GET /api/runs/ID, the
  * ceilings): its source compiled again through the SSA with the signature
- * it ran with, which is a few milliseconds and always the same answer as
- * at run time. */
+ * it ran with, a few milliseconds, and the same SSA the worker ran (for
+ * the same compiler). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -158,7 +158,8 @@ cJSON *mt_web_run_occupancy(const WebSmLimits *l, int threads, int registers, in
         }
         cJSON_ReplaceItemInObject(j, "blocks_per_sm", cJSON_CreateNumber(driver_blocks));
         cJSON_ReplaceItemInObject(j, "warps_per_sm", cJSON_CreateNumber(driver_blocks * warps));
-        cJSON_ReplaceItemInObject(j, "fraction", cJSON_CreateNumber((double)driver_blocks * warps / o.max_warps_per_sm));
+        cJSON_ReplaceItemInObject(j, "fraction",
+                                  cJSON_CreateNumber((double)driver_blocks * warps / o.max_warps_per_sm));
         return j;
     }
     j = cJSON_CreateObject();

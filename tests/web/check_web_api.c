@@ -331,7 +331,8 @@ START_TEST(compile_ptx_is_linked_through_cuda)
     doc = post_json("/api/compile",
                     "{\"source\": \"import triton\\nimport triton.language as tl\\n\\n@triton.jit\\ndef "
                     "row_sum(x, out, BLOCK: tl.constexpr):\\n    offs = tl.arange(0, BLOCK)\\n    tl.store(out, "
-                    "tl.sum(tl.load(x + offs)))\\n\", \"signature\": \"*fp32,*fp32,4096\", \"stages\": [\"cuda\", \"ptx\"]}",
+                    "tl.sum(tl.load(x + offs)))\\n\", \"signature\": \"*fp32,*fp32,4096\", "
+                    "\"stages\": [\"cuda\", \"ptx\"]}",
                     200);
     res = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "ptx"), "resources");
     const cJSON *info = cJSON_GetObjectItem(doc, "kernel_info");
@@ -1721,7 +1722,8 @@ START_TEST(real_repro_launcher_passes_every_dtype)
                                "    {\"flag\", 3, 1, 0}, /* *i1 flag: inputs/flag.npy */\n"
                                "    {\"n\", 2, 0, 0x40ull}, /* i64 n = 64 */\n"
                                "    {\"scale\", 4, 0, 0x3f000000ull}, /* fp32 scale = 0.5 */\n"),
-                  "launch.c's arguments: %.2000s", strstr(text, "static const Dtype") ? strstr(text, "static const Dtype") : text);
+                  "launch.c's arguments: %.2000s",
+                  strstr(text, "static const Dtype") ? strstr(text, "static const Dtype") : text);
     if (access("/usr/local/cuda/include/cuda.h", R_OK) || access("/usr/local/cuda/lib64/stubs/libcuda.so", R_OK) ||
         !*MT_FAKE_DRIVER_DIR) {
         fprintf(stderr, "real_repro_launcher_passes_every_dtype: no CUDA toolkit: launch.c not compiled\n");

@@ -170,7 +170,8 @@ static double measure_ceilings(void)
     printf("ok   ceilings of %s: copy %.1f GB/s (%.0f bytes, best %.2f us, median %.2f us), fp32 FMA %.2f TFLOP/s "
            "(%.0f FLOPs, best %.2f us, median %.2f us) (timer %s)\n",
            str_of(c, "device"), gbs, cJSON_GetObjectItem(copy, "bytes")->valuedouble,
-           cJSON_GetObjectItem(copy, "best_ns")->valuedouble / 1e3, cJSON_GetObjectItem(copy, "median_ns")->valuedouble / 1e3,
+           cJSON_GetObjectItem(copy, "best_ns")->valuedouble / 1e3,
+           cJSON_GetObjectItem(copy, "median_ns")->valuedouble / 1e3,
            tf, cJSON_GetObjectItem(fma, "flops")->valuedouble, cJSON_GetObjectItem(fma, "best_ns")->valuedouble / 1e3,
            cJSON_GetObjectItem(fma, "median_ns")->valuedouble / 1e3, str_of(copy, "timer"));
     CHECK(gbs > 10 && tf > 0.1, "implausible ceilings");
