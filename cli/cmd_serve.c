@@ -227,6 +227,7 @@ int cmd_serve(int argc, char **argv)
     if (!quiet)
         o.log = log_line;
     o.generate_token = true;
+    o.runtime_file = true;
     sigset_t stop;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);

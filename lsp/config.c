@@ -12,16 +12,32 @@
  * you named the kernel), the project-wide constexprs and then the editor
  * setting mytriton.constexprs rank below everything the file says, for
  * tl.constexpr parameters only, so one table can serve kernels with
- * different parameters. */
+ * different parameters.
+ *
+ * The dashboard the "Open in dashboard" lens opens is one that runs: the
+ * dashboardUrl setting when something accepts a connection there, or
+ * else the `mytriton serve` whose runtime file says it serves the
+ * document (mytriton/dashboard.h). Each address's answer is kept a few
+ * seconds, so a lens request costs at most one connect of a fraction of a
+ * second. */
 #include "config.h"
 
+#include "mytriton/dashboard.h"
 #include "mytriton/project.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void mt_lsp_settings_init(Settings *s)
 {
@@ -36,6 +52,8 @@ void mt_lsp_settings_free(Settings *s)
     cJSON_Delete(s->constexprs);
     free(s->rules_url);
     free(s->dashboard_url);
+    for (int i = 0; i < DASHBOARD_CHECKS; i++)
+        free(s->checks[i].url);
     mt_lsp_settings_init(s);
 }
 
@@ -251,4 +269,133 @@ void mt_lsp_discover_input(DiscoverInput *in, const MtKernelInfo *k, const Proje
     add_given(in, cJSON_GetObjectItemCaseSensitive(entry, "constexprs"), MT_GIVEN_KERNEL, "mytriton.json");
     add_given(in, cJSON_GetObjectItemCaseSensitive(root, "constexprs"), MT_GIVEN_FALLBACK, "mytriton.json");
     add_given(in, s->constexprs, MT_GIVEN_FALLBACK, "the editor setting mytriton.constexprs");
+}
+
+/* ---- the running dashboard ------------------------------------------------------------ */
+
+enum { CONNECT_TIMEOUT_MS = 200 };
+static const double check_keep_s = 3.0;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Whether something accepts a TCP connection at url's host and port
+ * ("http://HOST[:PORT]/...", HOST maybe [IPv6]), within the timeout. */
+static bool accepts(const char *url)
+{
+    char host[256], port[16] = "80";
+    if (strncmp(url, "http://", 7))
+        return false;
+    const char *h = url + 7, *end;
+    if (*h == '[') {
+        end = strchr(h, ']');
+        if (!end)
+            return false;
+        snprintf(host, sizeof host, "%.*s", (int)(end - h - 1), h + 1);
+        end++;
+    } else {
+        end = h + strcspn(h, ":/?#");
+        snprintf(host, sizeof host, "%.*s", (int)(end - h), h);
+    }
+    if (*end == ':')
+        snprintf(port, sizeof port, "%.*s", (int)strcspn(end + 1, "/?#"), end + 1);
+    struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV}, *res = NULL;
+    if (!*host || getaddrinfo(host, port, &hints, &res))
+        return false;
+    bool up = false;
+    for (struct addrinfo *a = res; a && !up; a = a->ai_next) {
+        int fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
+        if (fd < 0)
+            continue;
+        if (!connect(fd, a->ai_addr, a->ai_addrlen)) {
+            up = true;
+        } else if (errno == EINPROGRESS) {
+            struct pollfd p = {fd, POLLOUT, 0};
+            int err = 0;
+            socklen_t len = sizeof err;
+            up = poll(&p, 1, CONNECT_TIMEOUT_MS) == 1 && !getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) && !err;
+        }
+        close(fd);
+    }
+    freeaddrinfo(res);
+    return up;
+}
+
+/* accepts(url), from the last few seconds' answer when there is one. */
+static bool answers(Settings *s, const char *url)
+{
+    double t = now_s();
+    DashboardCheck *slot = &s->checks[0];
+    for (int i = 0; i < DASHBOARD_CHECKS; i++) {
+        DashboardCheck *c = &s->checks[i];
+        if (c->url && !strcmp(c->url, url) && t - c->at < check_keep_s)
+            return c->up;
+        if (!c->url || c->at < slot->at)
+            slot = c;
+    }
+    free(slot->url);
+    slot->url = strdup(url);
+    slot->at = t;
+    slot->up = accepts(url);
+    return slot->up;
+}
+
+static bool alive(long pid) { return kill((pid_t)pid, 0) == 0 || errno == EPERM; }
+
+/* The address of a running `mytriton serve` that serves `real` (a real
+ * path), from the runtime files; the first by file name when several do. */
+static char *served_by(Settings *s, const char *real)
+{
+    char dir[PATH_MAX];
+    if (!mt_dashboard_runtime_dir(getenv("XDG_RUNTIME_DIR"), getenv("XDG_CACHE_HOME"), getenv("HOME"), dir,
+                                  sizeof dir))
+        return NULL;
+    DIR *d = opendir(dir);
+    if (!d)
+        return NULL;
+    char *best = NULL, best_name[NAME_MAX + 1] = "";
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!mt_dashboard_runtime_name(e->d_name) || (best && strcmp(e->d_name, best_name) > 0))
+            continue;
+        char path[PATH_MAX + NAME_MAX + 2];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        long long size;
+        char *text = read_text(path, &size);
+        cJSON *doc = text ? cJSON_Parse(text) : NULL;
+        MtDashboardRuntime r;
+        if (doc && mt_dashboard_runtime_read(doc, &r) && alive(r.pid) && mt_dashboard_serves(&r, real) &&
+            answers(s, r.url)) {
+            free(best);
+            best = strdup(r.url);
+            snprintf(best_name, sizeof best_name, "%s", e->d_name);
+        }
+        cJSON_Delete(doc);
+        free(text);
+    }
+    closedir(d);
+    return best;
+}
+
+char *mt_lsp_dashboard_for(Settings *s, const char *path)
+{
+    if (s->dashboard_url) {
+        if (!answers(s, s->dashboard_url))
+            return NULL;
+        /* the page's address: "http://host:port" gets its "/" */
+        const char *u = s->dashboard_url, *rest = strstr(u, "://");
+        bool bare = rest && !strchr(rest + 3, '/') && !strchr(rest + 3, '?');
+        size_t n = strlen(u);
+        char *out = malloc(n + 2);
+        if (out)
+            snprintf(out, n + 2, "%s%s", u, bare ? "/" : "");
+        return out;
+    }
+    char real[PATH_MAX];
+    if (!path || path[0] != '/')
+        return NULL;
+    return served_by(s, realpath(path, real) ? real : path);
 }

@@ -4,8 +4,10 @@
  * block, output elements per thread and shared memory (mt_query_kernel),
  * or why it did not compile; a lens that opens its stages; for a kernel
  * with several @triton.autotune configs, the config compiled and a lens
- * that moves to the next; with the setting mytriton.dashboardUrl, a lens
- * that opens the kernel in the dashboard. The commands run in the editor
+ * that moves to the next; while a dashboard runs (the setting
+ * mytriton.dashboardUrl when it answers, else a `mytriton serve` of the
+ * document's folder: config.c), a lens that opens the kernel in it. The
+ * commands run in the editor
  * integrations (mytriton.showStages, which asks for mytriton/stages) or,
  * in any client, through workspace/executeCommand (commands.c). */
 #include <stdio.h>
@@ -36,15 +38,14 @@ static cJSON *lens(Server *s, Doc *d, const Kernel *k, const char *title, const 
     return l;
 }
 
-/* The dashboard's address of a kernel: <dashboardUrl>/#file=PATH&kernel=NAME,
- * percent-encoded (malloc'ed). */
-static char *dashboard_link(const Server *s, const Doc *d, const Kernel *k)
+/* The dashboard's address of a kernel: <base>#file=PATH&kernel=NAME,
+ * percent-encoded (malloc'ed); base is the page's address
+ * (mt_lsp_dashboard_for). */
+static char *dashboard_link(const char *base, const Doc *d, const Kernel *k)
 {
-    const char *base = s->settings.dashboard_url;
     char *file = mt_lsp_path_to_uri(d->path); /* file://... : its path part is encoded */
     Text t = {0};
-    size_t n = strlen(base);
-    mt_lsp_text_printf(&t, "%s%s#file=", base, n && base[n - 1] == '/' ? "" : "/");
+    mt_lsp_text_printf(&t, "%s#file=", base);
     for (const char *p = file ? file + 7 : d->path; *p; p++) {
         if (*p == '&' || *p == '#' || *p == '=' || *p == '+')
             mt_lsp_text_printf(&t, "%%%02X", (unsigned char)*p);
@@ -88,6 +89,7 @@ cJSON *mt_lsp_handle_code_lens(Server *s, const cJSON *params, RpcErr *err)
     cJSON *out = cJSON_CreateArray();
     if (!s->settings.code_lens)
         return out;
+    char *dashboard = d->nkernels ? mt_lsp_dashboard_for(&s->settings, d->path) : NULL;
     for (size_t i = 0; i < d->nkernels; i++) {
         const Kernel *k = &d->kernels[i];
         char title[256];
@@ -110,12 +112,13 @@ cJSON *mt_lsp_handle_code_lens(Server *s, const cJSON *params, RpcErr *err)
                      k->disc->nconfigs, k->disc->config_text);
             cJSON_AddItemToArray(out, lens(s, d, k, title, "mytriton.nextConfig", NULL));
         }
-        if (s->settings.dashboard_url && !k->helper) {
-            char *url = dashboard_link(s, d, k);
+        if (dashboard && !k->helper) {
+            char *url = dashboard_link(dashboard, d, k);
             if (url)
                 cJSON_AddItemToArray(out, lens(s, d, k, "Open in dashboard", "mytriton.openDashboard", url));
             free(url);
         }
     }
+    free(dashboard);
     return out;
 }

@@ -65,6 +65,7 @@
     X(ModuleGetFunction, cuModuleGetFunction, NULL)                   \
     X(FuncGetAttribute, cuFuncGetAttribute, NULL)                     \
     X(FuncSetAttribute, cuFuncSetAttribute, NULL)                     \
+    X(OccupancyMaxActiveBlocks, cuOccupancyMaxActiveBlocksPerMultiprocessor, NULL) \
     X(LaunchKernel, cuLaunchKernel, NULL)                             \
     X(EventCreate, cuEventCreate, NULL)                               \
     X(EventRecord, cuEventRecord, NULL)                               \
@@ -543,6 +544,16 @@ MtStatus mt_cuda_module_function(MtCuda *cu, MtCudaModule *m, const char *symbol
 }
 
 const MtCudaFuncInfo *mt_cuda_func_info(const MtCudaFunc *fn) { return fn ? &fn->info : NULL; }
+
+MtStatus mt_cuda_occupancy(MtCuda *cu, const MtCudaFunc *fn, int block_threads, size_t dynamic_smem, int *blocks,
+                           char *err, size_t errlen)
+{
+    *blocks = 0;
+    if (refuse(cu, "cuOccupancyMaxActiveBlocksPerMultiprocessor", err, errlen))
+        return MT_ERR_CUDA;
+    return check(cu, cu->d.OccupancyMaxActiveBlocks(blocks, fn->fn, block_threads, dynamic_smem),
+                 "cuOccupancyMaxActiveBlocksPerMultiprocessor", fn->symbol, err, errlen);
+}
 
 /* The checks cuLaunchKernel would otherwise answer with a bare
  * CUDA_ERROR_INVALID_VALUE. Returns true (and the message) on a violation. */

@@ -117,6 +117,12 @@ MtStatus mt_cuda_module_unload(MtCuda *cu, MtCudaModule *m, char *err, size_t er
 MtStatus mt_cuda_module_function(MtCuda *cu, MtCudaModule *m, const char *symbol,
                                  MtCudaFunc **out, char *err, size_t errlen);
 const MtCudaFuncInfo *mt_cuda_func_info(const MtCudaFunc *fn);
+/* The most blocks of `block_threads` threads (and `dynamic_smem` bytes of
+ * dynamic shared memory) of fn that one SM holds at once, as the driver
+ * computes it (cuOccupancyMaxActiveBlocksPerMultiprocessor: the kernel's
+ * registers, shared memory and the SM's limits). */
+MtStatus mt_cuda_occupancy(MtCuda *cu, const MtCudaFunc *fn, int block_threads, size_t dynamic_smem, int *blocks,
+                           char *err, size_t errlen);
 
 /* Launch on the default stream, asynchronously. `kernel_name` names the
  * kernel in messages (the source-level name; NULL uses the symbol). Before

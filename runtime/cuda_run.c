@@ -107,6 +107,11 @@ MtStatus mt_cuda_run(MtCtx *c, MtCompiled *k, MtLaunch *launch, MtCuda *cu, MtKc
     const MtCudaFuncInfo *fi = mt_cuda_func_info(fn);
     res->registers = fi->num_regs;
     res->shared_bytes = fi->static_smem;
+    res->local_bytes = fi->local_bytes;
+    res->max_threads_per_block = fi->max_threads_per_block;
+    char why[256];
+    if (mt_cuda_occupancy(cu, fn, (int)shape.threads, 0, &res->blocks_per_sm, why, sizeof why) != MT_OK)
+        res->blocks_per_sm = 0; /* the occupancy is then computed from the figures above (web/occupancy.c) */
     if (opt && opt->profile_iters > 0) {
         st = mt_cuda_profile_launch(cu, fn, name, l.grid, l.block, params, opt->warmup ? opt->warmup : 3,
                                     opt->profile_iters, &res->profile, err, errlen);

@@ -18,6 +18,9 @@ typedef struct MtCudaRunResult {
     int threads;              /* CUDA threads per block */
     int registers;            /* registers per thread (from the loaded function) */
     int shared_bytes;         /* static shared memory per block */
+    int local_bytes;          /* local memory (stack, spills) per thread */
+    int max_threads_per_block; /* the loaded function's limit */
+    int blocks_per_sm;        /* the driver's occupancy for the launch's blocks; 0 when it did not say */
     bool profiled;
     MtProfile profile;        /* when profiled (mt_profile_free via mt_cuda_run_result_free) */
 } MtCudaRunResult;

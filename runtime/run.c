@@ -483,7 +483,8 @@ static bool run_cuda(Run *run, MtArray **ref)
             ok = false;
         } else {
             static const char *const hits[] = {"compiled", "memory cache", "disk cache"};
-            d->registers = res.registers, d->shared_bytes = res.shared_bytes;
+            d->registers = res.registers, d->shared_bytes = res.shared_bytes, d->local_bytes = res.local_bytes;
+            d->max_threads_per_block = res.max_threads_per_block, d->blocks_per_sm = res.blocks_per_sm;
             d->code = mt_compiled_codegen(run->k) == MT_CODEGEN_MLIR ? "MLIR ptx" : "cubin";
             d->cubin = run->o->ptx_path ? run->o->ptx_path : hits[res.cache];
             if (res.profiled)

@@ -172,8 +172,11 @@ typedef struct MtRunDevice {
     int sm_count;
     uint64_t memory;          /* bytes */
     int driver_version;       /* 13000 for CUDA 13.0 */
-    int registers;            /* per thread, of the loaded kernel */
+    int registers;            /* per thread, of the loaded kernel (cuFuncGetAttribute) */
     int shared_bytes;         /* static shared memory per block */
+    int local_bytes;          /* local memory per thread (stack, spills) */
+    int max_threads_per_block; /* the loaded kernel's limit */
+    int blocks_per_sm;        /* resident blocks per SM (cuOccupancyMaxActiveBlocksPerMultiprocessor); 0: unknown */
     const char *code;         /* what was loaded: "cubin", or "MLIR ptx" */
     const char *cubin;        /* where it came from: "compiled", "memory cache", "disk cache", or the --ptx file */
 } MtRunDevice;

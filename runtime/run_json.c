@@ -147,6 +147,12 @@ static cJSON *device_json(const MtRunDevice *d)
     if (d->cubin) {
         cJSON_AddNumberToObject(o, "registers", d->registers);
         cJSON_AddNumberToObject(o, "shared_bytes", d->shared_bytes);
+        cJSON_AddNumberToObject(o, "local_bytes", d->local_bytes);
+        cJSON_AddNumberToObject(o, "max_threads_per_block", d->max_threads_per_block);
+        if (d->blocks_per_sm > 0)
+            cJSON_AddNumberToObject(o, "blocks_per_sm", d->blocks_per_sm);
+        else
+            cJSON_AddNullToObject(o, "blocks_per_sm");
     }
     str(o, "code", d->code);
     str(o, "cubin", d->cubin);

@@ -4,7 +4,8 @@
  *   POST /api/runs                check, record and queue a run; 202 {id}
  *   GET  /api/runs                the history, newest first
  *   GET  /api/runs/{id}           one run: request, source, result, outputs,
- *                                 and the occupancy of a GPU run's blocks
+ *                                 the occupancy of a GPU run's blocks, and
+ *                                 its bytes, FLOPs and rates (cost.c)
  *   DELETE /api/runs/{id}         forget a run and its files
  *   GET  /api/runs/{id}/outputs/{name}   an output array as .npy
  *
@@ -12,17 +13,19 @@
  * spec in the format of docs/launch-spec.md (grid, args, constexprs,
  * bytes, flops, tolerance) -- an array argument may also be {"upload":
  * ID} for an uploaded .npy -- plus "backend" (interp or cuda), "device",
- * "compare" and "profile". Before anything is queued the spec is parsed
- * by the runtime's own parser (errors name the spec field), its signature
- * derived as `mytriton run` derives it (the constexprs it leaves out
- * taken from the discovery, as the compile the page showed took them),
- * and the kernel compiled for it (errors come back as diagnostics): a run
- * that cannot start is refused at once rather than failing in a worker.
+ * "compare", "profile" and "keep_outputs". Before anything is queued the
+ * spec is parsed by the runtime's own parser (errors name the spec field),
+ * its signature derived as `mytriton run` derives it (the constexprs it
+ * leaves out taken from the discovery, as the compile the page showed took
+ * them), and the kernel compiled for it (errors come back as
+ * diagnostics): a run that cannot start is refused at once rather than
+ * failing in a worker.
  *
  * An accepted run gets a folder DATA/runs/ID holding kernel.py, spec.json
  * (which `mytriton run` can replay as it is), inputs/ (uploads, linked) and
- * outputs/ (the worker's .npy files), a history row, and a job whose
- * events the page follows (events.c). */
+ * outputs/ (the worker's .npy files, unless "keep_outputs" is false: the
+ * ceilings' 2 GiB copy), a history row, and a job whose events the page
+ * follows (events.c). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +37,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "cost.h"
 #include "history.h"
 #include "jobs.h"
 #include "launch_spec.h"
@@ -114,6 +118,7 @@ typedef struct RunOpts {
     int device;               /* -1 for the interpreter */
     bool compare;
     int profile;
+    bool keep_outputs;        /* the worker writes every array to the run's outputs/ */
 } RunOpts;
 
 static bool run_opts(WebReq *r, const cJSON *body, RunOpts *o)
@@ -122,6 +127,7 @@ static bool run_opts(WebReq *r, const cJSON *body, RunOpts *o)
     const cJSON *dev = cJSON_GetObjectItemCaseSensitive(body, "device");
     const cJSON *cmp = cJSON_GetObjectItemCaseSensitive(body, "compare");
     const cJSON *prof = cJSON_GetObjectItemCaseSensitive(body, "profile");
+    const cJSON *keep = cJSON_GetObjectItemCaseSensitive(body, "keep_outputs");
     o->backend = b ? cJSON_GetStringValue(b) : "interp";
     if (!o->backend || (strcmp(o->backend, "interp") && strcmp(o->backend, "cuda"))) {
         mt_web_reply_error(r, 400, "bad_field", "backend", "backend must be \"interp\" or \"cuda\"");
@@ -141,6 +147,11 @@ static bool run_opts(WebReq *r, const cJSON *body, RunOpts *o)
         return false;
     }
     o->compare = cJSON_IsTrue(cmp);
+    if (keep && !cJSON_IsBool(keep)) {
+        mt_web_reply_error(r, 400, "bad_field", "keep_outputs", "keep_outputs must be true or false");
+        return false;
+    }
+    o->keep_outputs = !cJSON_IsFalse(keep);
     o->profile = 0;
     if (prof && (!cJSON_IsNumber(prof) || prof->valuedouble < 0 || prof->valuedouble > 100000 ||
                  prof->valuedouble != (int)prof->valuedouble)) {
@@ -462,7 +473,8 @@ void mt_web_api_run_start(WebReq *r)
     if (q.num_stages)
         cJSON_AddNumberToObject(req, "num_stages", q.num_stages);
     snprintf(path, sizeof path, "%s/outputs", dir);
-    cJSON_AddStringToObject(req, "dump", path);
+    if (o.keep_outputs)
+        cJSON_AddStringToObject(req, "dump", path);
     RunCtx *rc = malloc(sizeof *rc);
     if (rc) {
         rc->s = r->s;
@@ -562,42 +574,34 @@ static cJSON *outputs(const MtWebServer *s, int64_t id)
     return a;
 }
 
-/* The occupancy of a GPU run's blocks, from the registers and shared
- * memory its kernel was loaded with and the limits the GPU probe read for
- * the device of the same name; NULL for runs that were not on a GPU. */
+/* The occupancy of a GPU run's blocks: the driver's resident blocks when
+ * the run reports them, with the breakdown by resource calculated from the
+ * registers and shared memory its kernel was loaded with and the limits
+ * the GPU probe read for the device of the same name (occupancy.c); NULL
+ * for runs that were not on a GPU. */
 static cJSON *run_occupancy(MtWebServer *s, const cJSON *result)
 {
     const cJSON *dev = cJSON_GetObjectItemCaseSensitive(result, "device");
     const cJSON *regs = cJSON_GetObjectItemCaseSensitive(dev, "registers");
     const cJSON *smem = cJSON_GetObjectItemCaseSensitive(dev, "shared_bytes");
+    const cJSON *blocks = cJSON_GetObjectItemCaseSensitive(dev, "blocks_per_sm");
     const cJSON *threads = cJSON_GetObjectItemCaseSensitive(result, "cuda_threads");
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(dev, "name"));
     if (!cJSON_IsNumber(regs) || !cJSON_IsNumber(smem) || !cJSON_IsNumber(threads) || !name)
         return NULL;
-    cJSON *info = mt_web_workers_info(s->workers), *out = NULL;
+    cJSON *info = mt_web_workers_info(s->workers);
+    WebSmLimits l;
+    bool known = false;
     const cJSON *d;
     cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(info, "cuda"), "devices"))
     {
-        WebSmLimits l;
         const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "name"));
-        if (!n || strcmp(n, name) || !mt_web_sm_limits(d, &l))
-            continue;
-        WebOccupancy o;
-        if (mt_web_occupancy(&l, threads->valueint, regs->valueint, smem->valueint, &o)) {
-            out = mt_web_occupancy_json(&o);
-        } else {
-            out = cJSON_CreateObject();
-            cJSON_AddStringToObject(out, "unavailable", o.limit ? "the block needs more than the device allows"
-                                                                : "the device's limits are incomplete");
-        }
-        break;
-    }
-    if (!out) {
-        out = cJSON_CreateObject();
-        cJSON_AddStringToObject(out, "unavailable", "no GPU of that name on this server to read its limits from");
+        if (n && !strcmp(n, name) && (known = mt_web_sm_limits(d, &l)))
+            break;
     }
     cJSON_Delete(info);
-    return out;
+    return mt_web_run_occupancy(known ? &l : NULL, threads->valueint, regs->valueint, smem->valueint,
+                                cJSON_IsNumber(blocks) ? blocks->valueint : 0);
 }
 
 void mt_web_api_run_get(WebReq *r)
@@ -614,6 +618,7 @@ void mt_web_api_run_get(WebReq *r)
     cJSON *occ = run_occupancy(r->s, cJSON_GetObjectItemCaseSensitive(run, "result"));
     if (occ)
         cJSON_AddItemToObject(run, "occupancy", occ);
+    cJSON_AddItemToObject(run, "cost", mt_web_run_cost(r->s, id, run));
     mt_web_reply_json(r, 200, run);
 }
 

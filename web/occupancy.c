@@ -11,7 +11,18 @@
  * driver's reserved bytes per block, rounded up to 128 bytes (256 before
  * compute capability 8), out of the SM's largest carveout. Threads: the
  * SM's resident warps over warps per block. And at most blocks_per_sm. The
- * least of the four is the answer. */
+ * least of the four is the answer.
+ *
+ * Where the figure comes from, in the order the dashboard prefers: the
+ * driver (cuOccupancyMaxActiveBlocksPerMultiprocessor for the loaded
+ * kernel, in a GPU run's result); this calculation with the device's
+ * limits (the probe's cuDeviceGetAttribute values) and the loaded
+ * kernel's registers and shared memory, for a GPU run whose driver said
+ * nothing; and, with no GPU at all, this calculation with the
+ * architectural limits of the compile's target (the table below, NVIDIA's
+ * per-compute-capability figures) and the registers and shared memory
+ * read from the cubin NVRTC made (runtime/cubin_info.c, what `ptxas -v`
+ * reports). Each answer says which ("source"). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +72,31 @@ bool mt_web_occupancy(const WebSmLimits *l, int threads, int registers, int shar
     return o->blocks_per_sm > 0;
 }
 
+/* Per SM, by compute capability (the CUDA C++ Programming Guide's table of
+ * technical specifications): resident threads and blocks, shared memory
+ * (the largest carveout) and the shared memory reserved per block; 64 Ki
+ * registers per SM and per block, warps of 32, everywhere. */
+static const struct {
+    int sm, threads, blocks, smem, reserved;
+} arch_limits[] = {
+    {70, 2048, 32, 98304, 0},     {75, 1024, 16, 65536, 0},     {80, 2048, 32, 167936, 1024},
+    {86, 1536, 16, 102400, 1024}, {87, 1536, 16, 167936, 1024}, {89, 1536, 24, 102400, 1024},
+    {90, 2048, 32, 233472, 1024}, {100, 2048, 32, 233472, 1024}, {120, 1536, 32, 102400, 1024},
+};
+
+bool mt_web_sm_limits_for_arch(int sm, WebSmLimits *l)
+{
+    memset(l, 0, sizeof *l);
+    for (size_t i = 0; i < sizeof arch_limits / sizeof *arch_limits; i++)
+        if (arch_limits[i].sm == sm) {
+            *l = (WebSmLimits){.cc_major = sm / 10, .warp_size = 32, .regs_per_sm = 65536, .regs_per_block = 65536,
+                               .threads_per_sm = arch_limits[i].threads, .blocks_per_sm = arch_limits[i].blocks,
+                               .smem_per_sm = arch_limits[i].smem, .smem_reserved_per_block = arch_limits[i].reserved};
+            return true;
+        }
+    return false;
+}
+
 static bool int_at(const cJSON *o, const char *key, int *out)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -81,9 +117,10 @@ bool mt_web_sm_limits(const cJSON *d, WebSmLimits *l)
            int_at(d, "smem_reserved_per_block", &l->smem_reserved_per_block);
 }
 
-cJSON *mt_web_occupancy_json(const WebOccupancy *o)
+cJSON *mt_web_occupancy_json(const WebOccupancy *o, const char *source)
 {
     cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "source", source);
     cJSON_AddNumberToObject(j, "blocks_per_sm", o->blocks_per_sm);
     cJSON_AddNumberToObject(j, "warps_per_sm", o->warps_per_sm);
     cJSON_AddNumberToObject(j, "max_warps_per_sm", o->max_warps_per_sm);
@@ -94,5 +131,40 @@ cJSON *mt_web_occupancy_json(const WebOccupancy *o)
     cJSON_AddNumberToObject(by, "registers", o->by_registers == INT_MAX ? -1 : o->by_registers);
     cJSON_AddNumberToObject(by, "shared_memory", o->by_shared == INT_MAX ? -1 : o->by_shared);
     cJSON_AddNumberToObject(by, "blocks", o->by_blocks);
+    return j;
+}
+
+cJSON *mt_web_run_occupancy(const WebSmLimits *l, int threads, int registers, int shared_bytes, int driver_blocks)
+{
+    WebOccupancy o;
+    bool calculated = l && mt_web_occupancy(l, threads, registers, shared_bytes, &o);
+    cJSON *j;
+    if (driver_blocks <= 0) {
+        if (calculated)
+            return mt_web_occupancy_json(&o, "calculated");
+        j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "unavailable", !l ? "no GPU of that name on this server to read its limits from"
+                                                 : o.limit ? "the block needs more than the device allows"
+                                                           : "the device's limits are incomplete");
+        return j;
+    }
+    int warps = (threads + 31) / 32;
+    if (calculated) {
+        j = mt_web_occupancy_json(&o, "driver");
+        /* the driver's count, the calculation's breakdown; a limit only where the two agree */
+        if (o.blocks_per_sm != driver_blocks) {
+            cJSON_DeleteItemFromObject(j, "limit");
+            cJSON_AddNumberToObject(j, "calculated_blocks_per_sm", o.blocks_per_sm);
+        }
+        cJSON_ReplaceItemInObject(j, "blocks_per_sm", cJSON_CreateNumber(driver_blocks));
+        cJSON_ReplaceItemInObject(j, "warps_per_sm", cJSON_CreateNumber(driver_blocks * warps));
+        cJSON_ReplaceItemInObject(j, "fraction",
+                                  cJSON_CreateNumber((double)driver_blocks * warps / o.max_warps_per_sm));
+        return j;
+    }
+    j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "source", "driver");
+    cJSON_AddNumberToObject(j, "blocks_per_sm", driver_blocks);
+    cJSON_AddNumberToObject(j, "warps_per_sm", driver_blocks * warps);
     return j;
 }

@@ -35,7 +35,16 @@ bool mt_web_occupancy(const WebSmLimits *l, int threads, int registers, int shar
 /* Limits from one device entry of the GPU probe ({"cc": "9.0", "regs_per_sm": ...}); false when it
  * lacks any. */
 bool mt_web_sm_limits(const cJSON *device, WebSmLimits *l);
-/* {"blocks_per_sm", "warps_per_sm", "max_warps_per_sm", "fraction", "limit", "by": {...}} */
-cJSON *mt_web_occupancy_json(const WebOccupancy *o);
+/* The architectural limits of sm_<sm> (90: H100/H200), for a compile with
+ * no GPU to ask; false for an architecture the table lacks. */
+bool mt_web_sm_limits_for_arch(int sm, WebSmLimits *l);
+/* {"source", "blocks_per_sm", "warps_per_sm", "max_warps_per_sm", "fraction", "limit", "by": {...}} */
+cJSON *mt_web_occupancy_json(const WebOccupancy *o, const char *source);
+/* A GPU run's occupancy: the driver's resident blocks (driver_blocks > 0,
+ * "source": "driver"), with the calculation's breakdown by resource where
+ * the device's limits l are known (and "calculated_blocks_per_sm" where
+ * it disagrees); else the calculation ("source": "calculated"); else
+ * {"unavailable": why}. l may be NULL (no such device here). */
+cJSON *mt_web_run_occupancy(const WebSmLimits *l, int threads, int registers, int shared_bytes, int driver_blocks);
 
 #endif

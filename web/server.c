@@ -464,6 +464,7 @@ MtWebServer *mt_web_start(const MtWebOptions *opt, char *err, size_t errlen)
     }
     s->listen_fd = -1;    /* libmicrohttpd closes it when it stops */
     mt_web_log(s, "serving %zu root%s on %s", s->roots.n, s->roots.n == 1 ? "" : "s", s->url);
+    mt_web_runtime_file_write(s);
     return s;
 fail:
     mt_web_stop(s);
@@ -479,6 +480,7 @@ void mt_web_stop(MtWebServer *s)
     if (!s)
         return;
     atomic_store(&s->stopping, true);
+    mt_web_runtime_file_remove(s);
     if (s->jobs)
         mt_web_jobs_shutdown(s->jobs);    /* wakes event streams so their threads end */
     if (s->mhd)

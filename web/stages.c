@@ -7,7 +7,9 @@
  * lines are linked through the line tables those formats carry for the
  * generated CUDA (`.loc FILE LINE COL` directives in PTX, `//## File ...,
  * line N` comments in nvdisasm's --print-line-info output), and from the
- * CUDA line on to the source as above. */
+ * CUDA line on to the source as above. The PTX part also carries what the
+ * cubin says of the kernel's resources and the occupancy they give on the
+ * target architecture, which needs no GPU. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +18,10 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "cubin_info.h"
 #include "cuda_build.h"
 #include "diff.h"
+#include "occupancy.h"
 #include "tool.h"
 #include "stages.h"
 
@@ -248,6 +252,38 @@ static cJSON *sass_json(const MtWebServer *s, MtCtx *c, MtCompiled *k, const MtN
     return o;
 }
 
+/* What the cubin says of the kernel's registers, shared memory and stack
+ * (cubin_info.c: `ptxas -v`'s figures, read as data), and the occupancy
+ * they give on the architecture it was compiled for, calculated with that
+ * architecture's limits: the figures of a compile, with no GPU to ask. A
+ * GPU run has the driver's own (GET /api/runs/ID). */
+static void add_resources(cJSON *ptx, MtCompiled *k, const MtNvrtcOutput *out, int sm)
+{
+    MtCubinResources r;
+    MtLaunchShape shape;
+    if (!mt_cubin_resources(out->cubin, out->cubin_len, mt_compiled_kernel_name(k), &r) ||
+        !mt_compiled_launch_shape(k, &shape))
+        return;
+    cJSON *o = cJSON_AddObjectToObject(ptx, "resources");
+    cJSON_AddStringToObject(o, "source", "cubin");
+    cJSON_AddNumberToObject(o, "registers", r.registers);
+    cJSON_AddNumberToObject(o, "shared_bytes", r.shared_bytes);
+    cJSON_AddNumberToObject(o, "local_bytes", r.local_bytes);
+    cJSON_AddNumberToObject(o, "max_threads_per_block", r.max_threads_per_block);
+    cJSON_AddNumberToObject(o, "threads", shape.threads);
+    WebSmLimits l;
+    WebOccupancy occ;
+    if (!mt_web_sm_limits_for_arch(sm, &l))
+        return;
+    if (mt_web_occupancy(&l, (int)shape.threads, r.registers, r.shared_bytes, &occ)) {
+        cJSON *j = mt_web_occupancy_json(&occ, "calculated");
+        char arch[32];
+        snprintf(arch, sizeof arch, "sm_%d", sm);
+        cJSON_AddStringToObject(j, "limits", arch);
+        cJSON_AddItemToObject(ptx, "occupancy", j);
+    }
+}
+
 cJSON *mt_web_nvrtc_stages(const MtWebServer *s, MtCtx *c, MtCompiled *k, int sm, bool sass, const char *src,
                            size_t len, cJSON **sass_out)
 {
@@ -266,6 +302,7 @@ cJSON *mt_web_nvrtc_stages(const MtWebServer *s, MtCtx *c, MtCompiled *k, int sm
     }
     add_text_with_lines(ptx, c, k, out.ptx, ptx_line_table, src, len);
     cJSON_AddNumberToObject(ptx, "cubin_bytes", (double)out.cubin_len);
+    add_resources(ptx, k, &out, sm);
     if (sass)
         *sass_out = sass_json(s, c, k, &out, src, len);
     mt_nvrtc_output_free(&out);

@@ -76,10 +76,16 @@ struct MtWebServer {
     WebJobs *jobs;
     WebLimits *limits;        /* compile slots and watchdog */
     MtKcache *kcache;         /* NVRTC outputs, shared by the request threads */
+    char *runtime_path;       /* the runtime file written (runtime_file.c), or NULL */
     atomic_bool stopping;
 };
 
 void mt_web_log(MtWebServer *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The runtime file editors find the dashboard by (runtime_file.c): written
+ * when opt.runtime_file is set (a failure is logged, never fatal), removed. */
+void mt_web_runtime_file_write(MtWebServer *s);
+void mt_web_runtime_file_remove(MtWebServer *s);
 
 /* ---- one request ----------------------------------------------------------------- */
 

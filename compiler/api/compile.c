@@ -346,7 +346,11 @@ const char *mt_compiled_signature(MtCtx *c, const MtCompiled *k)
     mt_buf_init(&b, &c->arena);
     for (uint32_t i = 0; i < k->prog->nsig; i++) {
         const MtKernelParam *p = &k->prog->sig[i];
+        const MtExpr *e = k->prog->sig_param[i];
         mt_buf_printf(&b, "%s%s", i ? "," : "", p->value ? p->value : p->type ? p->type : "?");
+        /* a divisibility hint is part of the specialisation: a replay without it loses the vector accesses */
+        if (!p->value && e && e->u.param.div > 1)
+            mt_buf_printf(&b, ":%u", e->u.param.div);
     }
     return mt_buf_str(&b);
 }

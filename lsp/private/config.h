@@ -24,6 +24,16 @@ typedef enum InferredTypes { INFERRED_HINT, INFERRED_DIAGNOSTIC, INFERRED_OFF } 
  * nothing, the mlir stage, or the mlir stage and the mlir-llvm stage. */
 typedef enum HoverMlir { HOVER_MLIR_OFF, HOVER_MLIR_ON, HOVER_MLIR_LLVM } HoverMlir;
 
+/* The last answer of a dashboard address, kept a few seconds so that code
+ * lens requests, which ask on every edit, wait on at most one short
+ * connect (config.c). */
+enum { DASHBOARD_CHECKS = 8 };
+typedef struct DashboardCheck {
+    char *url;
+    double at;                /* CLOCK_MONOTONIC seconds */
+    bool up;
+} DashboardCheck;
+
 typedef struct Settings {
     cJSON *constexprs;        /* object NAME -> value, lowest precedence; NULL if none */
     int last_stage;           /* MT_STAGE_SSA, MT_STAGE_LAYOUT or MT_STAGE_CUDA */
@@ -32,7 +42,9 @@ typedef struct Settings {
     InferredTypes inferred_types;
     HoverMlir hover_mlir;     /* compiled on the first hover that wants it, not on each edit (mlir.c) */
     char *rules_url;          /* base of the rule pages, ending in '/'; NULL: the server's default */
-    char *dashboard_url;      /* the dashboard's address, for the "Open in dashboard" lens; NULL: no lens */
+    char *dashboard_url;      /* the dashboard's address, for the "Open in dashboard" lens; NULL: a running
+                               * `mytriton serve` of the document's folder, found by its runtime file */
+    DashboardCheck checks[DASHBOARD_CHECKS]; /* not settings: what the addresses answered lately */
 } Settings;
 
 void mt_lsp_settings_init(Settings *s);
@@ -41,6 +53,14 @@ void mt_lsp_settings_init(Settings *s);
  * the wrong type keeps the previous setting. */
 void mt_lsp_settings_apply(Settings *s, const cJSON *section);
 void mt_lsp_settings_free(Settings *s);
+
+/* The running dashboard to open document `path` in, as the page's address
+ * the lens appends "#file=..." to (malloc'ed), or NULL when none runs: the
+ * configured dashboardUrl when it accepts a connection; without one, a
+ * `mytriton serve` whose runtime file (mytriton/dashboard.h) names a live
+ * process, a root that holds the document, and an address that accepts a
+ * connection. */
+char *mt_lsp_dashboard_for(Settings *s, const char *path);
 
 /* The parsed project file of one folder tree, cached by path and mtime. */
 typedef struct Project {

@@ -220,7 +220,7 @@ class Constexprs(unittest.TestCase):
             "*fp32:16,*fp32:16,i32,tl.bfloat16,'leaky_relu',64", "*fp32:16,*fp32:16,i32,tl.bfloat16,'relu',64",
             "*fp32:16,*fp32:16,i32,tl.float16,'leaky_relu',64", "*fp32:16,*fp32:16,i32,tl.float16,'relu',64"])
         compiled = self.k.warmup(self.x, self.out, 100, DTYPE=tl.float16, ACTIVATION="relu", BLOCK=64, grid=(2,))
-        self.assertEqual(compiled.signature, "*fp32,*fp32,i32,tl.float16,'relu',64")
+        self.assertEqual(compiled.signature, "*fp32:16,*fp32:16,i32,tl.float16,'relu',64")  # its key's
         self.assertEqual(self.k.compiles, 4)
 
     def test_errors(self):

@@ -3,8 +3,10 @@
 // One row per runtime parameter: an array (dtype, shape, and an init
 // recipe, or an uploaded .npy) for a pointer, a value for a scalar; then
 // the grid, the backend (interpreter, or a GPU when the server found one),
-// "compare with the interpreter", the number of profiled launches, and the
-// optional bytes/FLOPs/tolerance of docs/launch-spec.md. The panel's state
+// "compare with the interpreter", the number of profiled launches, the
+// tolerance, and the spec's optional bytes/FLOPs of docs/launch-spec.md
+// (left empty, the compiler counts them; given, they override its totals
+// in the profile). The panel's state
 // is a launch spec; runs, the history and the examples' spec files all
 // speak that format, so a run reopened from the history fills the panel
 // back exactly.
@@ -181,8 +183,8 @@ export class LaunchPanel {
     row.append(el('label', { text: ' backend ' }, backend), gpuOnly);
     root.append(row);
 
-    const extra = el('details', { class: 'launch-extra' }, el('summary', { text: 'bytes, FLOPs, tolerance' }));
-    for (const [k, hint] of [['bytes', 'e.g. 12 * n'], ['flops', 'e.g. n']]) {
+    const extra = el('details', { class: 'launch-extra' }, el('summary', { text: 'tolerance, bytes and FLOPs override' }));
+    for (const [k, hint] of [['bytes', "the compiler's count"], ['flops', "the compiler's count"]]) {
       const inp = el('input', { size: 18, placeholder: hint, value: this.spec[k] ?? '' });
       inp.addEventListener('change', () => {
         this.spec[k] = /^\d+$/.test(inp.value.trim()) ? Number(inp.value) : inp.value.trim();

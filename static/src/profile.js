@@ -2,19 +2,23 @@
 //
 //  - the N timed launches (CUPTI kernel durations, or CUDA events when
 //    CUPTI is missing), one point per launch, with min/median/max;
-//  - achieved GB/s and TFLOP/s from the bytes and FLOPs of the launch;
+//  - achieved GB/s and TFLOP/s from the bytes and FLOPs the compiler counts
+//    (the run's "cost": per program times the programs, or the spec's own
+//    counts where it gives them), over the median launch;
 //  - registers and shared memory per block from the loaded cubin, and the
-//    occupancy the server computes from them with the device's limits;
+//    occupancy: the driver's, else computed from them with the device's
+//    limits (the text says which);
 //  - a roofline: the device's copy bandwidth and fp32 FMA rate, measured
-//    once per device by two small kernels and cached by the server
-//    (GET/POST /api/ceilings), with this run as a point;
+//    once per device by two small kernels (the best of their profiled
+//    launches) and cached by the server (GET/POST /api/ceilings), with
+//    this run as a point;
 //  - a size sweep: the same launch with one scalar stepped over a range
 //    (arrays whose extent equals that scalar follow it), time and GB/s
 //    against size.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { get, post, follow } from './api.js';
-import { occupancyText } from './results.js';
+import { costText, occupancyText } from './results.js';
 
 const el = (tag, cls, text) => {
   const e = document.createElement(tag);
@@ -31,8 +35,8 @@ export function profileOf(run) {
   if (!p) return null;
   const samples = (p.samples_ns || []).map((x) => x / 1000);
   const median = p.median_ns;
-  const bytes = res.bytes >= 0 ? res.bytes : undefined;
-  const flops = res.flops >= 0 ? res.flops : undefined;
+  const cost = run.cost || {};
+  const known = (v) => (typeof v === 'number' ? v : undefined);
   return {
     samples,
     timer: p.timer,
@@ -40,10 +44,10 @@ export function profileOf(run) {
     min: p.min_ns / 1000,
     median: median / 1000,
     max: p.max_ns / 1000,
-    gbs: bytes !== undefined && median ? bytes / median : undefined,
-    tflops: flops !== undefined && median ? flops / median / 1000 : undefined,
-    bytes,
-    flops,
+    gbs: known(cost.gbps),
+    tflops: known(cost.tflops),
+    bytes: known(cost.bytes),
+    flops: known(cost.flops),
     device: res.device || {},
   };
 }
@@ -84,6 +88,7 @@ export class ProfileView {
       (p.gbs !== undefined ? ` · ${fmt(p.gbs)} GB/s` : '') +
       (p.tflops !== undefined ? ` · ${fmt(p.tflops)} TFLOP/s` : '');
     root.append(facts);
+    if (this.run.cost) root.append(el('p', 'facts cost', costText(this.run.cost)));
     if (p.note) root.append(el('p', 'hint', p.note));
     const d = p.device;
     if (d.registers !== undefined)
@@ -141,7 +146,10 @@ export class ProfileView {
     const ids = {};
     for (const k of kernels) {
       try {
-        const r = await post('/api/runs', { source: k.source, path: `${k.name}_ceiling.py`, kernel: k.kernel, spec: k.spec, backend: 'cuda', device, profile: 50 });
+        const r = await post('/api/runs', {
+          source: k.source, path: `${k.name}_ceiling.py`, kernel: k.kernel, signature: k.signature, spec: k.spec,
+          backend: 'cuda', device, profile: 50, keep_outputs: false,
+        });
         const end = await follow(r.id, () => {});
         if (end.status !== 'ok') throw new Error(end.error || end.status);
         ids[k.name] = r.id;

@@ -11,11 +11,38 @@ const el = (tag, cls, text) => {
 const num = (v, digits = 7) => (typeof v === 'number' ? Number(v.toPrecision(digits)).toString() : v ?? '');
 const shapeText = (a) => `${a.dtype || ''}[${(a.shape || []).join(', ')}]`;
 
-// A GPU run's occupancy (GET /api/runs/{id}'s "occupancy"), in words.
+// An occupancy (a GPU run's, GET /api/runs/{id}; a compile's, its "ptx"
+// part), in words, with where it came from.
 export function occupancyText(o) {
   if (!o) return '';
   if (o.unavailable) return `occupancy: ${o.unavailable}`;
-  return `occupancy ${Math.round(o.fraction * 100)}%: ${o.blocks_per_sm} blocks, ${o.warps_per_sm} of ${o.max_warps_per_sm} warps per SM (limited by ${o.limit})`;
+  const pct = typeof o.fraction === 'number' ? ` ${Math.round(o.fraction * 100)}%` : '';
+  const of = o.max_warps_per_sm ? ` of ${o.max_warps_per_sm}` : '';
+  const from = o.source === 'driver' ? 'the driver' : `calculated${o.limits ? ` for ${o.limits}` : ''}`;
+  return `occupancy${pct}: ${o.blocks_per_sm} blocks, ${o.warps_per_sm}${of} warps per SM` +
+    (o.limit ? ` (limited by ${o.limit})` : '') +
+    (o.calculated_blocks_per_sm !== undefined ? ` (the calculation gives ${o.calculated_blocks_per_sm})` : '') +
+    `, from ${from}`;
+}
+
+const big = (v) => (typeof v === 'number' ? v.toLocaleString('en-US') : '-');
+
+// What the compiler counts for a run (GET /api/runs/{id}'s "cost"): per
+// program, the programs, the totals and where each came from, in words.
+export function costText(c) {
+  if (!c) return '';
+  if (c.unavailable) return `bytes and FLOPs: ${c.unavailable}`;
+  const pp = c.per_program;
+  let t = `per program ${big(pp.load_bytes)} B loaded, ${big(pp.store_bytes)} B stored, ${big(pp.flops)} FLOPs`;
+  if (c.loops?.length)
+    t += ` (per iteration of ${c.loops.map((l) => `the loop at line ${l.span.line}: ${l.why}`).join('; ')})`;
+  if (c.programs) t += ` × ${big(c.programs)} programs`;
+  const from = (k) => (c[`${k}_from`] === 'spec' ? ' (the spec\'s)' : '');
+  if (c.bytes !== null || c.flops !== null)
+    t += ` = ${big(c.bytes)} B${from('bytes')}, ${big(c.flops)} FLOPs${from('flops')}`;
+  if (c.masked && c.bytes_from !== 'spec') t += ' · masked accesses: the bytes are an upper bound';
+  if (c.branches) t += ' · a branch not decided by the launch: the larger counted';
+  return t;
 }
 
 export function renderRun(root, run) {
@@ -81,6 +108,7 @@ export function renderRun(root, run) {
   if (occ) facts.push(occ);
   if (res.times_ms?.run !== undefined) facts.push(`run ${num(res.times_ms.run, 4)} ms`);
   if (facts.length) root.append(el('p', 'facts', facts.join(' · ')));
+  if (run.cost) root.append(el('p', 'facts cost', costText(run.cost)));
   const raw = el('details', 'raw');
   raw.append(el('summary', null, 'the run as recorded (JSON)'), el('pre', null, JSON.stringify(run.result, null, 2)));
   root.append(raw);

@@ -11,6 +11,7 @@
 // the lines of the same origin in both panes. The editor does the same the
 // other way round through highlightSource().
 import { colourOf } from './editor.js';
+import { occupancyText } from './results.js';
 
 export const STAGES = [
   ['expr', 'expression tree'],
@@ -109,7 +110,12 @@ export class Stages {
       }
       text = part.text;
       lines = part.lines;
-      if (stage === 'ptx') pane.note.textContent = `sm_${part.sm}, NVRTC ${part.ms.toFixed(1)} ms (${part.cache})`;
+      if (stage === 'ptx') {
+        const r = part.resources;
+        pane.note.textContent = `sm_${part.sm}, NVRTC ${part.ms.toFixed(1)} ms (${part.cache})` +
+          (r ? ` · ${r.registers} registers, ${r.shared_bytes} B shared, ${r.local_bytes} B local per thread (the cubin's)` : '') +
+          (part.occupancy ? ` · ${occupancyText(part.occupancy)}` : '');
+      }
       if (part.version) pane.note.textContent = part.version;
       if (part.note) pane.note.textContent = part.note;
     } else {

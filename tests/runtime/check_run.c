@@ -87,7 +87,7 @@ START_TEST(runs_a_spec_file)
     ck_assert_int_eq(r->outcome, MT_RUN_OK);
     ck_assert(r->ran);
     ck_assert_str_eq(r->kernel, "add_kernel");
-    ck_assert_str_eq(r->signature, "*fp32,*fp32,*fp32,i32,64");
+    ck_assert_str_eq(r->signature, "*fp32:16,*fp32:16,*fp32:16,i32,64"); /* the arrays' alignment hints kept */
     ck_assert_str_eq(r->spec_path, tmp("add.json"));
     ck_assert_int_eq(r->grid[0], 2);
     ck_assert_int_eq(r->programs, 2);
@@ -336,11 +336,11 @@ static void check_act_cast(const char *const *sets, size_t nsets, const char *si
 
 START_TEST(runs_a_spec_with_dtype_and_string_constexprs)
 {
-    check_act_cast(NULL, 0, "*fp32,*fp32,i32,tl.float16,'leaky_relu',64", MT_DT_F16, "leaky_relu");
+    check_act_cast(NULL, 0, "*fp32:16,*fp32:16,i32,tl.float16,'leaky_relu',64", MT_DT_F16, "leaky_relu");
     const char *relu[] = {"ACTIVATION='relu'", "DTYPE=torch.bfloat16"};
-    check_act_cast(relu, 2, "*fp32,*fp32,i32,tl.bfloat16,'relu',64", MT_DT_BF16, "relu");
+    check_act_cast(relu, 2, "*fp32:16,*fp32:16,i32,tl.bfloat16,'relu',64", MT_DT_BF16, "relu");
     const char *none[] = {"ACTIVATION=\"none\"", "DTYPE=tl.float32"};
-    check_act_cast(none, 2, "*fp32,*fp32,i32,tl.float32,'none',64", MT_DT_F32, "none");
+    check_act_cast(none, 2, "*fp32:16,*fp32:16,i32,tl.float32,'none',64", MT_DT_F32, "none");
 
     /* a bad value is located at its field in the spec */
     put(tmp("act_cast.py"), "");

@@ -17,6 +17,7 @@
 #include <check.h>
 #include <curl/curl.h>
 #include <ftw.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,7 +86,7 @@ static void setup_with(MtWebOptions o)
     snprintf(data, sizeof data, "%s/data", tmp);
     ck_assert_int_eq(mkdir(root, 0700), 0);
     char to[400];
-    static const char *const files[] = {"kernels.py", "faults.py", "interp_faults.py"};
+    static const char *const files[] = {"kernels.py", "faults.py", "interp_faults.py", "dtypes.py"};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char from[400];
         snprintf(from, sizeof from, "%s/%s", MT_FIXTURES, files[i]);
@@ -155,6 +156,8 @@ static const char *error_field(const cJSON *doc)
 {
     return cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "error"), "field"));
 }
+
+static const char *str_of(const cJSON *o, const char *k) { return cJSON_GetStringValue(cJSON_GetObjectItem(o, k)); }
 
 static void expect_error(const char *method, const char *path, const char *body, long status, const char *code)
 {
@@ -311,6 +314,33 @@ START_TEST(compile_ptx_is_linked_through_cuda)
     ck_assert_int_gt(linked, 5);
     cJSON *sass = cJSON_GetObjectItem(doc, "sass");
     ck_assert(cJSON_GetObjectItem(sass, "text") || cJSON_GetObjectItem(sass, "unavailable"));
+    /* the cubin's resources and the occupancy they give on sm_90, without a GPU */
+    const cJSON *res = cJSON_GetObjectItem(ptx, "resources");
+    ck_assert_msg(res, "no resources: %s", cJSON_PrintUnformatted(ptx));
+    ck_assert_str_eq(str_of(res, "source"), "cubin");
+    ck_assert_int_gt(cJSON_GetObjectItem(res, "registers")->valueint, 0);
+    ck_assert_int_eq(cJSON_GetObjectItem(res, "shared_bytes")->valueint, 0);
+    ck_assert_int_eq(cJSON_GetObjectItem(res, "threads")->valueint,
+                     cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "kernel_info"), "threads")->valueint);
+    const cJSON *occ = cJSON_GetObjectItem(ptx, "occupancy");
+    ck_assert_str_eq(str_of(occ, "source"), "calculated");
+    ck_assert_str_eq(str_of(occ, "limits"), "sm_90");
+    ck_assert_int_gt(cJSON_GetObjectItem(occ, "blocks_per_sm")->valueint, 0);
+    cJSON_Delete(doc);
+    /* a cross-warp reduction's shared memory: the cubin holds what the compiler laid out */
+    doc = post_json("/api/compile",
+                    "{\"source\": \"import triton\\nimport triton.language as tl\\n\\n@triton.jit\\ndef "
+                    "row_sum(x, out, BLOCK: tl.constexpr):\\n    offs = tl.arange(0, BLOCK)\\n    tl.store(out, "
+                    "tl.sum(tl.load(x + offs)))\\n\", \"signature\": \"*fp32,*fp32,4096\", "
+                    "\"stages\": [\"cuda\", \"ptx\"]}",
+                    200);
+    res = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "ptx"), "resources");
+    const cJSON *info = cJSON_GetObjectItem(doc, "kernel_info");
+    ck_assert_msg(res && info, "%.300s / %.300s", cJSON_PrintUnformatted(cJSON_GetObjectItem(doc, "diagnostics")),
+                  cJSON_PrintUnformatted(cJSON_GetObjectItem(doc, "ptx")));
+    int shared = cJSON_GetObjectItem(info, "shared_bytes")->valueint;
+    ck_assert_int_gt(shared, 0);
+    ck_assert_int_eq(cJSON_GetObjectItem(res, "shared_bytes")->valueint, shared);
     cJSON_Delete(doc);
 }
 END_TEST
@@ -519,7 +549,6 @@ static void write_text(const char *path, const char *text)
     fclose(f);
 }
 
-static const char *str_of(const cJSON *o, const char *k);
 static cJSON *finish_run(int id);
 
 /* The discovery's entry for a parameter. */
@@ -660,7 +689,8 @@ START_TEST(compile_discovers_a_tutorial_matmul)
     char run[2048];
     snprintf(run, sizeof run, "{\"path\": \"%s/matmul.py\", %s}", root, spec);
     doc = post_json("/api/runs", run, 202);
-    ck_assert_str_eq(str_of(doc, "signature"), "*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32,32,32,32,8,''");
+    ck_assert_str_eq(str_of(doc, "signature"),
+                     "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32,i32:16,i32,i32:16,i32,32,32,32,8,''");
     cJSON_Delete(finish_run(cJSON_GetObjectItem(doc, "id")->valueint));
     cJSON_Delete(doc);
 }
@@ -864,8 +894,6 @@ static cJSON *finish_run(int id)
     return get_json(path, 200);
 }
 
-static const char *str_of(const cJSON *o, const char *k) { return cJSON_GetStringValue(cJSON_GetObjectItem(o, k)); }
-
 START_TEST(run_end_to_end)
 {
     int id = start_run("kernels.py", "add_kernel", run_spec);
@@ -879,7 +907,7 @@ START_TEST(run_end_to_end)
     free(events);
     cJSON *run = finish_run(id);
     ck_assert_str_eq(str_of(run, "status"), "ok");
-    ck_assert_str_eq(str_of(run, "signature"), "*fp32,*fp32,*fp32,i32,64");
+    ck_assert_str_eq(str_of(run, "signature"), "*fp32:16,*fp32:16,*fp32:16,i32,64");
     ck_assert_ptr_nonnull(strstr(str_of(run, "source"), "def add_kernel"));
     cJSON *arrays = cJSON_GetObjectItem(cJSON_GetObjectItem(run, "result"), "arrays");
     ck_assert_int_eq(cJSON_GetArraySize(arrays), 3);
@@ -1047,6 +1075,34 @@ static void expect_real_add(const cJSON *run)
     ck_assert_double_eq_tol(array_sum(run, "x"), 499500.0, 1e-3);
 }
 
+static double num_of(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItem(o, k);
+    ck_assert_msg(cJSON_IsNumber(v), "%s is not a number in %s", k, cJSON_PrintUnformatted(o));
+    return v->valuedouble;
+}
+
+/* The compiler's counts of kernels.py's add_kernel (BLOCK 64, fp32): two
+ * loads of 256 bytes and a store of 256 per program, 64 additions, masked;
+ * `programs` of them. */
+static void expect_add_cost(const cJSON *cost, int programs)
+{
+    const cJSON *pp = cJSON_GetObjectItem(cost, "per_program");
+    ck_assert_msg(pp, "no per-program cost: %s", cJSON_PrintUnformatted(cost));
+    ck_assert_double_eq(num_of(pp, "load_bytes"), 512);
+    ck_assert_double_eq(num_of(pp, "store_bytes"), 256);
+    ck_assert_double_eq(num_of(pp, "bytes"), 768);
+    ck_assert_double_eq(num_of(pp, "flops"), 64);
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(cost, "masked")));
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(cost, "exact")));
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(cost, "loops")), 0);
+    ck_assert_double_eq(num_of(cost, "programs"), programs);
+    ck_assert_double_eq(num_of(cost, "bytes"), 768.0 * programs);
+    ck_assert_str_eq(str_of(cost, "bytes_from"), "compiler");
+    ck_assert_double_eq(num_of(cost, "flops"), 64.0 * programs);
+    ck_assert_str_eq(str_of(cost, "flops_from"), "compiler");
+}
+
 START_TEST(real_worker_runs_the_interpreter)
 {
     cJSON *run = finish_run(start_run("kernels.py", "add_kernel", add_spec));
@@ -1054,6 +1110,8 @@ START_TEST(real_worker_runs_the_interpreter)
     ck_assert_str_eq(str_of(cJSON_GetObjectItem(run, "result"), "outcome"), "ok");
     ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(run, "outputs")), 3);
     ck_assert_ptr_null(cJSON_GetObjectItem(run, "occupancy")); /* the interpreter has none */
+    expect_add_cost(cJSON_GetObjectItem(run, "cost"), 16);
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(run, "cost"), "gbps"))); /* not profiled */
     cJSON_Delete(run);
     /* the lowering options go to the worker, which takes them */
     char with_options[1024];
@@ -1103,7 +1161,7 @@ static void expect_act_run(const char *defines)
     cJSON *run = finish_run(cJSON_GetObjectItem(doc, "id")->valueint);
     cJSON_Delete(doc);
     ck_assert_msg(!strcmp(str_of(run, "status"), "ok"), "%s: %s", defines, str_of(run, "error"));
-    ck_assert_str_eq(str_of(run, "signature"), "*fp32,*fp32,i32,tl.float16,'leaky_relu',64");
+    ck_assert_str_eq(str_of(run, "signature"), "*fp32:16,*fp32:16,i32,tl.float16,'leaky_relu',64");
     ck_assert_double_lt(array_stat(run, "x", "min"), -3.0);
     ck_assert_double_ge(array_stat(run, "out", "min"), -0.5);
     cJSON_Delete(run);
@@ -1195,15 +1253,17 @@ static const cJSON *ceiling_kernel(const cJSON *doc, const char *name)
     return NULL;
 }
 
-/* Run a ceiling kernel as the page does, with `spec` (NULL: its own) and
- * `extra` request fields; the finished run. */
+/* Run a ceiling kernel as the page does (its signature, no outputs kept),
+ * with `spec` (NULL: its own); the finished run. */
 static cJSON *run_ceiling_kernel(const cJSON *k, const cJSON *spec, const char *backend, int profile)
 {
     cJSON *req = cJSON_CreateObject();
     cJSON_AddStringToObject(req, "source", str_of(k, "source"));
     cJSON_AddStringToObject(req, "kernel", str_of(k, "kernel"));
+    cJSON_AddStringToObject(req, "signature", str_of(k, "signature"));
     cJSON_AddItemToObject(req, "spec", cJSON_Duplicate(spec ? spec : cJSON_GetObjectItem(k, "spec"), true));
     cJSON_AddStringToObject(req, "backend", backend);
+    cJSON_AddFalseToObject(req, "keep_outputs");
     if (profile)
         cJSON_AddNumberToObject(req, "profile", profile);
     char *body = cJSON_PrintUnformatted(req);
@@ -1222,7 +1282,7 @@ static void post_ceilings(int copy_run, int fma_run, long want, const char *code
     cJSON *doc = post_json("/api/ceilings", body, want);
     if (code) {
         ck_assert_str_eq(error_code(doc), code);
-        ck_assert_str_eq(error_field(doc), field);
+        ck_assert_msg(!strcmp(error_field(doc), field), "%s: %s", body, cJSON_PrintUnformatted(doc));
     }
     cJSON_Delete(doc);
 }
@@ -1235,6 +1295,8 @@ START_TEST(ceilings_need_a_gpu)
     const char *msg = str_of(cJSON_GetObjectItem(doc, "error"), "message");
     ck_assert_msg(strstr(msg, "measured on a GPU") && strstr(msg, "the fake worker has no GPU"), "%s", msg);
     ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "kernels")), 2);
+    /* without a device to size them for, the kernels come without a spec */
+    ck_assert_ptr_null(cJSON_GetObjectItem(ceiling_kernel(doc, "copy"), "spec"));
     cJSON_Delete(doc);
     doc = post_json("/api/ceilings", "{\"copy_run\": 1, \"fma_run\": 2}", 503);
     ck_assert_str_eq(error_code(doc), "no_gpu");
@@ -1257,8 +1319,10 @@ static void teardown_fake_gpu(void)
 }
 
 /* The fake GPU times every launch at 1000 ns, so the ceilings are the
- * kernels' counts over 1000 ns: what matters here is the bookkeeping (the
- * real kernels' figures come from a real GPU: tests/gpu). */
+ * compiler's counts of the kernels sized for the fake's 132 SMs and 143 GB
+ * over 1000 ns: 2^28 fp32 elements copied (2^31 bytes), and 64 programs
+ * per SM of 1024 elements of 7 + 256 x 32 FLOPs. What matters here is the
+ * bookkeeping (the real kernels' figures come from a real GPU: tests/gpu). */
 START_TEST(ceilings_come_from_two_checked_runs)
 {
     ck_assert_str_eq(probe_state(), "ready");
@@ -1269,7 +1333,7 @@ START_TEST(ceilings_come_from_two_checked_runs)
     cJSON *fma = run_ceiling_kernel(ceiling_kernel(doc, "fma"), NULL, "cuda", 5);
     cJSON *unprofiled = run_ceiling_kernel(ceiling_kernel(doc, "copy"), NULL, "cuda", 0);
     cJSON *spec = cJSON_Duplicate(cJSON_GetObjectItem(ceiling_kernel(doc, "fma"), "spec"), true);
-    cJSON_ReplaceItemInObject(spec, "flops", cJSON_CreateNumber(1e15));
+    cJSON_AddNumberToObject(spec, "flops", 1e15); /* an override cannot make a ceiling */
     cJSON *inflated = run_ceiling_kernel(ceiling_kernel(doc, "fma"), spec, "cuda", 5);
     int c = cJSON_GetObjectItem(copy, "id")->valueint, f = cJSON_GetObjectItem(fma, "id")->valueint;
     ck_assert_str_eq(str_of(copy, "status"), "ok");
@@ -1288,10 +1352,14 @@ START_TEST(ceilings_come_from_two_checked_runs)
     doc = get_json("/api/ceilings", 200);
     cJSON *ceil = cJSON_GetObjectItem(doc, "ceilings");
     ck_assert_str_eq(str_of(ceil, "device"), "Fake GPU");
-    ck_assert_double_eq_tol(cJSON_GetObjectItem(ceil, "copy_gbs")->valuedouble, 268435456 / 1000.0, 1e-6);
-    ck_assert_double_eq_tol(cJSON_GetObjectItem(ceil, "fp32_tflops")->valuedouble, 68719476736 / 1000.0 / 1e3, 1e-9);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(ceil, "copy_gbs")->valuedouble, 2147483648 / 1000.0, 1e-6);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(ceil, "fp32_tflops")->valuedouble,
+                            132 * 64 * 1024 * (7 + 256 * 32.0) / 1000.0 / 1e3, 1e-9);
     ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(ceil, "copy"), "run")->valueint, c);
-    /* a GPU run's occupancy: 128 threads of 40 registers on the probe's sm_90 limits */
+    ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(ceil, "copy"), "bytes")->valuedouble, 2147483648.0);
+    ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(ceil, "copy"), "best_ns")->valuedouble, 1000);
+    /* a GPU run's occupancy: the driver's 12 blocks of 128 threads, which the calculation (40 registers on
+     * the probe's sm_90 limits) explains */
     char path[64];
     snprintf(path, sizeof path, "/api/runs/%d", c);
     cJSON *got = get_json(path, 200);
@@ -1300,6 +1368,8 @@ START_TEST(ceilings_come_from_two_checked_runs)
     ck_assert_int_eq(cJSON_GetObjectItem(occ, "blocks_per_sm")->valueint, 12);
     ck_assert_double_eq_tol(cJSON_GetObjectItem(occ, "fraction")->valuedouble, 0.75, 1e-9);
     ck_assert_str_eq(str_of(occ, "limit"), "registers");
+    ck_assert_str_eq(str_of(occ, "source"), "driver");
+    ck_assert_ptr_null(cJSON_GetObjectItem(occ, "calculated_blocks_per_sm"));
     cJSON_Delete(got);
     snprintf(path, sizeof path, "/api/runs/%d", cJSON_GetObjectItem(unprofiled, "id")->valueint);
     got = get_json(path, 200);
@@ -1313,6 +1383,35 @@ START_TEST(ceilings_come_from_two_checked_runs)
     cJSON_Delete(unprofiled);
     cJSON_Delete(inflated);
     cJSON_Delete(spec);
+}
+END_TEST
+
+/* A profiled run's GB/s and TFLOP/s are the compiler's counts times the
+ * programs over the median launch (the fake GPU's 1000 ns); a spec's own
+ * "bytes" replaces the compiler's total, and says so. */
+START_TEST(profiled_runs_get_rates_from_the_compilers_counts)
+{
+    ck_assert_str_eq(probe_state(), "ready");
+    static const char spec[] =
+        "\"backend\": \"cuda\", \"profile\": 5, \"spec\": {\"grid\": [16], \"args\": {\"x\": {\"dtype\": "
+        "\"float32\", \"shape\": [1000]}, \"y\": {\"dtype\": \"float32\", \"shape\": [1000]}, \"out\": "
+        "{\"dtype\": \"float32\", \"shape\": [1000]}, \"n\": 1000}}";
+    cJSON *run = finish_run(start_run("kernels.py", "add_kernel", spec));
+    ck_assert_str_eq(str_of(run, "status"), "ok");
+    const cJSON *cost = cJSON_GetObjectItem(run, "cost");
+    expect_add_cost(cost, 16);
+    ck_assert_double_eq_tol(num_of(cost, "gbps"), 12288 / 1000.0, 1e-9);
+    ck_assert_double_eq_tol(num_of(cost, "tflops"), 1024 / 1000.0 / 1e3, 1e-12);
+    cJSON_Delete(run);
+    char with_bytes[1024];
+    snprintf(with_bytes, sizeof with_bytes, "%.*s, \"bytes\": 8000}", (int)strlen(spec) - 1, spec);
+    run = finish_run(start_run("kernels.py", "add_kernel", with_bytes));
+    cost = cJSON_GetObjectItem(run, "cost");
+    ck_assert_double_eq(num_of(cost, "bytes"), 8000);
+    ck_assert_str_eq(str_of(cost, "bytes_from"), "spec");
+    ck_assert_double_eq_tol(num_of(cost, "gbps"), 8.0, 1e-9);
+    ck_assert_str_eq(str_of(cost, "flops_from"), "compiler");
+    cJSON_Delete(run);
 }
 END_TEST
 
@@ -1337,38 +1436,46 @@ START_TEST(repro_keeps_the_lowering_options)
 END_TEST
 
 /* The ceiling kernels compute what they say, on the interpreter at a
- * small size: the copy's out is its x, the FMA kernel's out is the two
- * chains' sum (x + 1 + x for zero iterations). */
+ * small size: the copy's out is its x; the FMA kernel's out is its four
+ * chains' sum, each chain v -> 0.999 v + 0.001 four times an iteration from
+ * i * 1e-9 + 0, 0.25, 0.5, 0.75; and the compiler counts exactly what
+ * the ceilings divide: 8 bytes an element copied, 7 + 32 x iters FLOPs an
+ * element of the FMA kernel. */
 START_TEST(real_ceiling_kernels_are_right)
 {
     probe_state();
     long status;
     cJSON *doc = http_get_json(url("/api/ceilings"), &status); /* 200 on a GPU machine, else 503: both list them */
     ck_assert_msg(status == 200 || status == 503, "GET /api/ceilings: %ld", status);
-    cJSON *spec = cJSON_Parse("{\"grid\": [4], \"constexprs\": {\"BLOCK\": 1024}, \"args\": {\"x\": {\"dtype\": "
-                              "\"float32\", \"shape\": [4096], \"init\": \"arange\"}, \"out\": {\"dtype\": \"float32\", "
-                              "\"shape\": [4096], \"init\": \"zeros\"}}}");
+    cJSON *spec = cJSON_Parse("{\"grid\": [2], \"args\": {\"x\": {\"dtype\": \"float32\", \"shape\": [8192], "
+                              "\"init\": \"arange\"}, \"out\": {\"dtype\": \"float32\", \"shape\": [8192], \"init\": "
+                              "\"zeros\"}}}");
     cJSON *run = run_ceiling_kernel(ceiling_kernel(doc, "copy"), spec, "interp", 0);
     ck_assert_msg(!strcmp(str_of(run, "status"), "ok"), "copy: %s", str_of(run, "error"));
-    ck_assert_double_eq_tol(array_sum(run, "out"), 4095.0 * 4096 / 2, 1e-3);
+    ck_assert_double_eq_tol(array_sum(run, "out"), 8191.0 * 8192 / 2, 1e-3);
+    const cJSON *cost = cJSON_GetObjectItem(run, "cost");
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(cost, "exact")));
+    ck_assert_double_eq(num_of(cost, "bytes"), 8192 * 8);
     cJSON_Delete(run);
-    cJSON_AddItemToObject(cJSON_GetObjectItem(spec, "args"), "iters", cJSON_CreateNumber(0));
+    cJSON_Delete(spec);
+    spec = cJSON_Parse("{\"grid\": [4], \"args\": {\"out\": {\"dtype\": \"float32\", \"shape\": [4096], \"init\": "
+                       "\"zeros\"}, \"iters\": 3}}");
     run = run_ceiling_kernel(ceiling_kernel(doc, "fma"), spec, "interp", 0);
     ck_assert_msg(!strcmp(str_of(run, "status"), "ok"), "fma: %s", str_of(run, "error"));
-    ck_assert_double_eq_tol(array_sum(run, "out"), 2 * (4095.0 * 4096 / 2) + 4096, 1e-1);
-    cJSON_Delete(run);
-    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(spec, "args"), "iters", cJSON_CreateNumber(3));
-    run = run_ceiling_kernel(ceiling_kernel(doc, "fma"), spec, "interp", 0);
-    ck_assert_str_eq(str_of(run, "status"), "ok");
-    /* three steps of v -> 0.999 v + 0.001 on both chains */
     double sum = 0;
     for (int i = 0; i < 4096; i++) {
-        double a = i, b = i + 1.0;
-        for (int k = 0; k < 3; k++)
-            a = a * 0.999 + 0.001, b = b * 0.999 + 0.001;
-        sum += a + b;
+        float a = (float)i * 1e-9f, v[4] = {a, a + 0.25f, a + 0.5f, a + 0.75f};
+        for (int k = 0; k < 3 * 4; k++)
+            for (int c = 0; c < 4; c++)
+                v[c] = fmaf(v[c], 0.999f, 0.001f);
+        sum += (v[0] + v[1]) + v[2] + v[3];
     }
-    ck_assert_double_eq_tol(array_sum(run, "out"), sum, sum * 1e-5);
+    ck_assert_double_eq_tol(array_sum(run, "out"), sum, sum * 1e-6);
+    cost = cJSON_GetObjectItem(run, "cost");
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(cost, "exact")));
+    ck_assert_double_eq(num_of(cJSON_GetObjectItem(cost, "per_program"), "flops"), 1024 * (7 + 32 * 3));
+    ck_assert_double_eq(num_of(cost, "flops"), 4 * 1024 * (7 + 32 * 3));
+    ck_assert_double_eq(num_of(cost, "bytes"), 4096 * 4);
     cJSON_Delete(run);
     cJSON_Delete(spec);
     cJSON_Delete(doc);
@@ -1504,13 +1611,10 @@ static void check_launcher(const char *dir)
  * command runs the launch again with `mytriton` alone and finds every array
  * as the run left it; an altered expected array makes the command fail;
  * its standalone launch.c compiles (check_launcher). */
-START_TEST(real_repro_reproduces_the_run)
+/* Run id's repro archive, extracted in tmp: its folder into dir. */
+static void fetch_repro(int id, char *dir, size_t dirlen)
 {
-    int id = start_run("kernels.py", "add_kernel", add_spec);
-    cJSON *run = finish_run(id);
-    expect_real_add(run);
-    cJSON_Delete(run);
-    char path[128], file[1024], dir[600], cmd[2048];
+    char path[128], file[1024], cmd[2048];
     snprintf(path, sizeof path, "/api/runs/%d/repro", id);
     HttpResp r = http_request("GET", url(path), NULL, 0, NULL, 0);
     ck_assert_int_eq(r.status, 200);
@@ -1527,7 +1631,30 @@ START_TEST(real_repro_reproduces_the_run)
     http_free(&r);
     snprintf(cmd, sizeof cmd, "tar -xf %s -C %s", file, tmp);
     ck_assert_int_eq(system(cmd), 0);
-    snprintf(dir, sizeof dir, "%s/mytriton-run%d", tmp, id);
+    snprintf(dir, dirlen, "%s/mytriton-run%d", tmp, id);
+}
+
+/* Read a file of the archive's folder into text (NUL-terminated). */
+static void read_into(const char *dir, const char *name, char *text, size_t cap)
+{
+    char file[1024];
+    snprintf(file, sizeof file, "%s/%s", dir, name);
+    FILE *f = fopen(file, "r");
+    ck_assert_msg(f != NULL, "no %s", file);
+    size_t n = fread(text, 1, cap - 1, f);
+    fclose(f);
+    text[n] = 0;
+}
+
+START_TEST(real_repro_reproduces_the_run)
+{
+    int id = start_run("kernels.py", "add_kernel", add_spec);
+    cJSON *run = finish_run(id);
+    expect_real_add(run);
+    cJSON_Delete(run);
+    char file[1024], dir[600], cmd[2048];
+    FILE *f;
+    fetch_repro(id, dir, sizeof dir);
     static const char *const members[] = {"kernel.py",      "spec.json",    "README.md",      "kernel.cu",
                                           "kernel.ptx",     "kernel.cubin", "launch.c",       "inputs/x.npy",
                                           "inputs/y.npy",   "inputs/out.npy", "expected/out.npy", "expected/x.npy"};
@@ -1565,6 +1692,58 @@ START_TEST(real_repro_reproduces_the_run)
     rc = system(cmd);
     ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 1, "with a wrong expected/out.npy: %d", rc);
     expect_error("GET", "/api/runs/99999/repro", NULL, 404, "not_found");
+}
+END_TEST
+
+/* A launcher for every kind of argument: half, bfloat16, int64 and bool
+ * arrays, an int64 and an fp32 scalar. launch.c names each with its dtype
+ * and the scalars' bytes, compiles with -Wall -Wextra -Werror against the
+ * CUDA headers and the toolkit's stub libcuda, and on the fake driver
+ * passes what the PTX's .entry declares: 8 bytes of n, 4 of scale. */
+START_TEST(real_repro_launcher_passes_every_dtype)
+{
+    static const char spec[] =
+        "\"signature\": \"*fp16:16,*bf16:16,*i64:16,*i1,i64,fp32,64\", \"spec\": {\"grid\": [1], \"args\": {\"h\": "
+        "{\"dtype\": \"float16\", \"shape\": [64], \"init\": \"arange\"}, \"b\": {\"dtype\": \"bfloat16\", "
+        "\"shape\": [64]}, \"q\": {\"dtype\": \"int64\", \"shape\": [64], \"init\": \"arange\"}, \"flag\": "
+        "{\"dtype\": \"bool\", \"shape\": [64]}, \"n\": 64, \"scale\": 0.5}}";
+    int id = start_run("dtypes.py", "mixed_kernel", spec);
+    cJSON *run = finish_run(id);
+    ck_assert_msg(!strcmp(str_of(run, "status"), "ok"), "%s", str_of(run, "error"));
+    ck_assert_double_eq_tol(array_sum(run, "q"), 63 * 64 / 2 + 64 * 64, 1e-9);
+    ck_assert_double_eq_tol(array_sum(run, "b"), 63 * 64 / 4.0, 1e-9);
+    cJSON_Delete(run);
+    char dir[600], text[65536], cmd[2048];
+    fetch_repro(id, dir, sizeof dir);
+    read_into(dir, "launch.c", text, sizeof text);
+    ck_assert_msg(strstr(text, "    {\"h\", 0, 1, 0}, /* *fp16 h: inputs/h.npy */\n"
+                               "    {\"b\", 1, 1, 0}, /* *bf16 b: inputs/b.npy */\n"
+                               "    {\"q\", 2, 1, 0}, /* *i64 q: inputs/q.npy */\n"
+                               "    {\"flag\", 3, 1, 0}, /* *i1 flag: inputs/flag.npy */\n"
+                               "    {\"n\", 2, 0, 0x40ull}, /* i64 n = 64 */\n"
+                               "    {\"scale\", 4, 0, 0x3f000000ull}, /* fp32 scale = 0.5 */\n"),
+                  "launch.c's arguments: %.2000s",
+                  strstr(text, "static const Dtype") ? strstr(text, "static const Dtype") : text);
+    if (access("/usr/local/cuda/include/cuda.h", R_OK) || access("/usr/local/cuda/lib64/stubs/libcuda.so", R_OK) ||
+        !*MT_FAKE_DRIVER_DIR) {
+        fprintf(stderr, "real_repro_launcher_passes_every_dtype: no CUDA toolkit: launch.c not compiled\n");
+        return;
+    }
+    snprintf(cmd, sizeof cmd,
+             "cd %s && cc -Wall -Wextra -Werror launch.c -I/usr/local/cuda/include -L/usr/local/cuda/lib64/stubs "
+             "-lcuda -o launch > cc.out 2>&1 && FAKE_CUDA_LOG=fake.log LD_LIBRARY_PATH=%s ./launch > launch.out 2>&1",
+             dir, MT_FAKE_DRIVER_DIR);
+    int rc = system(cmd);
+    read_into(dir, "launch.out", text, sizeof text);
+    /* the fake runs nothing: b keeps its zeros, q its arange, and the verdict names them */
+    ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 1 && strstr(text, "  h: 64 elements match expected/h.npy") &&
+                      strstr(text, "  b: ") && strstr(text, "launch: MISMATCH: "),
+                  "./launch: %d: %s", rc, text);
+    read_into(dir, "fake.log", text, sizeof text);
+    ck_assert_str_eq(text, "launch mixed_kernel grid 1 1 1 block 128 1 1 shared 0 params 9\n"
+                           "param 0 ptr 128 bytes\nparam 1 ptr 128 bytes\nparam 2 ptr 512 bytes\nparam 3 ptr 64 bytes\n"
+                           "param 4 8 4000000000000000\nparam 5 4 0000003f\nparam 6 4 01000000\nparam 7 4 01000000\n"
+                           "param 8 4 01000000\n");
 }
 END_TEST
 
@@ -1638,6 +1817,7 @@ int main(void)
     tcase_add_test(real, real_worker_runs_dtype_and_string_defines);
     tcase_add_test(real, real_ceiling_kernels_are_right);
     tcase_add_test(real, real_repro_reproduces_the_run);
+    tcase_add_test(real, real_repro_launcher_passes_every_dtype);
     tcase_add_test(real, real_far_read_costs_one_request);
     tcase_add_test(real, real_endless_loop_costs_one_request);
     suite_add_tcase(s, real);
@@ -1646,6 +1826,7 @@ int main(void)
     tcase_set_timeout(gpu, 60);
     tcase_add_test(gpu, ceilings_come_from_two_checked_runs);
     tcase_add_test(gpu, repro_keeps_the_lowering_options);
+    tcase_add_test(gpu, profiled_runs_get_rates_from_the_compilers_counts);
     suite_add_tcase(s, gpu);
     TCase *tok = tcase_create("token");
     tcase_add_checked_fixture(tok, setup_token, teardown);

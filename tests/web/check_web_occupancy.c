@@ -2,7 +2,9 @@
  * (web/occupancy.c) against figures worked out by hand from NVIDIA's
  * occupancy rules, on the limits an H100/H200 (compute capability 9.0)
  * reports: 65536 registers per SM and per block, 2048 threads, 32 blocks,
- * 228 KiB of shared memory per SM and 1 KiB reserved per block. */
+ * 228 KiB of shared memory per SM and 1 KiB reserved per block; the
+ * architectural limits used without a GPU; and which figure a GPU run
+ * shows (the driver's, else the calculation's). */
 #include <check.h>
 #include <stdlib.h>
 
@@ -93,6 +95,58 @@ START_TEST(limits_from_the_probe)
 }
 END_TEST
 
+/* Without a GPU, the compile's target gives the limits: sm_90's are the
+ * H100's above. */
+START_TEST(architectural_limits_of_the_target)
+{
+    WebSmLimits l;
+    ck_assert(mt_web_sm_limits_for_arch(90, &l));
+    ck_assert_mem_eq(&l, &h100, sizeof l);
+    ck_assert(mt_web_sm_limits_for_arch(86, &l));
+    ck_assert_int_eq(l.threads_per_sm, 1536);
+    ck_assert_int_eq(l.blocks_per_sm, 16);
+    ck_assert(!mt_web_sm_limits_for_arch(91, &l));
+}
+END_TEST
+
+static const char *text(const cJSON *o, const char *k) { return cJSON_GetStringValue(cJSON_GetObjectItem(o, k)); }
+static int num(const cJSON *o, const char *k) { return cJSON_GetObjectItem(o, k)->valueint; }
+
+/* A GPU run: the driver's figure first, explained by the calculation's
+ * breakdown where they agree; the calculation alone when the driver said
+ * nothing; nothing without the device's limits or the driver. */
+START_TEST(runs_prefer_the_drivers_figure)
+{
+    cJSON *o = mt_web_run_occupancy(&h100, 128, 40, 0, 12);
+    ck_assert_str_eq(text(o, "source"), "driver");
+    ck_assert_int_eq(num(o, "blocks_per_sm"), 12);
+    ck_assert_int_eq(num(o, "warps_per_sm"), 48);
+    ck_assert_str_eq(text(o, "limit"), "registers");
+    ck_assert_int_eq(num(cJSON_GetObjectItem(o, "by"), "registers"), 12);
+    ck_assert_ptr_null(cJSON_GetObjectItem(o, "calculated_blocks_per_sm"));
+    cJSON_Delete(o);
+    /* the driver knows better (a carveout the calculation does not model): its count, no limit named */
+    o = mt_web_run_occupancy(&h100, 128, 40, 0, 10);
+    ck_assert_int_eq(num(o, "blocks_per_sm"), 10);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(o, "fraction")->valuedouble, 40.0 / 64, 1e-9);
+    ck_assert_int_eq(num(o, "calculated_blocks_per_sm"), 12);
+    ck_assert_ptr_null(cJSON_GetObjectItem(o, "limit"));
+    cJSON_Delete(o);
+    o = mt_web_run_occupancy(&h100, 128, 40, 0, 0);
+    ck_assert_str_eq(text(o, "source"), "calculated");
+    ck_assert_int_eq(num(o, "blocks_per_sm"), 12);
+    cJSON_Delete(o);
+    o = mt_web_run_occupancy(NULL, 128, 40, 0, 7);
+    ck_assert_str_eq(text(o, "source"), "driver");
+    ck_assert_int_eq(num(o, "blocks_per_sm"), 7);
+    ck_assert_ptr_null(cJSON_GetObjectItem(o, "fraction"));
+    cJSON_Delete(o);
+    o = mt_web_run_occupancy(NULL, 128, 40, 0, 0);
+    ck_assert_ptr_nonnull(text(o, "unavailable"));
+    cJSON_Delete(o);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("web_occupancy");
@@ -103,6 +157,8 @@ int main(void)
     tcase_add_test(t, block_limit);
     tcase_add_test(t, blocks_that_cannot_run);
     tcase_add_test(t, limits_from_the_probe);
+    tcase_add_test(t, architectural_limits_of_the_target);
+    tcase_add_test(t, runs_prefer_the_drivers_figure);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);

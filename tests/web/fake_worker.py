@@ -16,6 +16,7 @@ What it does depends on the spec's kernel name:
     oom_kernel     allocates until refused (MemoryError -> an error answer)
     error_kernel   a result with outcome "failed" and a diagnostic
     anything else: a result with outcome "ok"
+A GPU result reports 40 registers and the driver's 12 resident blocks per SM.
 A result lists the spec's arrays with made-up statistics and writes each
 one to the request's dump folder as a valid .npy file of zeros. A request
 with "profile": N gets N made-up launch times of 1000 ns each, plus the
@@ -60,7 +61,7 @@ def result(req, spec, outcome, arrays, diagnostics):
                           "gflops": res["flops"] / 1000 if res["flops"] else None}
     if req.get("backend") == "cuda":
         res["device"] = {"name": "Fake GPU", "compute_capability": "9.0", "sm_count": 132, "registers": 40,
-                         "shared_bytes": 0}
+                         "shared_bytes": 0, "local_bytes": 0, "max_threads_per_block": 128, "blocks_per_sm": 12}
         res["cuda_threads"] = 128
     return {"id": req["id"], "ok": True, "result": res}
 
@@ -110,7 +111,8 @@ def run(req):
 def main():
     if sys.argv[1:] == ["serve", "--probe-devices"]:
         if os.environ.get("FAKE_WORKER_GPU") == "1":
-            answer({"devices": [{"ordinal": 0, "name": "Fake GPU", "cc": "9.0", "sm_count": 132, "warp_size": 32,
+            answer({"devices": [{"ordinal": 0, "name": "Fake GPU", "cc": "9.0", "sm_count": 132,
+                                 "memory_bytes": 143771000832, "warp_size": 32,
                                  "regs_per_sm": 65536, "regs_per_block": 65536, "threads_per_sm": 2048,
                                  "blocks_per_sm": 32, "smem_per_sm": 233472, "smem_reserved_per_block": 1024}]})
         else:

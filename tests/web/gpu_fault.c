@@ -6,8 +6,10 @@
  * it. Then both measuring kernels of the roofline run profiled and POST
  * /api/ceilings keeps the device's copy bandwidth and fp32 rate, and the
  * examples' vector add (2^24 elements) and softmax (16384 rows of 1024)
- * run profiled: it prints their GB/s against the measured copy ceiling,
- * with their occupancy (figures for the issue's closing note).
+ * run profiled: it prints their GB/s (the compiler's bytes, checked
+ * against the hand count) against the measured copy ceiling, with their
+ * occupancy and where it came from (figures for the issue's closing
+ * note).
  *
  *   gpu_web_fault MYTRITON EXAMPLES_DIR
  *
@@ -134,14 +136,21 @@ static double measure_ceilings(void)
         cJSON *req = cJSON_CreateObject();
         cJSON_AddStringToObject(req, "source", str_of(k, "source"));
         cJSON_AddStringToObject(req, "kernel", str_of(k, "kernel"));
+        cJSON_AddStringToObject(req, "signature", str_of(k, "signature"));
         cJSON_AddItemToObject(req, "spec", cJSON_Duplicate(cJSON_GetObjectItem(k, "spec"), true));
         cJSON_AddStringToObject(req, "backend", "cuda");
         cJSON_AddNumberToObject(req, "device", 0);
         cJSON_AddNumberToObject(req, "profile", 50);
+        cJSON_AddFalseToObject(req, "keep_outputs");
         cJSON *r = run(req);
         CHECK(!strcmp(str_of(r, "status"), "ok"), "the %s kernel: %s", str_of(k, "name"), str_of(r, "error"));
         CHECK(cJSON_GetObjectItem(r, "occupancy") && cJSON_GetObjectItem(cJSON_GetObjectItem(r, "occupancy"), "fraction"),
               "no occupancy for the %s run", str_of(k, "name"));
+        /* cuOccupancyMaxActiveBlocksPerMultiprocessor answered, and the calculation agrees with it */
+        CHECK(!strcmp(str_of(cJSON_GetObjectItem(r, "occupancy"), "source"), "driver") &&
+                  !cJSON_GetObjectItem(cJSON_GetObjectItem(r, "occupancy"), "calculated_blocks_per_sm"),
+              "the %s run's occupancy is not the driver's, or the calculation disagrees: %s", str_of(k, "name"),
+              cJSON_PrintUnformatted(cJSON_GetObjectItem(r, "occupancy")));
         char *occ = cJSON_PrintUnformatted(cJSON_GetObjectItem(r, "occupancy"));
         printf("     the %s kernel: registers %d, occupancy %s\n", str_of(k, "name"),
                cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "result"), "device"), "registers")->valueint,
@@ -157,15 +166,48 @@ static double measure_ceilings(void)
     doc = post("/api/ceilings", body, 201);
     cJSON *c = cJSON_GetObjectItem(doc, "ceilings");
     double gbs = cJSON_GetObjectItem(c, "copy_gbs")->valuedouble, tf = cJSON_GetObjectItem(c, "fp32_tflops")->valuedouble;
-    printf("ok   ceilings of %s: copy %.1f GB/s, fp32 FMA %.2f TFLOP/s (timer %s)\n", str_of(c, "device"), gbs, tf,
-           str_of(cJSON_GetObjectItem(c, "copy"), "timer"));
+    const cJSON *copy = cJSON_GetObjectItem(c, "copy"), *fma = cJSON_GetObjectItem(c, "fma");
+    printf("ok   ceilings of %s: copy %.1f GB/s (%.0f bytes, best %.2f us, median %.2f us), fp32 FMA %.2f TFLOP/s "
+           "(%.0f FLOPs, best %.2f us, median %.2f us) (timer %s)\n",
+           str_of(c, "device"), gbs, cJSON_GetObjectItem(copy, "bytes")->valuedouble,
+           cJSON_GetObjectItem(copy, "best_ns")->valuedouble / 1e3,
+           cJSON_GetObjectItem(copy, "median_ns")->valuedouble / 1e3,
+           tf, cJSON_GetObjectItem(fma, "flops")->valuedouble, cJSON_GetObjectItem(fma, "best_ns")->valuedouble / 1e3,
+           cJSON_GetObjectItem(fma, "median_ns")->valuedouble / 1e3, str_of(copy, "timer"));
     CHECK(gbs > 10 && tf > 0.1, "implausible ceilings");
     cJSON_Delete(doc);
     return gbs;
 }
 
-/* An example kernel profiled over 50 launches: its GB/s against the copy ceiling. */
-static void profile_example(const char *examples, const char *file, const char *spec, const char *what, double ceiling)
+/* The resources the dashboard reads from NVRTC's cubin without a GPU (the
+ * compile view's, cubin_info.c) are the ones the driver reports for the
+ * same kernel loaded on the GPU: registers and static shared memory. */
+static void expect_cubin_matches_driver(const char *path, const cJSON *r, const char *what)
+{
+    const cJSON *dev = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "result"), "device");
+    cJSON *req = cJSON_CreateObject();
+    cJSON_AddStringToObject(req, "path", path);
+    cJSON_AddStringToObject(req, "signature", str_of(r, "signature"));
+    cJSON *stages = cJSON_AddArrayToObject(req, "stages");
+    cJSON_AddItemToArray(stages, cJSON_CreateString("cuda"));
+    cJSON_AddItemToArray(stages, cJSON_CreateString("ptx"));
+    char *body = cJSON_PrintUnformatted(req);
+    cJSON *doc = post("/api/compile", body, 200);
+    const cJSON *res = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "ptx"), "resources");
+    CHECK(res && cJSON_GetObjectItem(res, "registers")->valueint == cJSON_GetObjectItem(dev, "registers")->valueint &&
+              cJSON_GetObjectItem(res, "shared_bytes")->valueint == cJSON_GetObjectItem(dev, "shared_bytes")->valueint,
+          "%s: the cubin says %s, the driver %s", what, cJSON_PrintUnformatted(res), cJSON_PrintUnformatted(dev));
+    printf("ok   %s: the cubin's resources are the driver's (%d registers, %d B shared)\n", what,
+           cJSON_GetObjectItem(res, "registers")->valueint, cJSON_GetObjectItem(res, "shared_bytes")->valueint);
+    free(body);
+    cJSON_Delete(doc);
+    cJSON_Delete(req);
+}
+
+/* An example kernel profiled over 50 launches: its GB/s (the compiler's
+ * bytes, `want` of them) against the copy ceiling. */
+static void profile_example(const char *examples, const char *file, const char *spec, const char *what, double want,
+                            double ceiling)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", examples, file);
@@ -179,15 +221,21 @@ static void profile_example(const char *examples, const char *file, const char *
     CHECK(!strcmp(str_of(r, "status"), "ok"), "%s: %s (%s)", what, str_of(r, "status"), str_of(r, "error"));
     const cJSON *res = cJSON_GetObjectItem(r, "result");
     const cJSON *prof = cJSON_GetObjectItem(res, "profile");
+    const cJSON *cost = cJSON_GetObjectItem(r, "cost");
     double median = cJSON_GetObjectItem(prof, "median_ns")->valuedouble;
-    double bytes = cJSON_GetObjectItem(res, "bytes")->valuedouble;
+    const cJSON *bytes = cJSON_GetObjectItem(cost, "bytes"), *gbps = cJSON_GetObjectItem(cost, "gbps");
+    CHECK(cJSON_IsNumber(bytes) && bytes->valuedouble == want && cJSON_IsNumber(gbps),
+          "%s: the compiler's bytes %s, wanted %.0f", what, cJSON_PrintUnformatted(cost), want);
     char *occ = cJSON_PrintUnformatted(cJSON_GetObjectItem(r, "occupancy"));
-    printf("ok   %s: median %.2f us over %d launches (%s), %.1f GB/s = %.1f%% of the measured copy ceiling; "
-           "registers %d, occupancy %s\n",
-           what, median / 1e3, cJSON_GetObjectItem(prof, "launches")->valueint, str_of(prof, "timer"), bytes / median,
-           100 * bytes / median / ceiling,
+    printf("ok   %s: median %.2f us over %d launches (%s), %.0f bytes (the compiler's), %.1f GB/s = %.1f%% of the "
+           "measured copy ceiling; shared %d B, local %d B, registers %d, occupancy %s\n",
+           what, median / 1e3, cJSON_GetObjectItem(prof, "launches")->valueint, str_of(prof, "timer"),
+           bytes->valuedouble, gbps->valuedouble, 100 * gbps->valuedouble / ceiling,
+           cJSON_GetObjectItem(cJSON_GetObjectItem(res, "device"), "shared_bytes")->valueint,
+           cJSON_GetObjectItem(cJSON_GetObjectItem(res, "device"), "local_bytes")->valueint,
            cJSON_GetObjectItem(cJSON_GetObjectItem(res, "device"), "registers")->valueint, occ);
     free(occ);
+    expect_cubin_matches_driver(path, r, what);
     cJSON_Delete(r);
     cJSON_Delete(req);
 }
@@ -249,13 +297,13 @@ int main(int argc, char **argv)
                     "{\"grid\": [\"cdiv(n, BLOCK)\"], \"constexprs\": {\"BLOCK\": 1024}, \"args\": {\"x\": "
                     "{\"dtype\": \"float32\", \"shape\": [16777216], \"init\": \"uniform\"}, \"y\": {\"dtype\": "
                     "\"float32\", \"shape\": [16777216], \"init\": \"uniform\"}, \"out\": {\"dtype\": \"float32\", "
-                    "\"shape\": [16777216]}, \"n\": 16777216}, \"bytes\": \"12 * n\", \"flops\": \"n\"}",
-                    "vector add (n = 2^24)", ceiling);
+                    "\"shape\": [16777216]}, \"n\": 16777216}}",
+                    "vector add (n = 2^24)", 12.0 * 16777216, ceiling);
     profile_example(examples, "softmax.py",
                     "{\"grid\": [16384], \"constexprs\": {\"BLOCK\": 1024}, \"args\": {\"x\": {\"dtype\": "
                     "\"float32\", \"shape\": [16384, 1024], \"init\": \"normal\", \"seed\": 24}, \"out\": "
-                    "{\"dtype\": \"float32\", \"shape\": [16384, 1024]}, \"n_cols\": 1024}, \"bytes\": 134217728}",
-                    "softmax (16384 x 1024)", ceiling);
+                    "{\"dtype\": \"float32\", \"shape\": [16384, 1024]}, \"n_cols\": 1024}}",
+                    "softmax (16384 x 1024)", 8.0 * 16384 * 1024, ceiling);
     mt_web_stop(s);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);

@@ -37,6 +37,10 @@ typedef struct MtWebOptions {
     size_t max_body;              /* JSON request bodies; 0: 4 MiB */
     size_t max_upload;            /* .npy uploads; 0: 512 MiB */
     const char *sass_tool;        /* nvdisasm or cuobjdump; NULL: $MYTRITON_NVDISASM, then PATH, then the CUDA toolkit */
+    /* Write the runtime file editors find a running dashboard by
+     * (mytriton/dashboard.h: $XDG_RUNTIME_DIR/mytriton/dashboard-PID.json)
+     * while serving; mt_web_stop removes it. `mytriton serve` sets it. */
+    bool runtime_file;
     /* Where the server's log lines go (one line, no newline); NULL: nowhere. */
     void (*log)(void *ud, const char *line);
     void *log_ud;

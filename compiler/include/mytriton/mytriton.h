@@ -488,7 +488,8 @@ const char *mt_compiled_stage_for_line(MtCtx *c, MtCompiled *k, MtStage stage, u
 bool mt_compiled_dump_line_origin(MtCtx *c, const MtCompiled *k, size_t i, uint32_t line, MtLineOrigin *out);
 
 /* The resolved specialisation, as a signature string every later tool can
- * replay ("*fp32,*fp32,*fp32,i32,256"). */
+ * replay ("*fp32,*fp32,*fp32,i32,256"), divisibility hints included
+ * ("*fp32:16"). */
 const char *mt_compiled_signature(MtCtx *c, const MtCompiled *k);
 
 /* The specialised parameter list: what a launch must pass. Runtime
