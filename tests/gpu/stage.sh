@@ -28,6 +28,10 @@ for p in cli/mytriton bench/gpu_bench bench/launch_overhead tests/web/gpu_web_fa
 done
 [ -d "$src/tests/mlir/ptx" ] && mkdir -p "$dst/tests/mlir" && cp -r "$src/tests/mlir/ptx" "$dst/tests/mlir/"
 [ -d "$src/bench/mlir-ptx" ] && mkdir -p "$dst/bench" && cp -r "$src/bench/mlir-ptx" "$dst/bench/"
+# cuda.h, for the repro launcher gpu.web_fault builds (MYTRITON_CUDA_INCLUDE=DEST/include there).
+for h in /usr/local/cuda/include/cuda.h /usr/include/cuda.h; do
+  [ -f "$h" ] && mkdir -p "$dst/include" && cp "$h" "$dst/include/" && break
+done
 if [ -d "$src/python/mytriton" ]; then
   mkdir -p "$dst/python"
   cp -r "$src/python/mytriton" "$dst/python/"

@@ -9,7 +9,10 @@
  * run profiled: it prints their GB/s (the compiler's bytes, checked
  * against the hand count) against the measured copy ceiling, with their
  * occupancy and where it came from (figures for the issue's closing
- * note).
+ * note). Last, the repro archive of a GPU add run: its launch.c, compiled
+ * with the C compiler against cuda.h (MYTRITON_CUDA_INCLUDE, else the
+ * toolkit's include folder found at configure time) and the driver,
+ * must reproduce the run on the GPU ("launch: ok").
  *
  *   gpu_web_fault MYTRITON EXAMPLES_DIR
  *
@@ -122,6 +125,50 @@ static void expect_good_add(const char *when)
            str_of(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "result"), "device"), "name"), sum);
     cJSON_Delete(r);
     cJSON_Delete(req);
+}
+
+/* The archive of a GPU add run, extracted under tmp; its launch.c built
+ * and run on the GPU. */
+static void expect_repro_reproduces(const char *tmp)
+{
+    cJSON *req = add_request();
+    cJSON *r = run(req);
+    CHECK(!strcmp(str_of(r, "status"), "ok"), "the add run for the repro: %s", str_of(r, "status"));
+    char u[256], file[4200], cmd[8400];
+    snprintf(u, sizeof u, "%s/api/runs/%d/repro", base, cJSON_GetObjectItem(r, "id")->valueint);
+    cJSON_Delete(r);
+    cJSON_Delete(req);
+    HttpResp t = http_request("GET", u, NULL, 0, NULL, 0);
+    CHECK(t.status == 200 && t.len > 512, "GET %s: %ld", u, t.status);
+    snprintf(file, sizeof file, "%s/repro.tar", tmp);
+    FILE *f = fopen(file, "wb");
+    CHECK(f && fwrite(t.body, 1, t.len, f) == t.len && fclose(f) == 0, "writing %s", file);
+    http_free(&t);
+    const char *inc = getenv("MYTRITON_CUDA_INCLUDE");
+    if (!inc || !*inc)
+        inc = MT_CUDA_INCLUDE;
+    snprintf(file, sizeof file, "%s/cuda.h", inc);
+    if (access(file, R_OK) || system("cc --version > /dev/null 2>&1")) {
+        printf("note the repro's launch.c was not built: %s (set MYTRITON_CUDA_INCLUDE to a folder with cuda.h)
+",
+               access(file, R_OK) ? "no cuda.h" : "no C compiler (cc)");
+        return;
+    }
+    /* the archive's one folder holds launch.c; -l:libcuda.so.1 is the driver itself (no libcuda.so link here) */
+    snprintf(cmd, sizeof cmd,
+             "cd %s && mkdir repro && tar -xf repro.tar -C repro && cd repro/* && "
+             "cc -Wall -Werror launch.c -I'%s' -l:libcuda.so.1 -o launch > cc.out 2>&1 && ./launch > launch.out 2>&1; "
+             "cat cc.out launch.out 2>/dev/null",
+             tmp, inc);
+    FILE *p = popen(cmd, "r");
+    CHECK(p, "popen");
+    char out[8192];
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    int rc = pclose(p);
+    CHECK(rc == 0 && strstr(out, "launch: ok: add_kernel reproduces the run"), "the repro's launch.c: %s", out);
+    printf("ok   the repro archive's launch.c, built with cc, reproduces the run on the GPU: %s",
+           strstr(out, "launch: ok"));
 }
 
 /* The two measuring kernels, profiled, then the ceilings; the copy GB/s. */
@@ -304,6 +351,7 @@ int main(int argc, char **argv)
                     "\"float32\", \"shape\": [16384, 1024], \"init\": \"normal\", \"seed\": 24}, \"out\": "
                     "{\"dtype\": \"float32\", \"shape\": [16384, 1024]}, \"n_cols\": 1024}}",
                     "softmax (16384 x 1024)", 8.0 * 16384 * 1024, ceiling);
+    expect_repro_reproduces(tmp);
     mt_web_stop(s);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
