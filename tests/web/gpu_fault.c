@@ -149,8 +149,7 @@ static void expect_repro_reproduces(const char *tmp)
         inc = MT_CUDA_INCLUDE;
     snprintf(file, sizeof file, "%s/cuda.h", inc);
     if (access(file, R_OK) || system("cc --version > /dev/null 2>&1")) {
-        printf("note the repro's launch.c was not built: %s (set MYTRITON_CUDA_INCLUDE to a folder with cuda.h)
-",
+        printf("note the repro's launch.c was not built: %s (set MYTRITON_CUDA_INCLUDE to a folder with cuda.h)\n",
                access(file, R_OK) ? "no cuda.h" : "no C compiler (cc)");
         return;
     }
