@@ -610,41 +610,56 @@ static void plan_region(Lw *L, const MtRegion *r)
 
 /* ---- launch shape ---------------------------------------------------------------------- */
 
-static void largest(const MtRegion *r, const MtFunc *f, int64_t *numel, bool *has_dot, bool *branches)
+/* What sizes the launch: the largest block, the dots (on CUDA cores or
+ * suiting the tensor cores) and whether the kernel branches. */
+typedef struct Sizing {
+    int64_t numel;
+    bool cuda_core_dot, tensor_core_dot, branches;
+} Sizing;
+
+static void largest(Lw *L, const MtRegion *r, Sizing *z)
 {
+    const MtFunc *f = L->f;
     for (uint32_t i = 0; i < r->n; i++) {
         const MtInst *in = r->v[i];
-        if (in->op == OP_DOT)
-            *has_dot = true;
+        if (in->op == OP_DOT) {
+            if (lw_dot_suits_tensor_cores(L, in))
+                z->tensor_core_dot = true;
+            else
+                z->cuda_core_dot = true;
+        }
         if (in->op == OP_IF || in->op == OP_WHILE)
-            *branches = true;
+            z->branches = true;
         for (uint32_t k = 0; k < mt_inst_nregions(in); k++)
-            largest(mt_inst_region((MtInst *)in, k), f, numel, has_dot, branches);
+            largest(L, mt_inst_region((MtInst *)in, k), z);
         for (uint32_t k = 0; k < in->nargs; k++)
-            if (in->args[k] && is_block(f->vals[in->args[k]].ty) && mt_ty_numel(f->vals[in->args[k]].ty) > *numel)
-                *numel = mt_ty_numel(f->vals[in->args[k]].ty);
-        if (in->ty && is_block(in->ty) && mt_ty_numel(in->ty) > *numel)
-            *numel = mt_ty_numel(in->ty);
+            if (in->args[k] && is_block(f->vals[in->args[k]].ty) && mt_ty_numel(f->vals[in->args[k]].ty) > z->numel)
+                z->numel = mt_ty_numel(f->vals[in->args[k]].ty);
+        if (in->ty && is_block(in->ty) && mt_ty_numel(in->ty) > z->numel)
+            z->numel = mt_ty_numel(in->ty);
     }
 }
 
-/* Warps per program: about two 16-byte vectors per thread, 1 to 8 warps;
- * programs of one warp share a block four at a time (when `pack`), unless
- * the kernel branches at run time (programs of one block taking different
- * branches would meet different barriers). */
+/* Warps per program, 1 to 8: about two 16-byte vectors per thread; with
+ * a tl.dot on CUDA cores about 32 accumulators per thread, on tensor
+ * cores 128 (measured on the H200, docs/benchmarks.md: a 64x128 fp32 tile
+ * runs 18% faster on 8 warps than on 4, where 126 registers a thread keep
+ * two blocks on an SM; a 128x128 f16 tile 43% faster on 4 warps than on
+ * 8). Programs of one warp share a block four at a time (when `pack`),
+ * unless the kernel branches at run time (programs of one block taking
+ * different branches would meet different barriers). */
 static void launch_shape(Lw *L, const MtKernelOptions *opt, bool pack)
 {
-    int64_t numel = 1;
-    bool dot = false, branches = false;
-    largest(&L->f->body, L->f, &numel, &dot, &branches);
-    int64_t threads = dot ? numel / 64 : numel / 8;
+    Sizing z = {.numel = 1};
+    largest(L, &L->f->body, &z);
+    int64_t threads = z.cuda_core_dot ? z.numel / 32 : z.tensor_core_dot ? z.numel / 128 : z.numel / 8;
     int warps = 1;
     while (warps < 8 && (int64_t)warps * 32 < threads)
         warps *= 2;
     if (opt && opt->num_warps > 0)
         warps = opt->num_warps;
     L->warps = warps;
-    L->programs = pack && warps == 1 && !branches ? 4 : 1;
+    L->programs = pack && warps == 1 && !z.branches ? 4 : 1;
 }
 
 /* ---- instructions ----------------------------------------------------------------------- */

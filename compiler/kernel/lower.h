@@ -168,6 +168,9 @@ const MtLinear *lw_shape_home(Lw *L, const MtInst *in);
 LVal lw_shape(Lw *L, const MtInst *in, const MtLinear *ll);
 /* lower_dot.c */
 const MtLinear *lw_dot_layout(Lw *L, const MtInst *in);
+/* Whether a dot's operands and shape suit the tensor cores, the warps
+ * aside (the launch shape asks before it chooses them). */
+bool lw_dot_suits_tensor_cores(Lw *L, const MtInst *in);
 void lw_dot(Lw *L, const MtInst *in);
 /* lower_atomic.c: OC_ATOMIC and tl.debug_barrier; the home of an atomic's
  * result; why an atomic cannot be lowered for the target (NULL: it can) */

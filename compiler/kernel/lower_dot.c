@@ -76,17 +76,19 @@ static int log2i(int32_t v)
     return r;
 }
 
-/* Whether a dot runs on tensor cores, and its operands' dtype there: the
- * half dtype both were widened from, or f32 for TF32. */
-static bool mma_input(Lw *L, const MtInst *in, MtDtype *half)
+/* Whether a dot's operands and shape suit the tensor cores, and their
+ * dtype there (the half dtype both were widened from, or f32 for TF32),
+ * whatever the warps; its M and N. */
+static bool mma_operands(Lw *L, const MtInst *in, MtDtype *half, int32_t *M, int32_t *N)
 {
     if (!L->tensor_cores || in->nargs != 2 || lw_dtype(in->ty) != MT_DT_F32)
         return false;
+    const MtType *at = mt_val_ty(L->f, in->args[0]);
+    int32_t K = at->shape[1];
+    *M = in->ty->shape[0], *N = in->ty->shape[1];
     if (in->attr.mode == MT_DOT_TF32) {
-        const MtType *at = mt_val_ty(L->f, in->args[0]);
-        int32_t M = in->ty->shape[0], N = in->ty->shape[1], K = at->shape[1];
         *half = MT_DT_F32;
-        return M % 16 == 0 && N % 8 == 0 && K % 8 == 0 && mma_warps_m(L, M, N) > 0;
+        return *M % 16 == 0 && *N % 8 == 0 && K % 8 == 0;
     }
     const MtInst *a = L->def[in->args[0]], *b = L->def[in->args[1]];
     if (!a || !b || a->op != OP_CAST || b->op != OP_CAST)
@@ -94,10 +96,23 @@ static bool mma_input(Lw *L, const MtInst *in, MtDtype *half)
     MtDtype da = lw_dtype(mt_val_ty(L->f, a->args[0])), db = lw_dtype(mt_val_ty(L->f, b->args[0]));
     if (da != db || (da != MT_DT_F16 && da != MT_DT_BF16))
         return false;
-    const MtType *at = mt_val_ty(L->f, in->args[0]);
-    int32_t M = in->ty->shape[0], N = in->ty->shape[1], K = at->shape[1];
     *half = da;
-    return M % 16 == 0 && N % 8 == 0 && K % 16 == 0 && mma_warps_m(L, M, N) > 0;
+    return *M % 16 == 0 && *N % 8 == 0 && K % 16 == 0;
+}
+
+bool lw_dot_suits_tensor_cores(Lw *L, const MtInst *in)
+{
+    MtDtype half;
+    int32_t M, N;
+    return mma_operands(L, in, &half, &M, &N);
+}
+
+/* Whether a dot runs on tensor cores: its operands suit them and the
+ * program's warps tile its result. */
+static bool mma_input(Lw *L, const MtInst *in, MtDtype *half)
+{
+    int32_t M, N;
+    return mma_operands(L, in, half, &M, &N) && mma_warps_m(L, M, N) > 0;
 }
 
 static const MtLinear *mma_layout(Lw *L, int32_t M, int32_t N)
