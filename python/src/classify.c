@@ -25,32 +25,30 @@ typedef struct Buf {
     size_t n, cap;
 } Buf;
 
-/* Room for n more bytes and a separating comma. */
-static int reserve(Buf *b, size_t n)
+/* More text for the entry being written. */
+static int append(Buf *b, const char *s, size_t n)
 {
-    if (b->n + n + 2 <= b->cap)
-        return 0;
-    size_t cap = (b->cap + n + 2) * 2;
-    char *p = PyMem_Realloc(b->p, cap);
-    if (!p) {
-        PyErr_NoMemory();
-        return -1;
+    if (b->n + n > b->cap) {
+        size_t cap = (b->cap + n) * 2;
+        char *p = PyMem_Realloc(b->p, cap);
+        if (!p) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        b->p = p;
+        b->cap = cap;
     }
-    b->p = p;
-    b->cap = cap;
-    return 0;
-}
-
-/* One entry: the comma before it, then its text. */
-static int put(Buf *b, const char *s, size_t n)
-{
-    if (reserve(b, n) < 0)
-        return -1;
-    if (b->n)
-        b->p[b->n++] = ',';
     memcpy(b->p + b->n, s, n);
     b->n += n;
     return 0;
+}
+
+/* A new entry: the comma before it, then its text. */
+static int put(Buf *b, const char *s, size_t n)
+{
+    if (b->n && append(b, ",", 1) < 0)
+        return -1;
+    return append(b, s, n);
 }
 
 static int puts_(Buf *b, const char *s) { return put(b, s, strlen(s)); }
@@ -89,9 +87,9 @@ static int put_int(Buf *b, PyObject *v, bool specialize)
         t = x >= INT32_MIN && x <= INT32_MAX ? "i32" : "i64";
         div16 = x % 16 == 0 && x != 0;
     }
-    return specialize && div16 ? (t[1] == '3' ? put(b, "i32:16", 6) : t[0] == 'u' ? put(b, "u64:16", 6)
-                                                                                 : put(b, "i64:16", 6))
-                               : put(b, t, 3);
+    if (put(b, t, 3) < 0)
+        return -1;
+    return specialize && div16 ? append(b, ":16", 3) : 0;
 }
 
 static PyObject *s_dtype, *s_data_ptr, *s_is_cuda, *s_get_device, *s_cuda;
@@ -146,17 +144,9 @@ static int fast_tensor(PyObject *v, PyObject *sig_of_dtype, bool specialize, Buf
         return -1;
     Py_ssize_t n;
     const char *s = PyUnicode_AsUTF8AndSize(sig, &n);
-    if (!s || reserve(b, (size_t)n + 4) < 0)
+    if (!s || put(b, "*", 1) < 0 || append(b, s, (size_t)n) < 0 ||
+        (specialize && p % 16 == 0 && append(b, ":16", 3) < 0))
         return -1;
-    if (b->n)
-        b->p[b->n++] = ',';
-    b->p[b->n++] = '*';
-    memcpy(b->p + b->n, s, (size_t)n);
-    b->n += (size_t)n;
-    if (specialize && p % 16 == 0) {
-        memcpy(b->p + b->n, ":16", 3);
-        b->n += 3;
-    }
     return 1;
 }
 
