@@ -39,9 +39,12 @@ MtDtype lw_dtype(const MtType *t)
 
 static bool is_block(const MtType *t) { return t && t->kind == TY_BLOCK; }
 
+/* A pointer block is laid out for the accesses it makes: 16-byte vectors
+ * of its pointee (eight halves, four floats). */
 const MtLinear *lw_default_layout(Lw *L, const MtType *t)
 {
-    int esize = mt_ty_elem(t)->kind == TY_PTR ? 4 : mt_ty_info(mt_ty_elem(t))->size;
+    const MtType *e = mt_ty_elem(t);
+    int esize = mt_ty_info(e->kind == TY_PTR ? e->elem : e)->size;
     return lw_layout(L, mt_ll_default(t->rank, t->shape, esize, L->warps));
 }
 
