@@ -16,20 +16,21 @@ typedef struct Launch {
     MtCudaFunc *fn;
     const char *name;
     unsigned grid[3], block[3];
+    unsigned shared_bytes;    /* dynamic shared memory */
     void **params;
 } Launch;
 
 static MtStatus do_launch(void *ud, char *err, size_t errlen)
 {
     Launch *l = ud;
-    return mt_cuda_launch(l->cu, l->fn, l->name, l->grid, l->block, 0, l->params, err, errlen);
+    return mt_cuda_launch(l->cu, l->fn, l->name, l->grid, l->block, l->shared_bytes, l->params, err, errlen);
 }
 
 MtStatus mt_cuda_profile_launch(MtCuda *cu, MtCudaFunc *fn, const char *name, const unsigned grid[3],
-                                const unsigned block[3], void **params, int warmup, int iters, MtProfile *out,
-                                char *err, size_t errlen)
+                                const unsigned block[3], unsigned shared_bytes, void **params, int warmup, int iters,
+                                MtProfile *out, char *err, size_t errlen)
 {
-    Launch l = {cu, fn, name, {grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]}, params};
+    Launch l = {cu, fn, name, {grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]}, shared_bytes, params};
     return mt_profile(cu, do_launch, &l, warmup, iters, out, err, errlen);
 }
 
@@ -87,9 +88,9 @@ MtStatus mt_cuda_run(MtCtx *c, MtCompiled *k, MtLaunch *launch, MtCuda *cu, MtKc
     }
     if (st != MT_OK)
         goto done;
-    Launch l = {cu, fn, name, {0}, {0}, params};
     MtLaunchShape shape;
     mt_compiled_launch_shape(k, &shape);
+    Launch l = {cu, fn, name, {0}, {0}, (unsigned)shape.dynamic_shared_bytes, params};
     for (int d = 0; d < 3; d++)
         l.grid[d] = (unsigned)launch->grid[d];
     /* a block runs programs_per_block programs along x; the kernel is told
@@ -106,14 +107,14 @@ MtStatus mt_cuda_run(MtCtx *c, MtCompiled *k, MtLaunch *launch, MtCuda *cu, MtKc
     l.block[1] = l.block[2] = 1;
     const MtCudaFuncInfo *fi = mt_cuda_func_info(fn);
     res->registers = fi->num_regs;
-    res->shared_bytes = fi->static_smem;
+    res->shared_bytes = fi->static_smem + (int)l.shared_bytes;
     res->local_bytes = fi->local_bytes;
     res->max_threads_per_block = fi->max_threads_per_block;
     char why[256];
-    if (mt_cuda_occupancy(cu, fn, (int)shape.threads, 0, &res->blocks_per_sm, why, sizeof why) != MT_OK)
+    if (mt_cuda_occupancy(cu, fn, (int)shape.threads, l.shared_bytes, &res->blocks_per_sm, why, sizeof why) != MT_OK)
         res->blocks_per_sm = 0; /* the occupancy is then computed from the figures above (web/occupancy.c) */
     if (opt && opt->profile_iters > 0) {
-        st = mt_cuda_profile_launch(cu, fn, name, l.grid, l.block, params, opt->warmup ? opt->warmup : 3,
+        st = mt_cuda_profile_launch(cu, fn, name, l.grid, l.block, l.shared_bytes, params, opt->warmup ? opt->warmup : 3,
                                     opt->profile_iters, &res->profile, err, errlen);
         res->profiled = st == MT_OK;
     } else {

@@ -36,9 +36,10 @@ MtStatus mt_cuda_run(MtCtx *c, MtCompiled *k, MtLaunch *launch, MtCuda *cu, MtKc
 void mt_cuda_run_result_free(MtCudaRunResult *res);
 
 /* Time `iters` launches of a loaded kernel after `warmup` (mt_profile:
- * CUPTI kernel durations, else CUDA events). */
+ * CUPTI kernel durations, else CUDA events), each with `shared_bytes` of
+ * dynamic shared memory. */
 MtStatus mt_cuda_profile_launch(MtCuda *cu, MtCudaFunc *fn, const char *name, const unsigned grid[3],
-                                const unsigned block[3], void **params, int warmup, int iters, MtProfile *out,
-                                char *err, size_t errlen);
+                                const unsigned block[3], unsigned shared_bytes, void **params, int warmup, int iters,
+                                MtProfile *out, char *err, size_t errlen);
 
 #endif

@@ -362,8 +362,12 @@ static char *launcher(Repro *p, MtCompiled *k, int sm, char *why, size_t whylen)
     fprintf(f, "static const unsigned grid[3] = {%llu, %lld, %lld};  /* CUDA blocks: %u program%s per block along x */\n",
             (unsigned long long)blocks, (long long)programs[1], (long long)programs[2], ppb, ppb == 1 ? "" : "s");
     fprintf(f, "static const unsigned block[3] = {%u, 1, 1};  /* CUDA threads per block */\n", shape.threads);
-    fprintf(f, "static const unsigned dynamic_shared_bytes = 0; /* the kernel's own __shared__ arrays: %llu bytes, "
-               "static */\n", (unsigned long long)shape.shared_bytes);
+    if (shape.dynamic_shared_bytes)
+        fprintf(f, "static const unsigned dynamic_shared_bytes = %llu; /* the kernel's shared pool, declared extern: "
+                   "over the 48 KiB a block may declare statically */\n", (unsigned long long)shape.dynamic_shared_bytes);
+    else
+        fprintf(f, "static const unsigned dynamic_shared_bytes = 0; /* the kernel's own __shared__ arrays: %llu bytes, "
+                   "static */\n", (unsigned long long)shape.shared_bytes);
     fprintf(f, "static const int grid_params = %d;  /* 1: the kernel takes the program grid as three trailing "
                "ints */\n", shape.grid_params ? 1 : 0);
     char r[32], t[32];

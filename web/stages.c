@@ -275,7 +275,7 @@ static void add_resources(cJSON *ptx, MtCompiled *k, const MtNvrtcOutput *out, i
     WebOccupancy occ;
     if (!mt_web_sm_limits_for_arch(sm, &l))
         return;
-    if (mt_web_occupancy(&l, (int)shape.threads, r.registers, r.shared_bytes, &occ)) {
+    if (mt_web_occupancy(&l, (int)shape.threads, r.registers, r.shared_bytes + (int)shape.dynamic_shared_bytes, &occ)) {
         cJSON *j = mt_web_occupancy_json(&occ, "calculated");
         char arch[32];
         snprintf(arch, sizeof arch, "sm_%d", sm);

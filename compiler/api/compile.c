@@ -235,8 +235,11 @@ static MtStatus run(MtCtx *c, void *ud)
         /* the interpreter and the SSA stage keep the program as written */
         MtFunc *kf = k->func;
         if (spec->num_stages != 1) {
+            /* num_stages tiles of a tensor-core dot in shared memory:
+             * loaded num_stages - 1 iterations ahead (Triton's default 3) */
+            int stages = spec->num_stages ? spec->num_stages : 3;
             kf = mt_func_clone(c, k->func);
-            mt_prefetch(c, kf);
+            mt_prefetch(c, kf, ko.tensor_cores ? (uint32_t)stages - 1 : 1);
             if (!mt_verify(c, kf, "prefetch"))
                 return MT_ERR_SOURCE;
         }
@@ -416,6 +419,7 @@ bool mt_compiled_launch_shape(const MtCompiled *k, MtLaunchShape *out)
         out->threads = k->kernel->threads;
         out->programs_per_block = k->kernel->programs_per_block;
         out->shared_bytes = k->kernel->shared_bytes;
+        out->dynamic_shared_bytes = k->kernel->dynamic_shared ? k->kernel->shared_bytes : 0;
         out->grid_params = true;
         return true;
     }

@@ -584,6 +584,29 @@ static void ldmatrix(Pr *p, const KStmt *s)
                       s->u.ldm.trans ? ".trans" : "", dst, f, dst, f + 1);
 }
 
+/* cp.async: .cg (through L2 only) for 16 bytes, .ca for 4 and 8; a
+ * source size of 0 when the mask is off fills the bytes with zeros and
+ * reads nothing. */
+static void cp_async(Pr *p, const KStmt *s)
+{
+    MtBuf *b = p->b;
+    line_start(p, s);
+    mt_buf_printf(b,
+                  "{ unsigned mt_sa; asm(\"{ .reg .u64 mt_t; cvta.to.shared.u64 mt_t, %%1; cvt.u32.u64 %%0, mt_t; }\" : "
+                  "\"=r\"(mt_sa) : \"l\"(&%s[%s]));\n",
+                  p->names[s->u.cp.smem], expr_text(p, s->u.cp.smem_at));
+    line_start(p, NULL);
+    unsigned n = s->u.cp.bytes;
+    mt_buf_printf(b, "  asm volatile(\"cp.async.%s.shared.global [%%0], [%%1], %u, %%2;\" :: \"r\"(mt_sa), \"l\"(&%s[%s]), "
+                     "\"r\"(",
+                  n == 16 ? "cg" : "ca", n, p->names[s->u.cp.ptr], expr_text(p, s->u.cp.index));
+    if (s->u.cp.mask)
+        mt_buf_printf(b, "(%s) ? %uu : 0u", expr_text(p, s->u.cp.mask), n);
+    else
+        mt_buf_printf(b, "%uu", n);
+    mt_buf_puts(b, ") : \"memory\"); }\n");
+}
+
 /* mma.sync on register fragments (TF32 ones hold floats: their bits). */
 static void mma(Pr *p, const KStmt *s)
 {
@@ -767,6 +790,17 @@ static void stmt(Pr *p, const KStmt *s)
     case KST_MMA:
         mma(p, s);
         return;
+    case KST_CP_ASYNC:
+        cp_async(p, s);
+        return;
+    case KST_CP_COMMIT:
+        line_start(p, s);
+        mt_buf_puts(b, "asm volatile(\"cp.async.commit_group;\" ::: \"memory\");\n");
+        return;
+    case KST_CP_WAIT:
+        line_start(p, s);
+        mt_buf_printf(b, "asm volatile(\"cp.async.wait_group %u;\" ::: \"memory\");\n", s->u.pending);
+        return;
     case KST_ATOMIC:
         atomic(p, s);
         return;
@@ -802,7 +836,10 @@ const char *mt_kir_cuda(MtCtx *c, const KFunc *f, MtLineMarks *marks)
                       p.names[f->params.v[i]]);
     }
     mt_buf_puts(&b, ") {\n");
-    if (f->shared_bytes)
+    if (f->dynamic_shared)
+        mt_buf_printf(&b, "    extern __shared__ __align__(16) unsigned char mt_smem[]; /* %llu bytes at launch */\n",
+                      (unsigned long long)f->shared_bytes);
+    else if (f->shared_bytes)
         mt_buf_printf(&b, "    __shared__ __align__(16) unsigned char mt_smem[%llu];\n", (unsigned long long)f->shared_bytes);
     block(&p, &f->shared);
     block(&p, &f->prologue);

@@ -262,6 +262,22 @@ void k_vstore(KBuilder *b, KVarId ptr, const KExpr *index, KVarId var, uint32_t 
 
 void k_barrier(KBuilder *b) { k_stmt(b, KST_BARRIER); }
 
+void k_cp_async(KBuilder *b, KVarId smem, const KExpr *smem_at, KVarId ptr, const KExpr *index, int bytes,
+                const KExpr *mask)
+{
+    KStmt *s = k_stmt(b, KST_CP_ASYNC);
+    s->u.cp.smem = smem;
+    s->u.cp.smem_at = smem_at;
+    s->u.cp.ptr = ptr;
+    s->u.cp.index = index;
+    s->u.cp.mask = mask;
+    s->u.cp.bytes = (uint8_t)bytes;
+}
+
+void k_cp_commit(KBuilder *b) { k_stmt(b, KST_CP_COMMIT); }
+
+void k_cp_wait(KBuilder *b, uint32_t pending) { k_stmt(b, KST_CP_WAIT)->u.pending = pending; }
+
 void k_atomic(KBuilder *b, const KAtomic *a)
 {
     KStmt *s = k_stmt(b, KST_ATOMIC);

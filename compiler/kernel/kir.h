@@ -123,6 +123,12 @@ typedef enum KStmtKind {
                                * mma.sync m16n8k16 of f16 or bf16 operands, m16n8k8 of TF32
                                * ones, f32 accumulators) from register fragments: see u.mma */
     KST_ATOMIC,               /* one atomic read-modify-write of global memory: see KAtomic */
+    KST_CP_ASYNC,             /* smem[smem_at ..] = ptr[index ..], u.cp.bytes (4, 8 or 16, aligned at both
+                               * ends) copied without registers (PTX cp.async), zeros when mask is false;
+                               * the copy lands by a KST_CP_WAIT that covers its group */
+    KST_CP_COMMIT,            /* this thread's copies since the last commit form a group (cp.async.commit_group) */
+    KST_CP_WAIT,              /* wait until at most u.pending of this thread's groups are in flight
+                               * (cp.async.wait_group); other threads see the copies after a barrier */
     KST_BLANK,                /* an empty line (formatting) */
 } KStmtKind;
 
@@ -180,6 +186,8 @@ struct KStmt {
          *     B[k][c] = b[b_first + k / 4] of lane 4 c + k % 4. */
         struct { KVarId acc, a, b; const KExpr *index; uint32_t a_first, b_first; uint8_t in_dt; } mma;
         KAtomic atomic;
+        struct { KVarId smem, ptr; const KExpr *smem_at, *index, *mask; uint8_t bytes; } cp;
+        uint32_t pending;     /* CP_WAIT */
     } u;
 };
 
@@ -196,7 +204,9 @@ typedef struct KFunc {
     KBlock body;
     uint32_t threads;         /* threads per block (blockDim.x) */
     uint32_t programs_per_block; /* program instances along grid x that one block runs */
-    uint64_t shared_bytes;    /* static shared memory of the block: the pool's size */
+    uint64_t shared_bytes;    /* shared memory of the block: the pool's size */
+    bool dynamic_shared;      /* the pool is over the 48 KiB a block may declare statically: the kernel
+                               * declares it extern and the launch passes its size */
     bool uses_f16, uses_bf16; /* the CUDA printer defines mt_f16 / mt_bf16 (cuda/khalf.c) */
     /* Facts for tools, per value of the SSA it was lowered from: where a
      * block value lives (NULL for scalars and for cheap values, which are
@@ -256,6 +266,10 @@ void k_vload(KBuilder *b, KVarId var, uint32_t first, KVarId ptr, const KExpr *i
              const KExpr **other);
 void k_vstore(KBuilder *b, KVarId ptr, const KExpr *index, KVarId var, uint32_t first, int vec, const KExpr *mask);
 void k_barrier(KBuilder *b);
+void k_cp_async(KBuilder *b, KVarId smem, const KExpr *smem_at, KVarId ptr, const KExpr *index, int bytes,
+                const KExpr *mask);
+void k_cp_commit(KBuilder *b);
+void k_cp_wait(KBuilder *b, uint32_t pending);
 void k_atomic(KBuilder *b, const KAtomic *a);
 
 /* ---- text (kprint.c) -------------------------------------------------------------- */

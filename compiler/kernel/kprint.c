@@ -182,6 +182,24 @@ static void stmt(MtBuf *b, const KFunc *f, const KStmt *s, int indent)
     case KST_BARRIER:
         mt_buf_puts(b, "barrier");
         break;
+    case KST_CP_ASYNC:
+        /* stage7[at] = cp.async16 a_ptr[index] if mask */
+        mt_buf_printf(b, "%s[", k_var_at(f, s->u.cp.smem)->name);
+        expr(b, f, s->u.cp.smem_at);
+        mt_buf_printf(b, "] = cp.async%u %s[", s->u.cp.bytes, k_var_at(f, s->u.cp.ptr)->name);
+        expr(b, f, s->u.cp.index);
+        mt_buf_putc(b, ']');
+        if (s->u.cp.mask) {
+            mt_buf_puts(b, " if ");
+            expr(b, f, s->u.cp.mask);
+        }
+        break;
+    case KST_CP_COMMIT:
+        mt_buf_puts(b, "cp.async.commit");
+        break;
+    case KST_CP_WAIT:
+        mt_buf_printf(b, "cp.async.wait %u", s->u.pending);
+        break;
     case KST_LDMATRIX:
         /* fa3[0:4] = ldmatrix.x4.f16 dot_a[row address] */
         mt_buf_printf(b, "%s[%u:%u] = ldmatrix.x%u%s.%s %s[", k_var_at(f, s->u.ldm.dst)->name, s->u.ldm.first,

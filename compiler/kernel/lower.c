@@ -139,7 +139,7 @@ const KExpr *lw_owner(Lw *L, const MtLinear *ll)
 
 /* ---- values ------------------------------------------------------------------------- */
 
-void lw_scratch_begin(Lw *L) { L->scratch_top = 0; }
+void lw_scratch_begin(Lw *L) { L->scratch_top = L->scratch_floor; }
 
 KVarId lw_shared(Lw *L, MtDtype dt, uint32_t n, const char *prefix, const KExpr **base)
 {
@@ -152,6 +152,14 @@ KVarId lw_shared(Lw *L, MtDtype dt, uint32_t n, const char *prefix, const KExpr 
     if (L->scratch_top > L->kf->shared_bytes)
         L->kf->shared_bytes = L->scratch_top;
     *base = k_mul(L->c, L->slot, k_int(L->c, MT_DT_I32, n));
+    return sm;
+}
+
+KVarId lw_shared_keep(Lw *L, MtDtype dt, uint32_t n, const char *prefix, const KExpr **base)
+{
+    L->scratch_top = L->scratch_floor;
+    KVarId sm = lw_shared(L, dt, n, prefix, base);
+    L->scratch_floor = L->scratch_top;
     return sm;
 }
 
@@ -220,7 +228,8 @@ LVal lw_get(Lw *L, MtVal v, const MtLinear *ll)
         return uniform(const_expr(L, v), 0);
     if (!is_block(x->ty) || !ll)
         return L->val[v];
-    if (L->val[v].kind == LV_UNIFORM)
+    /* a tile in shared memory has no layout: its consumer reads it there */
+    if (L->val[v].kind == LV_UNIFORM || L->val[v].kind == LV_STAGED)
         return L->val[v];
     if (L->val[v].kind == LV_REGS && mt_ll_equal(L->val[v].ll, ll))
         return L->val[v];
@@ -891,10 +900,19 @@ static void lower_for(Lw *L, const MtInst *in)
     bool counted = !l->dyn_step && ivt == MT_DT_I32;
     const KExpr *start = k_cast(c, ivt, lw_get(L, in->args[0], NULL).u);
     const KExpr *stop = k_cast(c, ivt, lw_get(L, in->args[1], NULL).u);
+    /* tiles in shared-memory stages are no state of their own: the stage
+     * counter moves them (lower_pipe.c) */
+    LPipe *pipe = lw_pipe_of(L, in);
+    if (pipe)
+        lw_pipe_enter(L, pipe);
     LVal *state = mt_arena_alloc(&c->arena, (n + 1) * sizeof *state);
     for (uint32_t i = 0; i < n; i++) {
         MtVal a = l->iter_args[i];
         const MtType *t = mt_val_ty(L->f, a);
+        if (L->tile_of[a]) {
+            L->val[a] = lw_pipe_value(L, pipe, a);
+            continue;
+        }
         LVal init = lw_get(L, in->args[2 + i], L->home[a]);
         state[i] = carried_copy(L, &init, t, is_block(t) ? L->home[a] : NULL);
         L->val[a] = state[i];
@@ -913,6 +931,8 @@ static void lower_for(Lw *L, const MtInst *in)
     }
     L->val[l->iv] = uniform(k_ref(c, L->kf, iv), 0);
     KBlock *outer = enter(L, counted ? &s->u.for_.body : &s->u.while_.body);
+    if (pipe)
+        lw_pipe_iteration(L, pipe);
     const MtInst *y = lower_body(L, &l->body);
     /* The yield is a parallel assignment: read every yielded value into
      * fresh variables before writing the state. */
@@ -921,16 +941,23 @@ static void lower_for(Lw *L, const MtInst *in)
     for (uint32_t i = 0; i < n && !L->failed; i++) {
         MtVal a = l->iter_args[i];
         const MtType *t = mt_val_ty(L->f, a);
+        if (L->tile_of[a])
+            continue;
         LVal v = lw_get(L, y->args[i], is_block(t) ? L->home[a] : NULL);
         next[i] = carried_copy(L, &v, t, is_block(t) ? L->home[a] : NULL);
     }
     for (uint32_t i = 0; i < n && !L->failed; i++)
-        carried_assign(L, &state[i], &next[i], lw_dtype(mt_val_ty(L->f, l->iter_args[i])));
+        if (!L->tile_of[l->iter_args[i]])
+            carried_assign(L, &state[i], &next[i], lw_dtype(mt_val_ty(L->f, l->iter_args[i])));
+    if (pipe)
+        lw_pipe_advance(L, pipe);
     if (!counted)
         k_set(&L->b, iv, NULL, k_op(c, K_ADD, ivt, k_ref(c, L->kf, iv), step, NULL));
     leave(L, outer);
     for (uint32_t i = 0; i < n; i++)
         L->val[l->results[i]] = state[i];
+    if (pipe)
+        lw_pipe_leave(L, pipe);
 }
 
 const MtInst *lw_inline_combine(Lw *L, const MtBody *body, const KExpr *const *args)
@@ -1141,6 +1168,7 @@ static KFunc *lower_kernel(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt
     L.def = mt_arena_alloc(&c->arena, (f->nvals + 1) * sizeof *L.def);
     L.sum_of = mt_arena_alloc(&c->arena, (f->nvals + 1) * sizeof *L.sum_of);
     L.fused = mt_arena_alloc(&c->arena, f->nvals + 1);
+    L.tile_of = mt_arena_alloc(&c->arena, (f->nvals + 1) * sizeof *L.tile_of);
     L.tensor_cores = opt && opt->tensor_cores;
     L.sm = opt && opt->sm ? opt->sm : 90;
     index_defs(&L, &f->body);
@@ -1163,6 +1191,7 @@ static KFunc *lower_kernel(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt
     plan_region(&L, &f->body);
     plan_region(&L, &f->body);
     lw_axis_analysis(&L);
+    lw_plan_pipes(&L);
     prologue(&L);
     KBlock *outer = L.b.block;
     if (L.programs > 1) {
@@ -1188,12 +1217,16 @@ enum { STATIC_SHARED_MAX = 48 * 1024 };
  * 64 KiB, one needs 16. The shared pool is known once lowered, so a
  * packed kernel over the limit is lowered again a program per block (a
  * success reports nothing, so nothing is said twice; the first attempt is
- * left in the arena). One program above the limit stays as it is: ptxas
- * says so. */
+ * left in the arena). One program above the limit gets its pool as
+ * dynamic shared memory (a tl.dot's pipeline stages: 57 KiB for three of
+ * a 128x128x32 f16 tile); a pool past what the device lets a block opt
+ * into is refused by the launch, which names both sizes. */
 KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt)
 {
     KFunc *kf = lower_kernel(c, f, opt, true);
     if (kf && kf->programs_per_block > 1 && kf->shared_bytes > STATIC_SHARED_MAX)
         kf = lower_kernel(c, f, opt, false);
+    if (kf)
+        kf->dynamic_shared = kf->shared_bytes > STATIC_SHARED_MAX;
     return kf;
 }

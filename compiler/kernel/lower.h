@@ -37,12 +37,21 @@ typedef struct MtKernelOptions {
  * diagnostics at their source range; returns NULL then. */
 KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt);
 
+/* Whether a tl.dot's operands and shape suit the tensor cores (given
+ * MtKernelOptions.tensor_cores and warps that tile its result), and the
+ * dtype they run in: f16 or bf16 blocks widened to f32 by casts (how the
+ * front end types tl.dot of two half blocks), M, N, K multiples of 16, 8,
+ * 16; or f32 blocks with input_precision="tf32" (TF32, K a multiple of
+ * 8), operand_dt f32. lower_dot.c; the prefetch pass asks it too. */
+bool mt_dot_suits_tensor_cores(const MtFunc *f, const MtInst *dot, MtDtype *operand_dt);
+
 /* ---- internals ------------------------------------------------------------------ */
 
 typedef enum LKind {
     LV_NONE,                  /* not lowered (yet) */
     LV_UNIFORM,               /* the same value in every thread: u */
     LV_REGS,                  /* a register array `regs` under layout ll */
+    LV_STAGED,                /* a tile in shared memory: element [r][c] at smem[at + r * ld + c] (lower_pipe.c) */
 } LKind;
 
 /* A lowered value. Pointer values are element offsets (int64) into the
@@ -53,7 +62,35 @@ typedef struct LVal {
     KVarId regs;              /* LV_REGS */
     const MtLinear *ll;       /* LV_REGS */
     KVarId base;              /* pointers: the parameter pointed into */
+    KVarId smem;              /* LV_STAGED */
+    const KExpr *at;          /* LV_STAGED */
+    int32_t ld;               /* LV_STAGED */
 } LVal;
+
+/* lower_pipe.c: a loop's tensor-core tiles in shared-memory stages. */
+typedef struct LPipe LPipe;
+typedef struct LRing {        /* one chain of tiles: S = depth + 1 stages */
+    LPipe *pipe;
+    struct LRing *next;
+    MtDtype dt;
+    int32_t ld;               /* row pitch of a stage (elements) */
+    uint32_t stage_elems;
+    KVarId smem;              /* allocated when the first tile is copied */
+    const KExpr *share;       /* this program's share of smem */
+} LRing;
+struct LPipe {                /* one loop's rings */
+    const MtInst *loop;
+    LPipe *next;
+    LRing *rings;
+    uint32_t nrings, depth;
+    KVarId stage;             /* the stage counter s */
+    bool allocated;
+    uint64_t floor;           /* the scratch floor before the stages */
+};
+typedef struct LTile {        /* a load or carried value that is a ring's tile */
+    LRing *ring;
+    uint32_t pos;             /* iteration t (< depth) of the loop's first ones; depth: k + depth's */
+} LTile;
 
 /* A layout conversion or remat made inside an open region stays valid
  * only while that region is open. */
@@ -104,6 +141,9 @@ typedef struct Lw {
     KVarId grid[3];           /* the program grid (hidden parameters) */
     uint32_t next_name;       /* for generated names */
     uint64_t scratch_top;     /* bytes of the shared pool the current use holds */
+    uint64_t scratch_floor;   /* where scratch uses start: past the stages of the loops being lowered */
+    LPipe *pipes;             /* lower_pipe.c */
+    const LTile **tile_of;    /* per SSA value: the ring tile it is (lower_pipe.c), NULL */
     bool failed;
 } Lw;
 
@@ -142,6 +182,9 @@ void lw_scratch_begin(Lw *L);
 /* A shared array of n elements of dt for each program of the block; the
  * element i of this program's share is at *base + i. */
 KVarId lw_shared(Lw *L, MtDtype dt, uint32_t n, const char *prefix, const KExpr **base);
+/* The same below every later use of scratch, until scratch_floor is set
+ * back (the stages of a loop, lower_pipe.c). */
+KVarId lw_shared_keep(Lw *L, MtDtype dt, uint32_t n, const char *prefix, const KExpr **base);
 
 /* axis.c */
 void lw_axis_analysis(Lw *L);
@@ -150,6 +193,11 @@ void lw_axis_analysis(Lw *L);
 /* Operand i of `in` in layout ll (projected to its shape), or uniform. */
 LVal lw_operand(Lw *L, const MtInst *in, uint32_t i, const MtLinear *ll);
 void lw_load(Lw *L, const MtInst *in);
+/* The widest access (elements) a load or store of `esize`-byte elements
+ * through pointer p in layout ll can make (a run of registers, at most 16
+ * bytes, consecutive aligned addresses, mask and other constant over it). */
+uint32_t lw_vector_width(Lw *L, const MtLinear *ll, uint32_t esize, MtVal p, MtVal mask, MtVal other,
+                         const MtType *shape);
 void lw_store(Lw *L, const MtInst *in);
 /* Lower a nest's region (a combine function) with its arguments bound to
  * scalar expressions; returns its terminator (whose operands are the
@@ -171,7 +219,23 @@ const MtLinear *lw_dot_layout(Lw *L, const MtInst *in);
 /* Whether a dot's operands and shape suit the tensor cores, the warps
  * aside (the launch shape asks before it chooses them). */
 bool lw_dot_suits_tensor_cores(Lw *L, const MtInst *in);
+/* Whether a dot runs on tensor cores (its operands suit them and the
+ * program's warps tile its result), and its operands' dtype there. */
+bool lw_dot_on_tensor_cores(Lw *L, const MtInst *in, MtDtype *operand_dt);
 void lw_dot(Lw *L, const MtInst *in);
+/* lower_pipe.c: find the chains (after the axis analysis); copy a tile
+ * into its stage (lw_load of a value with a tile_of); a loop's pipe (NULL:
+ * none), its stage counter (before the loop), the value of a carried tile,
+ * the wait at the top of an iteration, the counter's step at its end, and
+ * the drain after the loop */
+void lw_plan_pipes(Lw *L);
+void lw_pipe_load(Lw *L, const MtInst *in);
+LPipe *lw_pipe_of(Lw *L, const MtInst *loop);
+void lw_pipe_enter(Lw *L, LPipe *p);
+LVal lw_pipe_value(Lw *L, const LPipe *p, MtVal arg);
+void lw_pipe_iteration(Lw *L, const LPipe *p);
+void lw_pipe_advance(Lw *L, const LPipe *p);
+void lw_pipe_leave(Lw *L, const LPipe *p);
 /* lower_atomic.c: OC_ATOMIC and tl.debug_barrier; the home of an atomic's
  * result; why an atomic cannot be lowered for the target (NULL: it can) */
 void lw_atomic(Lw *L, const MtInst *in);

@@ -76,43 +76,46 @@ static int log2i(int32_t v)
     return r;
 }
 
-/* Whether a dot's operands and shape suit the tensor cores, and their
- * dtype there (the half dtype both were widened from, or f32 for TF32),
- * whatever the warps; its M and N. */
-static bool mma_operands(Lw *L, const MtInst *in, MtDtype *half, int32_t *M, int32_t *N)
+/* The instruction that defines v, NULL for arguments, parameters and
+ * constants. */
+static const MtInst *def_of(const MtFunc *f, MtVal v)
 {
-    if (!L->tensor_cores || in->nargs != 2 || lw_dtype(in->ty) != MT_DT_F32)
+    const MtInst *d = v && f->vals[v].kind == VK_INST ? f->vals[v].def : NULL;
+    return d && d->dst == v ? d : NULL;
+}
+
+bool mt_dot_suits_tensor_cores(const MtFunc *f, const MtInst *in, MtDtype *operand_dt)
+{
+    if (in->op != OP_DOT || in->nargs != 2 || lw_dtype(in->ty) != MT_DT_F32)
         return false;
-    const MtType *at = mt_val_ty(L->f, in->args[0]);
-    int32_t K = at->shape[1];
-    *M = in->ty->shape[0], *N = in->ty->shape[1];
+    const MtType *at = mt_val_ty(f, in->args[0]);
+    int32_t M = in->ty->shape[0], N = in->ty->shape[1], K = at->shape[1];
     if (in->attr.mode == MT_DOT_TF32) {
-        *half = MT_DT_F32;
-        return *M % 16 == 0 && *N % 8 == 0 && K % 8 == 0;
+        *operand_dt = MT_DT_F32;
+        return M % 16 == 0 && N % 8 == 0 && K % 8 == 0;
     }
-    const MtInst *a = L->def[in->args[0]], *b = L->def[in->args[1]];
+    const MtInst *a = def_of(f, in->args[0]), *b = def_of(f, in->args[1]);
     if (!a || !b || a->op != OP_CAST || b->op != OP_CAST)
         return false;
-    MtDtype da = lw_dtype(mt_val_ty(L->f, a->args[0])), db = lw_dtype(mt_val_ty(L->f, b->args[0]));
+    MtDtype da = lw_dtype(mt_val_ty(f, a->args[0])), db = lw_dtype(mt_val_ty(f, b->args[0]));
     if (da != db || (da != MT_DT_F16 && da != MT_DT_BF16))
         return false;
-    *half = da;
-    return *M % 16 == 0 && *N % 8 == 0 && K % 16 == 0;
+    *operand_dt = da;
+    return M % 16 == 0 && N % 8 == 0 && K % 16 == 0;
 }
 
 bool lw_dot_suits_tensor_cores(Lw *L, const MtInst *in)
 {
     MtDtype half;
-    int32_t M, N;
-    return mma_operands(L, in, &half, &M, &N);
+    return L->tensor_cores && mt_dot_suits_tensor_cores(L->f, in, &half);
 }
 
 /* Whether a dot runs on tensor cores: its operands suit them and the
  * program's warps tile its result. */
-static bool mma_input(Lw *L, const MtInst *in, MtDtype *half)
+bool lw_dot_on_tensor_cores(Lw *L, const MtInst *in, MtDtype *half)
 {
-    int32_t M, N;
-    return mma_operands(L, in, half, &M, &N) && mma_warps_m(L, M, N) > 0;
+    return L->tensor_cores && mt_dot_suits_tensor_cores(L->f, in, half) &&
+           mma_warps_m(L, in->ty->shape[0], in->ty->shape[1]) > 0;
 }
 
 static const MtLinear *mma_layout(Lw *L, int32_t M, int32_t N)
@@ -144,7 +147,7 @@ const MtLinear *lw_dot_layout(Lw *L, const MtInst *in)
     const MtType *result = in->ty;
     int32_t M = result->shape[0], N = result->shape[1];
     MtDtype half;
-    if (mma_input(L, in, &half))
+    if (lw_dot_on_tensor_cores(L, in, &half))
         return mma_layout(L, M, N);
     int64_t threads = 32 * (int64_t)L->warps;
     int64_t per = (int64_t)M * N / threads;
@@ -233,19 +236,24 @@ static LVal start_acc(Lw *L, const MtInst *in, MtDtype dt, const MtLinear *ll)
 }
 
 /* An A fragment (16 rows at r0) or B fragment (8 columns at c0) of TF32
- * for k-step ks, read element by element from the staged operands (A
- * [M][lda], B transposed [N][ldb]) in mma.sync m16n8k8's layout: A's
- * four values at rows g, g + 8 and columns t, t + 4 (g = lane / 4,
- * t = lane % 4), B's two at column g and rows t, t + 4. */
-static void tf32_fragment(Lw *L, KVarId frag, uint32_t first, KVarId sm, const KExpr *base, int32_t ld, bool is_a)
+ * for k-step ks, read element by element from the operands in shared
+ * memory (A [M][lda]; B transposed [N][ldb] as staged here, or as is
+ * [K][ldb] in a pipeline's stage: `b_rows`) in mma.sync m16n8k8's layout:
+ * A's four values at rows g, g + 8 and columns t, t + 4 (g = lane / 4,
+ * t = lane % 4), B's two at column g and rows t, t + 4; a stage's values
+ * are rounded to TF32 as they are read (staging rounds them as it writes). */
+static void tf32_fragment(Lw *L, KVarId frag, uint32_t first, KVarId sm, const KExpr *base, int32_t ld, bool is_a,
+                          bool b_rows, bool round)
 {
     MtCtx *c = L->c;
     const KExpr *g = k_op(c, K_SHR, MT_DT_I32, L->lane, k_int(c, MT_DT_I32, 2), NULL);
     const KExpr *t = k_op(c, K_BAND, MT_DT_I32, L->lane, k_int(c, MT_DT_I32, 3), NULL);
-    const KExpr *at = k_add(c, base, k_add(c, k_mul(c, g, k_int(c, MT_DT_I32, ld)), t));
+    const KExpr *at = b_rows ? k_add(c, base, k_add(c, k_mul(c, t, k_int(c, MT_DT_I32, ld)), g))
+                             : k_add(c, base, k_add(c, k_mul(c, g, k_int(c, MT_DT_I32, ld)), t));
     for (uint32_t q = 0; q < (is_a ? 4u : 2u); q++) {
-        int64_t off = is_a ? (int64_t)(q & 1) * 8 * ld + (q >> 1) * 4 : (int64_t)q * 4;
-        k_set(&L->b, frag, k_int(c, MT_DT_I32, first + q), k_elem(c, L->kf, sm, k_add(c, at, k_int(c, MT_DT_I32, off))));
+        int64_t off = is_a ? (int64_t)(q & 1) * 8 * ld + (q >> 1) * 4 : (int64_t)q * 4 * (b_rows ? ld : 1);
+        const KExpr *e = k_elem(c, L->kf, sm, k_add(c, at, k_int(c, MT_DT_I32, off)));
+        k_set(&L->b, frag, k_int(c, MT_DT_I32, first + q), round ? to_tf32(c, e) : e);
     }
 }
 
@@ -275,21 +283,32 @@ static void mma_dot(Lw *L, const MtInst *in, MtDtype half)
     bool tf32 = half == MT_DT_F32;
     int32_t M = at->shape[0], K = at->shape[1], N = bt->shape[1], kstep = tf32 ? 8 : 16;
     /* A row-major [M][K + pad]; B transposed [N][K + 4] for TF32, as is
-     * [K][N + 8] for halves (ldmatrix.trans transposes it) */
+     * [K][N + 8] for halves (ldmatrix.trans transposes it); an operand in
+     * a pipeline's stage (lower_pipe.c) is read where it is, row-major */
     int32_t lda = K + (tf32 ? 4 : 8), ldb = tf32 ? K + 4 : N + 8;
     int32_t wm = mma_warps_m(L, M, N), tm = M / wm, tn = N / (L->warps / wm), ni = tm / 16, nj = tn / 8;
     const MtLinear *ll = L->home[in->dst];
     /* the f32 operands, or the halves they were widened from */
     MtVal av = tf32 ? in->args[0] : L->def[in->args[0]]->args[0], bv = tf32 ? in->args[1] : L->def[in->args[1]]->args[0];
     LVal a = lw_get_any(L, av), b = lw_get_any(L, bv);
-    const KExpr *aslot, *bslot;
-    lw_scratch_begin(L);
-    KVarId as = lw_shared(L, half, (uint32_t)(M * lda), "dot_a", &aslot);
-    KVarId bs = lw_shared(L, half, (uint32_t)((tf32 ? N : K) * ldb), "dot_b", &bslot);
-    k_barrier(&L->b);
-    stage(L, as, aslot, &a, mt_val_ty(L->f, av), half, false, lda, tf32);
-    stage(L, bs, bslot, &b, mt_val_ty(L->f, bv), half, tf32, ldb, tf32);
-    k_barrier(&L->b);
+    bool a_staged = a.kind == LV_STAGED, b_staged = b.kind == LV_STAGED;
+    const KExpr *aslot = a.at, *bslot = b.at;
+    KVarId as = a.smem, bs = b.smem;
+    lda = a_staged ? a.ld : lda;
+    ldb = b_staged ? b.ld : ldb;
+    if (!a_staged || !b_staged) {
+        lw_scratch_begin(L);
+        if (!a_staged)
+            as = lw_shared(L, half, (uint32_t)(M * lda), "dot_a", &aslot);
+        if (!b_staged)
+            bs = lw_shared(L, half, (uint32_t)((tf32 ? N : K) * ldb), "dot_b", &bslot);
+        k_barrier(&L->b);
+        if (!a_staged)
+            stage(L, as, aslot, &a, mt_val_ty(L->f, av), half, false, lda, tf32);
+        if (!b_staged)
+            stage(L, bs, bslot, &b, mt_val_ty(L->f, bv), half, tf32, ldb, tf32);
+        k_barrier(&L->b);
+    }
     LVal acc = start_acc(L, in, MT_DT_F32, ll);
     /* the warp tile's origin: warp bits along M first, then along N */
     const KExpr *zero = k_int(c, MT_DT_I32, 0);
@@ -311,16 +330,16 @@ static void mma_dot(Lw *L, const MtInst *in, MtDtype half)
                                                                 k_int(c, MT_DT_I32, lda)),
                                                       k_int(c, MT_DT_I32, ks)));
             if (tf32)
-                tf32_fragment(L, af, (uint32_t)(4 * i), as, base, lda, true);
+                tf32_fragment(L, af, (uint32_t)(4 * i), as, base, lda, true, false, a_staged);
             else
                 ldmatrix(L, af, (uint32_t)(4 * i), as, base, lda, 4, false, half);
         }
         for (int32_t j = 0; j < nj;) {
             const KExpr *cols = k_add(c, wcol, k_int(c, MT_DT_I32, j * 8));
             if (tf32) {
-                tf32_fragment(L, bf, (uint32_t)(2 * j), bs,
-                              k_add(c, bslot, k_add(c, k_mul(c, cols, k_int(c, MT_DT_I32, ldb)), k_int(c, MT_DT_I32, ks))),
-                              ldb, false);
+                const KExpr *col0 = b_staged ? k_add(c, k_mul(c, k_int(c, MT_DT_I32, ks), k_int(c, MT_DT_I32, ldb)), cols)
+                                             : k_add(c, k_mul(c, cols, k_int(c, MT_DT_I32, ldb)), k_int(c, MT_DT_I32, ks));
+                tf32_fragment(L, bf, (uint32_t)(2 * j), bs, k_add(c, bslot, col0), ldb, false, b_staged, b_staged);
                 j++;
                 continue;
             }
@@ -349,7 +368,7 @@ static void mma_dot(Lw *L, const MtInst *in, MtDtype half)
 void lw_dot(Lw *L, const MtInst *in)
 {
     MtDtype half;
-    if (mma_input(L, in, &half)) {
+    if (lw_dot_on_tensor_cores(L, in, &half)) {
         mma_dot(L, in, half);
         return;
     }

@@ -37,12 +37,8 @@ static uint32_t register_run(const MtLinear *ll)
     return run;
 }
 
-/* The widest access (elements) a load or store of `esize`-byte elements
- * through pointer p in layout ll can make: registers in a run, at most 16
- * bytes, within a run of consecutive aligned addresses, with the mask
- * (and the value loaded instead) constant over it. */
-static uint32_t vector_width(Lw *L, const MtLinear *ll, uint32_t esize, MtVal p, MtVal mask, MtVal other,
-                             const MtType *shape)
+uint32_t lw_vector_width(Lw *L, const MtLinear *ll, uint32_t esize, MtVal p, MtVal mask, MtVal other,
+                         const MtType *shape)
 {
     if (!ll || !ll->rank)
         return 1;
@@ -71,6 +67,10 @@ static uint32_t vector_width(Lw *L, const MtLinear *ll, uint32_t esize, MtVal p,
 
 void lw_load(Lw *L, const MtInst *in)
 {
+    if (L->tile_of[in->dst]) {
+        lw_pipe_load(L, in);
+        return;
+    }
     MtCtx *c = L->c;
     MtDtype dt = lw_dtype(in->ty);
     const MtLinear *ll = is_block(in->ty) ? L->home[in->dst] : NULL;
@@ -88,7 +88,7 @@ void lw_load(Lw *L, const MtInst *in)
         return;
     }
     LVal r = lw_new_regs(L, dt, ll, "v");
-    uint32_t vec = vector_width(L, ll, mt_dtype_info(dt)->size, in->args[0], in->args[1], in->args[2], in->ty);
+    uint32_t vec = lw_vector_width(L, ll, mt_dtype_info(dt)->size, in->args[0], in->args[1], in->args[2], in->ty);
     if (vec > 1 && ptr.kind == LV_REGS) {
         for (uint32_t k = 0; k < mt_ll_nregs(ll); k += vec) {
             const KExpr **others = NULL;
@@ -155,7 +155,7 @@ void lw_store(Lw *L, const MtInst *in)
         s->u.if_.cond = own;
         L->b.block = &s->u.if_.then;
     }
-    uint32_t vec = ll ? vector_width(L, ll, mt_dtype_info(dt)->size, in->args[0], in->args[2], 0, shape) : 1;
+    uint32_t vec = ll ? lw_vector_width(L, ll, mt_dtype_info(dt)->size, in->args[0], in->args[2], 0, shape) : 1;
     if (vec > 1 && ptr.kind == LV_REGS) {
         /* the values, converted, in registers of the store's layout */
         LVal v = val;

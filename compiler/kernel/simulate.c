@@ -676,6 +676,23 @@ static void run_stmt(Sim *s, const KStmt *st, const uint8_t *active)
             if (active[t])
                 run_atomic(s, t, &st->u.atomic);
         return;
+    case KST_CP_ASYNC:
+        /* lockstep: the copy lands at once (a wait has nothing left to do) */
+        for (uint32_t t = 0; t < n && !s->fault; t++) {
+            if (!active[t])
+                continue;
+            bool on = !st->u.cp.mask || eval(s, t, st->u.cp.mask).i;
+            int64_t at = eval(s, t, st->u.cp.index).i, to = eval(s, t, st->u.cp.smem_at).i;
+            uint32_t elems = st->u.cp.bytes / (uint32_t)mt_dtype_info((MtDtype)s->f->vars.v[st->u.cp.smem].dt)->size;
+            if ((on && at % elems) || to % elems)
+                fault(s, mt_sprintf(s->c, "misaligned %u-byte cp.async from %s", st->u.cp.bytes,
+                                    s->f->vars.v[st->u.cp.ptr].name), on && at % elems ? at : to);
+            for (uint32_t i = 0; i < elems && !s->fault; i++)
+                *var_slot(s, t, st->u.cp.smem, to + i) = on ? load(s, st->u.cp.ptr, at + i) : (Slot){0};
+        }
+        return;
+    case KST_CP_COMMIT:
+    case KST_CP_WAIT:
     case KST_BARRIER:
     case KST_BLANK:
         return;

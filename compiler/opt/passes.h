@@ -23,11 +23,13 @@ void mt_cse(MtCtx *c, MtFunc *f);
  * dead carried slots. */
 void mt_dce(MtCtx *c, MtFunc *f);
 
-/* The fast lowering's software pipelining (Triton's num_stages, one stage
- * ahead): in a loop computing a tl.dot, the loads it can recompute are
- * issued for the next iteration before the dot and carried (prefetch.c).
- * Run on a copy of the optimised SSA; verify after it. */
-void mt_prefetch(MtCtx *c, MtFunc *f);
+/* The fast lowering's software pipelining (Triton's num_stages): in a
+ * loop computing a tl.dot, the loads it can recompute are issued for a
+ * later iteration before the dot and carried (prefetch.c): the tiles of a
+ * tensor-core dot `ahead` iterations ahead (the lowering copies them into
+ * shared memory stages), every other load one. Run on a copy of the
+ * optimised SSA; verify after it. */
+void mt_prefetch(MtCtx *c, MtFunc *f, uint32_t ahead);
 
 /* verify("lowering"), then fold, cse, dce, each followed by dump(pass, f,
  * ud) when dump is non-NULL and by verify(pass). Checks mt_cancelled

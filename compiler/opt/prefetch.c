@@ -33,6 +33,7 @@
  * This runs on a copy of the optimised SSA (mt_func_clone): the
  * interpreter and `--emit ssa` keep the program as written. */
 #include "opt/passes.h"
+#include "kernel/lower.h"
 
 #include <string.h>
 
@@ -197,41 +198,88 @@ static Subst subst(Pf *p, MtRegion *into, uint32_t *pos, MtVal iv)
     return s;
 }
 
-/* Add carried slots: inits, region arguments, results and yield operands. */
-static void add_slots(Pf *p, const MtVal *inits, const MtVal *next, MtInst *const *loads, uint32_t k)
+/* One carried slot more: its initial value and the value fed back (0:
+ * set later); its index. */
+static uint32_t add_slot(Pf *p, const MtType *t, MtVal init, MtVal next)
 {
     MtCtx *c = p->c;
     MtInst *loop = p->loop, *y = loop->loop->body.v[loop->loop->body.n - 1];
     MtForData *l = loop->loop;
     uint32_t n = l->ncarried;
-    loop->args = mt_arena_grow(&c->arena, loop->args, loop->nargs, loop->nargs + k, sizeof *loop->args);
-    y->args = mt_arena_grow(&c->arena, y->args, y->nargs, y->nargs + k, sizeof *y->args);
-    l->iter_args = mt_arena_grow(&c->arena, l->iter_args, n + 1, n + k + 1, sizeof *l->iter_args);
-    l->results = mt_arena_grow(&c->arena, l->results, n + 1, n + k + 1, sizeof *l->results);
-    for (uint32_t j = 0; j < k; j++) {
-        const MtType *t = loads[j]->ty;
-        loop->args[loop->nargs++] = inits[j];
-        y->args[y->nargs++] = next[j];
-        MtVal a = mt_func_value(c, p->f, VK_ARG, t), r = mt_func_value(c, p->f, VK_RESULT, t);
-        p->f->vals[a].def = p->f->vals[r].def = loop;
-        p->f->vals[a].index = p->f->vals[r].index = n + j;
-        l->iter_args[n + j] = a;
-        l->results[n + j] = r;
-        /* the body reads the carried tile instead of loading it */
-        for (uint32_t i = 0; i + 1 < l->body.n; i++) {
-            MtInst *in = l->body.v[i];
-            for (uint32_t q = 0; q < in->nargs; q++)
-                if (in->args[q] == loads[j]->dst)
-                    in->args[q] = a;
-        }
-        for (uint32_t q = 0; q < n; q++)
-            if (y->args[q] == loads[j]->dst)
-                y->args[q] = a;
-    }
-    l->ncarried = n + k;
+    loop->args = mt_arena_grow(&c->arena, loop->args, loop->nargs, loop->nargs + 1, sizeof *loop->args);
+    y->args = mt_arena_grow(&c->arena, y->args, y->nargs, y->nargs + 1, sizeof *y->args);
+    l->iter_args = mt_arena_grow(&c->arena, l->iter_args, n + 1, n + 2, sizeof *l->iter_args);
+    l->results = mt_arena_grow(&c->arena, l->results, n + 1, n + 2, sizeof *l->results);
+    loop->args[loop->nargs++] = init;
+    y->args[y->nargs++] = next;
+    MtVal a = mt_func_value(c, p->f, VK_ARG, t), r = mt_func_value(c, p->f, VK_RESULT, t);
+    p->f->vals[a].def = p->f->vals[r].def = loop;
+    p->f->vals[a].index = p->f->vals[r].index = n;
+    l->iter_args[n] = a;
+    l->results[n] = r;
+    l->ncarried = n + 1;
+    return n;
 }
 
-static void pipeline(MtCtx *c, MtFunc *f, MtRegion *parent, uint32_t where)
+/* The body reads the carried tile `a` instead of loading it. */
+static void read_carried(Pf *p, const MtInst *load, MtVal a, uint32_t nslots)
+{
+    MtForData *l = p->loop->loop;
+    MtInst *y = l->body.v[l->body.n - 1];
+    for (uint32_t i = 0; i + 1 < l->body.n; i++) {
+        MtInst *in = l->body.v[i];
+        for (uint32_t q = 0; q < in->nargs; q++)
+            if (in->args[q] == load->dst)
+                in->args[q] = a;
+    }
+    for (uint32_t q = 0; q < nslots; q++)
+        if (y->args[q] == load->dst)
+            y->args[q] = a;
+}
+
+/* The one instruction of the body that uses v, NULL if none or several. */
+static const MtInst *only_user(const Pf *p, MtVal v, const uint32_t *uses)
+{
+    if (uses[v] != 1)
+        return NULL;
+    const MtRegion *b = &p->loop->loop->body;
+    for (uint32_t i = 0; i < b->n; i++)
+        for (uint32_t q = 0; q < b->v[i]->nargs; q++)
+            if (b->v[i]->args[q] == v)
+                return b->v[i];
+    return NULL;
+}
+
+/* Whether a load's tile is only an operand of a tl.dot that suits the
+ * tensor cores (through the cast that widens a half tile): the fast
+ * lowering copies such tiles straight into shared memory, so they may be
+ * loaded further ahead at no cost in registers. */
+static bool feeds_tensor_cores(const Pf *p, const MtInst *load, const uint32_t *uses)
+{
+    const MtInst *u = only_user(p, load->dst, uses);
+    if (u && u->op == OP_CAST)
+        u = only_user(p, u->dst, uses);
+    MtDtype dt;
+    return u && u->op == OP_DOT && u->args[2 % u->nargs] != load->dst && mt_dot_suits_tensor_cores(p->f, u, &dt);
+}
+
+/* The shared memory the fast lowering may give the stages of a loop's
+ * tensor-core tiles (the H100's and H200's opt-in limit is 227 KiB; what
+ * is left serves the kernel's other uses of shared memory). */
+enum { STAGE_BYTES_MAX = 160 * 1024 };
+
+/* `iv + t * step` at s's place. */
+static MtVal iteration(Pf *p, Subst *s, MtVal iv, uint32_t t)
+{
+    MtForData *l = p->loop->loop;
+    MtVal step = mt_func_const(p->c, p->f, (MtConst){.kind = CST_INT, .i = l->step * (int64_t)t}, p->f->vals[l->iv].ty);
+    MtVal ivs[2] = {iv, step};
+    MtInst *add = mt_inst_new(p->c, p->f, NULL, OP_ADD, p->f->vals[l->iv].ty, ivs, 2, p->loop->span, p->loop->inl);
+    insert(p, s, add);
+    return add->dst;
+}
+
+static void pipeline(MtCtx *c, MtFunc *f, MtRegion *parent, uint32_t where, uint32_t ahead)
 {
     MtInst *loop = parent->v[where];
     MtForData *l = loop->loop;
@@ -257,10 +305,13 @@ static void pipeline(MtCtx *c, MtFunc *f, MtRegion *parent, uint32_t where)
     uint8_t *memo = mt_arena_alloc(&c->arena, f->nvals), *seen = mt_arena_alloc(&c->arena, f->nvals);
     uint8_t *slots = mt_arena_alloc(&c->arena, l->ncarried + 1);
     const MtInst *y = l->body.v[l->body.n - 1];
+    uint32_t *uses = mt_func_use_counts(c, f);
 
     /* the loads to move: their operands are recomputable ... */
     MtInst **loads = mt_arena_alloc(&c->arena, l->body.n * sizeof *loads);
+    uint32_t *depth = mt_arena_alloc(&c->arena, l->body.n * sizeof *depth);
     uint32_t nloads = 0;
+    uint64_t stage_bytes = 0;
     for (uint32_t i = 0; i < p.dot; i++) {
         MtInst *in = l->body.v[i];
         bool ok = in->op == OP_LOAD;
@@ -268,6 +319,9 @@ static void pipeline(MtCtx *c, MtFunc *f, MtRegion *parent, uint32_t where)
             ok = recomputable(&p, in->args[k], memo);
         if (!ok)
             continue;
+        depth[nloads] = feeds_tensor_cores(&p, in, uses) ? ahead : 1;
+        if (depth[nloads] > 1)
+            stage_bytes += (uint64_t)mt_ty_numel(in->ty) * (uint64_t)mt_ty_info(mt_ty_elem(in->ty))->size;
         loads[nloads++] = in;
         for (uint32_t k = 0; k < in->nargs; k++)
             read_slots(&p, in->args[k], seen, slots);
@@ -287,55 +341,87 @@ static void pipeline(MtCtx *c, MtFunc *f, MtRegion *parent, uint32_t where)
                 read_slots(&p, y->args[s], seen, slots);
             }
     }
-
-    /* the first iteration's loads, before the loop */
-    uint32_t ppos = where;
-    Subst pro = subst(&p, parent, &ppos, loop->args[0]);
-    for (uint32_t s = 0; s < l->ncarried; s++)
-        pro.arg[s] = loop->args[2 + s];
-    MtVal first_in = in_range(&p, &pro, pro.iv);
-    MtVal *inits = mt_arena_alloc(&c->arena, nloads * sizeof *inits);
+    /* the tensor-core tiles go `deep` iterations ahead, as many as their
+     * stages (one more than that) fit in STAGE_BYTES_MAX */
+    uint32_t deep = ahead;
+    while (deep > 1 && stage_bytes * (deep + 1) > STAGE_BYTES_MAX)
+        deep--;
     for (uint32_t j = 0; j < nloads; j++)
-        inits[j] = copy_inst(&p, &pro, loads[j], first_in)->dst;
+        if (depth[j] > 1)
+            depth[j] = deep;
+    uint32_t most = 1;
+    for (uint32_t j = 0; j < nloads; j++)
+        most = depth[j] > most ? depth[j] : most;
 
-    /* the next iteration's, before the dot: the current iteration's
-     * values it reads are computed there too */
+    /* the first iterations' loads, before the loop, iteration by iteration */
+    uint32_t ppos = where, nslots = l->ncarried;
+    Subst *pro = mt_arena_alloc(&c->arena, most * sizeof *pro);
+    MtVal *inits = mt_arena_alloc(&c->arena, (size_t)nloads * most * sizeof *inits);
+    for (uint32_t t = 0; t < most; t++) {
+        MtVal iv = t ? iteration(&p, &pro[0], loop->args[0], t) : loop->args[0];
+        pro[t] = subst(&p, parent, &ppos, iv);
+        if (t)
+            pro[t].from = &pro[t - 1];
+        else
+            for (uint32_t s = 0; s < nslots; s++)
+                pro[0].arg[s] = loop->args[2 + s];
+        MtVal in = in_range(&p, &pro[t], iv);
+        for (uint32_t j = 0; j < nloads; j++)
+            if (t < depth[j])
+                inits[j * most + t] = copy_inst(&p, &pro[t], loads[j], in)->dst;
+    }
+
+    /* iteration k + t * step's, before the dot, for the loads t ahead:
+     * the values of iterations k .. k + t they read are computed there too */
     uint32_t bpos = p.dot;
-    Subst cur = subst(&p, &l->body, &bpos, l->iv);
-    cur.in_body = cur.identity = true;
-    for (uint32_t s = 0; s < l->ncarried; s++)
-        cur.arg[s] = l->iter_args[s];
-    MtVal step = mt_func_const(c, f, (MtConst){.kind = CST_INT, .i = l->step}, f->vals[l->iv].ty);
-    MtVal ivs[2] = {l->iv, step};
-    MtInst *add = mt_inst_new(c, f, NULL, OP_ADD, f->vals[l->iv].ty, ivs, 2, loop->span, loop->inl);
-    insert(&p, &cur, add);
-    Subst next = subst(&p, &l->body, &bpos, add->dst);
-    next.in_body = true;
-    next.from = &cur;
-    MtVal next_in = in_range(&p, &next, next.iv);
+    Subst *it = mt_arena_alloc(&c->arena, (most + 1) * sizeof *it);
+    it[0] = subst(&p, &l->body, &bpos, l->iv);
+    it[0].in_body = it[0].identity = true;
+    for (uint32_t s = 0; s < nslots; s++)
+        it[0].arg[s] = l->iter_args[s];
     MtVal *nexts = mt_arena_alloc(&c->arena, nloads * sizeof *nexts);
-    for (uint32_t j = 0; j < nloads; j++)
-        nexts[j] = copy_inst(&p, &next, loads[j], next_in)->dst;
-    add_slots(&p, inits, nexts, loads, nloads);
+    for (uint32_t t = 1; t <= most; t++) {
+        MtVal iv = iteration(&p, &it[0], l->iv, t);
+        it[t] = subst(&p, &l->body, &bpos, iv);
+        it[t].in_body = true;
+        it[t].from = &it[t - 1];
+        MtVal in = in_range(&p, &it[t], iv);
+        for (uint32_t j = 0; j < nloads; j++)
+            if (depth[j] == t)
+                nexts[j] = copy_inst(&p, &it[t], loads[j], in)->dst;
+    }
+
+    /* a load t ahead is carried through t slots: the body reads the
+     * first, each passes the next one's value on, the last takes the load */
+    for (uint32_t j = 0; j < nloads; j++) {
+        uint32_t first = l->ncarried;
+        for (uint32_t t = 0; t < depth[j]; t++)
+            add_slot(&p, loads[j]->ty, inits[j * most + t], 0);
+        MtInst *yield = l->body.v[l->body.n - 1];
+        for (uint32_t t = 0; t + 1 < depth[j]; t++)
+            yield->args[first + t] = l->iter_args[first + t + 1];
+        yield->args[first + depth[j] - 1] = nexts[j];
+        read_carried(&p, loads[j], l->iter_args[first], nslots);
+    }
 }
 
-static void walk(MtCtx *c, MtFunc *f, MtRegion *r)
+static void walk(MtCtx *c, MtFunc *f, MtRegion *r, uint32_t ahead)
 {
     for (uint32_t i = 0; i < r->n; i++) {
         MtInst *in = r->v[i];
         for (uint32_t k = 0; k < mt_inst_nregions(in); k++)
-            walk(c, f, mt_inst_region(in, k));
+            walk(c, f, mt_inst_region(in, k), ahead);
         if (in->op == OP_FOR) {
             uint32_t before = r->n;
-            pipeline(c, f, r, i);
+            pipeline(c, f, r, i, ahead);
             i += r->n - before;
         }
     }
 }
 
-void mt_prefetch(MtCtx *c, MtFunc *f)
+void mt_prefetch(MtCtx *c, MtFunc *f, uint32_t ahead)
 {
-    walk(c, f, &f->body);
+    walk(c, f, &f->body, ahead > 1 ? ahead : 1);
     /* a carried value's next value computed before the dot and again at
      * its place is one value; the loads moved out are dead */
     mt_cse(c, f);

@@ -220,7 +220,8 @@ PyObject *mtpy_run_cuda(KernelObject *self, PyObject *const *argv, Py_ssize_t ar
     char err[1024];
     MtStatus st = mt_cuda_make_current(gpu, err, sizeof err);
     if (st == MT_OK)
-        st = mt_cuda_launch_stream(gpu, self->fn, mt_compiled_kernel_name(self->k), g, block, 0,
+        st = mt_cuda_launch_stream(gpu, self->fn, mt_compiled_kernel_name(self->k), g, block,
+                                   (unsigned)self->shape.dynamic_shared_bytes,
                                    (void *)(uintptr_t)stream, params, err, sizeof err);
     if (st != MT_OK)
         return PyErr_Format(MtPyLaunchError, "%s", err);

@@ -23,15 +23,19 @@ static MtFunc *read_ok(MtCtx *c, const char *text)
     return f;
 }
 
-static void check_prefetch(const char *in, const char *want)
+static void check_prefetch_ahead(const char *in, uint32_t ahead, const char *want)
 {
     MtCtx *c = mt_ctx_new(NULL);
     MtFunc *f = read_ok(c, in);
-    mt_prefetch(c, f);
+    mt_prefetch(c, f, ahead);
     ck_assert_msg(mt_verify(c, f, "prefetch"), "%s", first_msg(c));
     ck_assert_str_eq(mt_ssa_write(c, f), want);
     mt_ctx_free(c);
 }
+
+/* Tensor-core tiles may go two iterations ahead; these f32 dots run on
+ * CUDA cores, whose loads stay one ahead whatever the depth asked. */
+static void check_prefetch(const char *in, const char *want) { check_prefetch_ahead(in, 2, want); }
 
 #define H "kernel k(a: ptr<f32>, b: ptr<f32>, out: ptr<f32>, K: i32)\n"
 /* A's and B's tile pointers, and the store of the result */
@@ -92,6 +96,77 @@ END_TEST
 
 /* Loops the pass leaves alone come out as they went in. */
 static void unchanged(const char *text) { check_prefetch(text, text); }
+
+/* The tiles of a tensor-core dot (f16 tiles widened by casts) go two
+ * iterations ahead, carried through two slots each: the body reads the
+ * first, the second passes its tile on, and the loads of iteration k + 2
+ * (masked by its being in range) fill it; the first two iterations' tiles
+ * are loaded before the loop, iteration by iteration. */
+START_TEST(tensor_core_tiles_go_two_iterations_ahead)
+{
+    check_prefetch_ahead(
+        "kernel k(a: ptr<f16>, b: ptr<f16>, out: ptr<f32>, K: i32)\n"
+        "%0 = zeros {shape=(16, 16), dtype=f32} : block<16x16 x f32>\n"
+        "%1 = arange {start=0, end=16} : vector<16 x i32>\n"
+        "%2 = expand_dims %1 {axis=1} : block<16x1 x i32>\n"
+        "%3 = addptr a, %2 : block<16x1 x ptr<f16>>\n"
+        "%6 = expand_dims %1 {axis=0} : block<1x16 x i32>\n"
+        "%7 = addptr %3, %6 : block<16x16 x ptr<f16>>\n"
+        "%13 = addptr b, %2 : block<16x1 x ptr<f16>>\n"
+        "%14 = addptr %13, %6 : block<16x16 x ptr<f16>>\n"
+        "%24, %25, %26 = for %15 in range(0, K, 16) iter_args(%16 = %0, %17 = %7, %18 = %14) : block<16x16 x f32>, block<16x16 x ptr<f16>>, block<16x16 x ptr<f16>> {\n"
+        "  %19 = load %17, none, none : block<16x16 x f16>\n"
+        "  %20 = cast %19 : block<16x16 x f32>\n"
+        "  %21 = load %18, none, none : block<16x16 x f16>\n"
+        "  %22 = cast %21 : block<16x16 x f32>\n"
+        "  %23 = dot %20, %22 : block<16x16 x f32>\n"
+        "  %27 = add %16, %23 : block<16x16 x f32>\n"
+        "  %28 = addptr %17, 16 : block<16x16 x ptr<f16>>\n"
+        "  %29 = addptr %18, 256 : block<16x16 x ptr<f16>>\n"
+        "  yield %27, %28, %29\n"
+        "}\n"
+        "%31 = addptr out, %2 : block<16x1 x ptr<f32>>\n"
+        "%32 = addptr %31, %6 : block<16x16 x ptr<f32>>\n"
+        "store %32, %24, none\n",
+        2,
+        "kernel k(a: ptr<f16>, b: ptr<f16>, out: ptr<f32>, K: i32)\n"
+        "%0 = zeros {shape=(16, 16), dtype=f32} : block<16x16 x f32>\n"
+        "%1 = arange {start=0, end=16} : vector<16 x i32>\n"
+        "%2 = expand_dims %1 {axis=1} : block<16x1 x i32>\n"
+        "%3 = addptr a, %2 : block<16x1 x ptr<f16>>\n"
+        "%6 = expand_dims %1 {axis=0} : block<1x16 x i32>\n"
+        "%7 = addptr %3, %6 : block<16x16 x ptr<f16>>\n"
+        "%13 = addptr b, %2 : block<16x1 x ptr<f16>>\n"
+        "%14 = addptr %13, %6 : block<16x16 x ptr<f16>>\n"
+        "%33 = cmp_lt 0, K : bool\n"
+        "%34 = load %7, %33, none : block<16x16 x f16>\n"
+        "%35 = load %14, %33, none : block<16x16 x f16>\n"
+        "%36 = add 0, 16 : i32\n"
+        "%37 = cmp_lt %36, K : bool\n"
+        "%38 = addptr %7, 16 : block<16x16 x ptr<f16>>\n"
+        "%39 = load %38, %37, none : block<16x16 x f16>\n"
+        "%40 = addptr %14, 256 : block<16x16 x ptr<f16>>\n"
+        "%41 = load %40, %37, none : block<16x16 x f16>\n"
+        "%24, %25, %26, %53, %55, %57, %59 = for %15 in range(0, K, 16) iter_args(%16 = %0, %17 = %7, %18 = %14, %52 = %34, %54 = %39, %56 = %35, %58 = %41) : block<16x16 x f32>, block<16x16 x ptr<f16>>, block<16x16 x ptr<f16>>, block<16x16 x f16>, block<16x16 x f16>, block<16x16 x f16>, block<16x16 x f16> {\n"
+        "  %20 = cast %52 : block<16x16 x f32>\n"
+        "  %22 = cast %56 : block<16x16 x f32>\n"
+        "  %44 = add %15, 32 : i32\n"
+        "  %45 = cmp_lt %44, K : bool\n"
+        "  %46 = addptr %17, 16 : block<16x16 x ptr<f16>>\n"
+        "  %47 = addptr %46, 16 : block<16x16 x ptr<f16>>\n"
+        "  %48 = load %47, %45, none : block<16x16 x f16>\n"
+        "  %49 = addptr %18, 256 : block<16x16 x ptr<f16>>\n"
+        "  %50 = addptr %49, 256 : block<16x16 x ptr<f16>>\n"
+        "  %51 = load %50, %45, none : block<16x16 x f16>\n"
+        "  %23 = dot %20, %22 : block<16x16 x f32>\n"
+        "  %27 = add %16, %23 : block<16x16 x f32>\n"
+        "  yield %27, %46, %49, %54, %48, %58, %51\n"
+        "}\n"
+        "%31 = addptr out, %2 : block<16x1 x ptr<f32>>\n"
+        "%32 = addptr %31, %6 : block<16x16 x ptr<f32>>\n"
+        "store %32, %24, none\n");
+}
+END_TEST
 
 START_TEST(loop_that_stores_is_left_alone)
 {
@@ -194,7 +269,7 @@ START_TEST(clone_keeps_the_original)
     MtCtx *c = mt_ctx_new(NULL);
     MtFunc *f = read_ok(c, text);
     MtFunc *g = mt_func_clone(c, f);
-    mt_prefetch(c, g);
+    mt_prefetch(c, g, 2);
     ck_assert_msg(mt_verify(c, g, "prefetch"), "%s", first_msg(c));
     ck_assert_msg(mt_verify(c, f, "original"), "%s", first_msg(c));
     ck_assert_str_eq(mt_ssa_write(c, f), text);
@@ -211,6 +286,7 @@ int main(void)
     Suite *s = suite_create("prefetch");
     TCase *t = tcase_create("prefetch");
     tcase_add_test(t, dot_loop_loads_one_iteration_ahead);
+    tcase_add_test(t, tensor_core_tiles_go_two_iterations_ahead);
     tcase_add_test(t, loop_that_stores_is_left_alone);
     tcase_add_test(t, loop_without_a_dot_is_left_alone);
     tcase_add_test(t, address_read_from_memory_is_not_moved);

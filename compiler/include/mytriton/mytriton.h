@@ -427,7 +427,10 @@ typedef struct MtLaunchShape {
     uint32_t threads;         /* CUDA threads per block (blockDim.x) */
     uint32_t programs_per_block; /* program instances along grid x one block runs: the CUDA grid's x is
                                   * ceil(programs / this) */
-    uint64_t shared_bytes;    /* static shared memory per block */
+    uint64_t shared_bytes;    /* shared memory per block: the kernel's pool */
+    uint64_t dynamic_shared_bytes; /* what to pass at launch as dynamic shared memory: the pool when it is
+                                    * over the 48 KiB a block may declare statically (the kernel declares
+                                    * it extern), else 0 */
     bool grid_params;         /* the kernel takes the program grid (x, y, z) as three trailing i32 parameters */
 } MtLaunchShape;
 /* false when the CUDA stage did not run. */

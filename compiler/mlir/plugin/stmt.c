@@ -103,6 +103,9 @@ static void scan_block(Em *e, const KBlock *b)
             break;
         }
         case KST_BARRIER:
+        case KST_CP_ASYNC: /* tensor cores: never in an MLIR kernel */
+        case KST_CP_COMMIT:
+        case KST_CP_WAIT:
         case KST_BLANK: break;
         }
     }
@@ -165,6 +168,9 @@ static void carry_scan(Em *e, Carry *c, const KBlock *b)
         case KST_VSTORE:
         case KST_BARRIER:
         case KST_LDMATRIX: /* tensor cores: never in an MLIR kernel */
+        case KST_CP_ASYNC:
+        case KST_CP_COMMIT:
+        case KST_CP_WAIT:
         case KST_BLANK: break;
         }
     }
@@ -605,6 +611,9 @@ static void stmt(Em *e, const KStmt *s)
         return;
     case KST_LDMATRIX:
     case KST_MMA:
+    case KST_CP_ASYNC:
+    case KST_CP_COMMIT:
+    case KST_CP_WAIT:
         em_unsupported(e, "a tensor-core tl.dot (mma.sync; the MLIR backend lowers tl.dot on CUDA cores)");
         return;
     case KST_ATOMIC:

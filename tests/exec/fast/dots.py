@@ -75,3 +75,34 @@ def wide_k_dot_kernel(a_ptr, b_ptr, c_ptr, BM: tl.constexpr, BN: tl.constexpr, B
     a = tl.load(a_ptr + pid * BM * BK + rm[:, None] * BK + rk[None, :])
     b = tl.load(b_ptr + rk[:, None] * BN + rn[None, :])
     tl.store(c_ptr + pid * BM * BN + rm[:, None] * BN + rn[None, :], tl.dot(a, b))
+
+
+@triton.jit
+def pipelined_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+                            BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, PRECISION: tl.constexpr):
+    # Triton's tutorial shape with aligned rows (strides multiples of 16,
+    # unit inner strides): on tensor cores the tiles go straight from global
+    # into shared-memory stages with cp.async, num_stages - 1 iterations
+    # ahead, the K edge masked (zeros) inside the last tile; five K
+    # iterations wrap the three stages; the M and N edges wrap rows
+    # (% M, % N) and are masked at the store. 32x32 tiles are one-warp
+    # programs, four to a block, each with its own stages.
+    pid = tl.program_id(0)
+    pid_m = pid // tl.cdiv(N, BN)
+    pid_n = pid % tl.cdiv(N, BN)
+    offs_am = (pid_m * BM + tl.arange(0, BM)) % M
+    offs_bn = (pid_n * BN + tl.arange(0, BN)) % N
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + offs_am[:, None] * stride_am + offs_k[None, :]
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_bn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0.0)
+        acc = tl.dot(a, b, acc, input_precision=PRECISION)
+        a_ptrs += BK
+        b_ptrs += BK * stride_bk
+    offs_cm = pid_m * BM + tl.arange(0, BM)
+    offs_cn = pid_n * BN + tl.arange(0, BN)
+    c_ptrs = c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :]
+    tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))

@@ -1,0 +1,277 @@
+/* lower_pipe.c: the tiles of a tensor-core tl.dot copied from global
+ * into shared memory in stages (Triton's num_stages), without registers.
+ *
+ * The prefetch pass (opt/prefetch.c) loads such a tile d iterations ahead
+ * and carries it through d loop slots: the body's dot reads the first
+ * (the head), each slot passes the next one's tile on, the last takes the
+ * load of iteration k + d, and the first d iterations' loads come before
+ * the loop. Here a chain of that shape becomes a ring of S = d + 1 stages
+ * in shared memory, each a row-major tile with a padded row pitch (the
+ * layout the tensor-core dot reads, lower_dot.c):
+ *
+ *   before the loop   barrier; for t < d: cp.async tile t -> stage t; commit
+ *   each iteration    cp.async.wait (d - 1) * rings; barrier
+ *                     cp.async tile k + d -> stage (s + d) % S; commit
+ *                     the dot reads stage s
+ *                     s = (s + 1) % S
+ *   after the loop    cp.async.wait 0
+ *
+ * where s, the loop's stage counter, starts at 0. The wait at the top of
+ * iteration k leaves the d - 1 later tiles in flight and lands tile k;
+ * the barrier after it shows every thread's copies to every thread and
+ * also ends the reads of iteration k - 1, whose stage the copy of tile
+ * k + d then overwrites. A slot passing its tile on costs nothing: the
+ * stage a slot names moves with s. A copy whose mask is off (the tile's
+ * edge, or an iteration past the loop's end) writes zeros and reads
+ * nothing, as the load's `other` of zero would give.
+ *
+ * The stages outlive the uses of scratch memory in the loop, so they are
+ * allocated below them (the pool's floor rises past them while the loop
+ * runs, lw_shared_keep) and released after it.
+ *
+ * A chain qualifies when the head's one use is a tensor-core dot's operand
+ * (through the cast that widens a half tile), every other slot's one use
+ * is the yield, the loop's results for the slots are unused, and every
+ * load of it has an `other` of zero (or none) and moves 4, 8 or 16 bytes
+ * per access in the default layout of its tile. Other chains stay in
+ * registers, as the prefetch pass left them. */
+#include <math.h>
+
+#include "lower.h"
+
+/* The one instruction of a body that uses v, NULL if none or several. */
+static const MtInst *only_user(const Lw *L, const MtRegion *body, MtVal v)
+{
+    if (L->uses[v] != 1)
+        return NULL;
+    for (uint32_t i = 0; i < body->n; i++)
+        for (uint32_t q = 0; q < body->v[i]->nargs; q++)
+            if (body->v[i]->args[q] == v)
+                return body->v[i];
+    return NULL;
+}
+
+static bool zero_const(const Lw *L, MtVal v)
+{
+    const MtValue *x = &L->f->vals[v];
+    if (x->kind != VK_CONST)
+        return false;
+    return x->cst.kind == CST_FLOAT ? x->cst.f == 0.0 && !signbit(x->cst.f) : x->cst.i == 0;
+}
+
+/* Bytes per copy of a load into a stage: its default layout's accesses,
+ * if cp.async can make them (4, 8 or 16 bytes, the rest 0) and its other
+ * value is zero. */
+static uint32_t copy_bytes(Lw *L, const MtInst *load)
+{
+    if (load->op != OP_LOAD || !load->ty || load->ty->kind != TY_BLOCK || load->ty->rank != 2)
+        return 0;
+    if (load->args[2] && !zero_const(L, load->args[2]))
+        return 0;
+    uint32_t esize = (uint32_t)mt_dtype_info(lw_dtype(load->ty))->size;
+    uint32_t bytes = lw_vector_width(L, lw_default_layout(L, load->ty), esize, load->args[0], load->args[1],
+                                     load->args[2], load->ty) *
+                     esize;
+    return bytes == 4 || bytes == 8 || bytes == 16 ? bytes : 0;
+}
+
+/* The row pitch of a stage (elements): a 16-byte pad, 32 bytes for a TF32
+ * B tile, puts the rows a warp's fragments read in distinct banks
+ * (lower_dot.c). */
+static int32_t stage_pitch(MtDtype dt, int32_t cols, int operand)
+{
+    return cols + (dt == MT_DT_F32 ? (operand ? 8 : 4) : 8);
+}
+
+/* Whether iter arg `head` of loop starts a chain (as the file's comment
+ * says); its slots and depth, the dot operand it is, and the cast that
+ * widens it for the dot (0: none), which the dot makes unnecessary. */
+static bool chain(Lw *L, const MtInst *loop, MtVal head, uint32_t *slots, uint32_t *depth, int *operand,
+                  MtVal *widened)
+{
+    const MtForData *l = loop->loop;
+    const MtRegion *body = &l->body;
+    const MtInst *y = body->v[body->n - 1];
+    const MtInst *u = only_user(L, body, head);
+    MtVal operand_val = head;
+    *widened = 0;
+    if (u && u->op == OP_CAST) {
+        operand_val = *widened = u->dst;
+        u = only_user(L, body, u->dst);
+    }
+    MtDtype dt;
+    if (!u || u->op != OP_DOT || !lw_dot_on_tensor_cores(L, u, &dt))
+        return false;
+    *operand = u->args[0] == operand_val ? 0 : 1;
+    uint32_t n = 0;
+    MtVal v = head;
+    while (L->f->vals[v].kind == VK_ARG && L->f->vals[v].def == loop) {
+        uint32_t s = L->f->vals[v].index;
+        if (n == MT_NUM_STAGES_MAX || (n && L->uses[v] != 1) || L->uses[l->results[s]])
+            return false;
+        slots[n++] = s;
+        v = y->args[s];
+    }
+    /* v: the load of iteration k + n, in the body */
+    const MtInst *last = L->def[v];
+    if (!n || !last || last->op != OP_LOAD || L->uses[v] != 1 || only_user(L, body, v) != y)
+        return false;
+    uint32_t bytes = copy_bytes(L, last);
+    for (uint32_t t = 0; t < n && bytes; t++) {
+        MtVal init = loop->args[2 + slots[t]];
+        const MtInst *first = L->def[init];
+        if (!first || L->uses[init] != 1 || copy_bytes(L, first) != bytes || first->ty != last->ty)
+            bytes = 0;
+    }
+    *depth = n;
+    return bytes && lw_dtype(last->ty) == dt;
+}
+
+static void plan_loop(Lw *L, const MtInst *loop)
+{
+    MtCtx *c = L->c;
+    const MtForData *l = loop->loop;
+    LPipe *p = NULL;
+    uint32_t slots[MT_NUM_STAGES_MAX];
+    for (uint32_t s = 0; s < l->ncarried; s++) {
+        uint32_t depth;
+        int operand;
+        MtVal head = l->iter_args[s], widened;
+        if (!chain(L, loop, head, slots, &depth, &operand, &widened) || (p && depth != p->depth))
+            continue;
+        if (widened)
+            L->fused[widened] = 1;
+        if (!p) {
+            p = mt_arena_alloc(&c->arena, sizeof *p);
+            p->loop = loop;
+            p->depth = depth;
+            p->next = L->pipes;
+            L->pipes = p;
+        }
+        LRing *r = mt_arena_alloc(&c->arena, sizeof *r);
+        const MtInst *last = L->def[l->body.v[l->body.n - 1]->args[slots[depth - 1]]];
+        r->pipe = p;
+        r->dt = lw_dtype(last->ty);
+        r->ld = stage_pitch(r->dt, last->ty->shape[1], operand);
+        r->stage_elems = (uint32_t)(last->ty->shape[0] * r->ld);
+        r->next = p->rings;
+        p->rings = r;
+        p->nrings++;
+        /* the tiles: iteration t's (t < depth) in slot t and before the loop,
+         * iteration k + depth's in the body */
+        for (uint32_t t = 0; t <= depth; t++) {
+            LTile *x = mt_arena_alloc(&c->arena, sizeof *x);
+            x->ring = r;
+            x->pos = t;
+            if (t < depth) {
+                L->tile_of[l->iter_args[slots[t]]] = x;
+                L->tile_of[loop->args[2 + slots[t]]] = x;
+            } else {
+                L->tile_of[last->dst] = x;
+            }
+        }
+    }
+}
+
+static void plan_region(Lw *L, const MtRegion *r)
+{
+    for (uint32_t i = 0; i < r->n; i++) {
+        const MtInst *in = r->v[i];
+        for (uint32_t k = 0; k < mt_inst_nregions(in); k++)
+            plan_region(L, mt_inst_region((MtInst *)in, k));
+        if (in->op == OP_FOR)
+            plan_loop(L, in);
+    }
+}
+
+void lw_plan_pipes(Lw *L)
+{
+    if (L->tensor_cores)
+        plan_region(L, &L->f->body);
+}
+
+LPipe *lw_pipe_of(Lw *L, const MtInst *loop)
+{
+    for (LPipe *p = L->pipes; p; p = p->next)
+        if (p->loop == loop)
+            return p;
+    return NULL;
+}
+
+/* The element of stage `stage` (an i32 expression) where ring r's tile starts. */
+static const KExpr *stage_at(Lw *L, const LRing *r, const KExpr *stage)
+{
+    return k_add(L->c, r->share, k_mul(L->c, stage, k_int(L->c, MT_DT_I32, r->stage_elems)));
+}
+
+/* (s + t) % S of the loop's stage counter. */
+static const KExpr *stage_after(Lw *L, const LPipe *p, uint32_t t)
+{
+    MtCtx *c = L->c;
+    const KExpr *s = k_ref(c, L->kf, p->stage);
+    return t ? k_op(c, K_REM, MT_DT_I32, k_add(c, s, k_int(c, MT_DT_I32, t)), k_int(c, MT_DT_I32, p->depth + 1), NULL)
+             : s;
+}
+
+void lw_pipe_load(Lw *L, const MtInst *in)
+{
+    MtCtx *c = L->c;
+    const LTile *x = L->tile_of[in->dst];
+    LRing *r = x->ring;
+    LPipe *p = r->pipe;
+    if (!p->allocated) {
+        /* earlier uses of scratch memory are read before the stages are written */
+        k_barrier(&L->b);
+        p->floor = L->scratch_floor;
+        for (LRing *q = p->rings; q; q = q->next)
+            q->smem = lw_shared_keep(L, q->dt, (p->depth + 1) * q->stage_elems, "stage", &q->share);
+        p->allocated = true;
+    }
+    const MtLinear *ll = lw_default_layout(L, in->ty);
+    uint32_t bytes = copy_bytes(L, in), esize = (uint32_t)mt_dtype_info(r->dt)->size, vec = bytes / esize;
+    LVal ptr = lw_operand(L, in, 0, ll);
+    LVal mask = in->args[1] ? lw_operand(L, in, 1, ll) : (LVal){0};
+    const KExpr *at = stage_at(L, r, x->pos < p->depth ? k_int(c, MT_DT_I32, x->pos) : stage_after(L, p, p->depth));
+    for (uint32_t k = 0; k < mt_ll_nregs(ll); k += vec) {
+        const KExpr *row = lw_coord(L, ll, 0, k), *col = lw_coord(L, ll, 1, k);
+        k_cp_async(&L->b, r->smem, k_add(c, at, k_add(c, k_mul(c, row, k_int(c, MT_DT_I32, r->ld)), col)), ptr.base,
+                   lw_elem(L, &ptr, ll, k), (int)bytes, in->args[1] ? lw_elem(L, &mask, ll, k) : NULL);
+    }
+    k_cp_commit(&L->b);
+}
+
+void lw_pipe_enter(Lw *L, LPipe *p)
+{
+    p->stage = k_var(L->c, L->kf, KV_LOCAL, MT_DT_I32, 0, lw_name(L, "stage"));
+    k_decl(&L->b, p->stage, k_int(L->c, MT_DT_I32, 0));
+}
+
+LVal lw_pipe_value(Lw *L, const LPipe *p, MtVal arg)
+{
+    const LTile *x = L->tile_of[arg];
+    const LRing *r = x->ring;
+    return (LVal){.kind = LV_STAGED, .smem = r->smem, .at = stage_at(L, r, stage_after(L, p, x->pos)), .ld = r->ld};
+}
+
+void lw_pipe_iteration(Lw *L, const LPipe *p)
+{
+    k_cp_wait(&L->b, (p->depth - 1) * p->nrings);
+    k_barrier(&L->b);
+}
+
+void lw_pipe_advance(Lw *L, const LPipe *p)
+{
+    MtCtx *c = L->c;
+    const KExpr *next = k_add(c, k_ref(c, L->kf, p->stage), k_int(c, MT_DT_I32, 1));
+    k_set(&L->b, p->stage, NULL,
+          k_op(c, K_SELECT, MT_DT_I32, k_op(c, K_EQ, MT_DT_I32, next, k_int(c, MT_DT_I32, p->depth + 1), NULL),
+               k_int(c, MT_DT_I32, 0), next));
+}
+
+void lw_pipe_leave(Lw *L, const LPipe *p)
+{
+    /* copies past the loop's end (zeros) land before the stages' bytes
+     * serve anything else */
+    k_cp_wait(&L->b, 0);
+    L->scratch_floor = p->floor;
+}
