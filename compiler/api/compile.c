@@ -234,6 +234,7 @@ static MtStatus run(MtCtx *c, void *ud)
                               .tensor_cores = k->codegen == MT_CODEGEN_CUDA && sm >= 80};
         /* the interpreter and the SSA stage keep the program as written */
         MtFunc *kf = k->func;
+        bool lowered = false;
         if (spec->num_stages != 1) {
             /* num_stages tiles of a tensor-core dot in shared memory:
              * loaded num_stages - 1 iterations ahead (Triton's default 3) */
@@ -242,8 +243,22 @@ static MtStatus run(MtCtx *c, void *ud)
             mt_prefetch(c, kf, ko.tensor_cores ? (uint32_t)stages - 1 : 1);
             if (!mt_verify(c, kf, "prefetch"))
                 return MT_ERR_SOURCE;
+            /* tiles loaded further ahead than the lowering could stage
+             * them would be held in registers, once per iteration ahead:
+             * then they go one iteration ahead, as every other load */
+            if (stages > 2 && ko.tensor_cores) {
+                k->kernel = mt_kernel_lower(c, kf, &ko);
+                lowered = !k->kernel || !k->kernel->chained_registers;
+                if (!lowered) {
+                    kf = mt_func_clone(c, k->func);
+                    mt_prefetch(c, kf, 1);
+                    if (!mt_verify(c, kf, "prefetch"))
+                        return MT_ERR_SOURCE;
+                }
+            }
         }
-        k->kernel = mt_kernel_lower(c, kf, &ko);
+        if (!lowered)
+            k->kernel = mt_kernel_lower(c, kf, &ko);
         if (!k->kernel)
             return MT_ERR_SOURCE;
         if (last < MT_STAGE_CUDA)

@@ -207,6 +207,9 @@ typedef struct KFunc {
     uint64_t shared_bytes;    /* shared memory of the block: the pool's size */
     bool dynamic_shared;      /* the pool is over the 48 KiB a block may declare statically: the kernel
                                * declares it extern and the launch passes its size */
+    bool chained_registers;   /* a loop passes a block from one carried slot to another in registers:
+                               * tiles the prefetch pass loaded more than one iteration ahead that no
+                               * shared-memory stages hold (the compile redoes it one ahead) */
     bool uses_f16, uses_bf16; /* the CUDA printer defines mt_f16 / mt_bf16 (cuda/khalf.c) */
     /* Facts for tools, per value of the SSA it was lowered from: where a
      * block value lives (NULL for scalars and for cheap values, which are

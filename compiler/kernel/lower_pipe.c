@@ -127,6 +127,20 @@ static bool chain(Lw *L, const MtInst *loop, MtVal head, uint32_t *slots, uint32
     return bytes && lw_dtype(last->ty) == dt;
 }
 
+/* Whether a carried block passes to another slot of its loop and is held
+ * in registers (no ring took it). */
+static bool chained_registers(const Lw *L, const MtInst *loop)
+{
+    const MtForData *l = loop->loop;
+    const MtInst *y = l->body.v[l->body.n - 1];
+    for (uint32_t s = 0; s < l->ncarried; s++) {
+        const MtValue *next = &L->f->vals[y->args[s]];
+        if (next->kind == VK_ARG && next->def == loop && next->ty->kind == TY_BLOCK && !L->tile_of[l->iter_args[s]])
+            return true;
+    }
+    return false;
+}
+
 static void plan_loop(Lw *L, const MtInst *loop)
 {
     MtCtx *c = L->c;
@@ -179,16 +193,15 @@ static void plan_region(Lw *L, const MtRegion *r)
         const MtInst *in = r->v[i];
         for (uint32_t k = 0; k < mt_inst_nregions(in); k++)
             plan_region(L, mt_inst_region((MtInst *)in, k));
-        if (in->op == OP_FOR)
-            plan_loop(L, in);
+        if (in->op == OP_FOR) {
+            if (L->tensor_cores)
+                plan_loop(L, in);
+            L->kf->chained_registers |= chained_registers(L, in);
+        }
     }
 }
 
-void lw_plan_pipes(Lw *L)
-{
-    if (L->tensor_cores)
-        plan_region(L, &L->f->body);
-}
+void lw_plan_pipes(Lw *L) { plan_region(L, &L->f->body); }
 
 LPipe *lw_pipe_of(Lw *L, const MtInst *loop)
 {

@@ -329,16 +329,16 @@ typedef struct MtSpec {
     int num_warps;
     /* Software pipelining stages for the fast lowering, as Triton's
      * num_stages: 1 issues each loop iteration's loads in that iteration;
-     * 2 or more (and 0, the default) issue the loads feeding a tl.dot one
-     * iteration ahead. */
+     * N >= 2 (0: 3, Triton's default) keeps N shared-memory stages of a
+     * tensor-core tl.dot's tiles, N - 1 iterations ahead, and issues the
+     * other loads feeding a tl.dot one iteration ahead. */
     int num_stages;
     /* How the kernel becomes PTX (MtCodegen); 0: the default. */
     int codegen;
 } MtSpec;
 
 /* The most num_stages the front doors (the CLI, the worker, the
- * dashboard) accept; the fast lowering pipelines one stage ahead for any
- * value from 2 up. */
+ * dashboard) accept. */
 #define MT_NUM_STAGES_MAX 8
 
 /* The lowerings from SSA to the GPU. The seed lowering is the seed

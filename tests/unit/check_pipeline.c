@@ -1,0 +1,118 @@
+/* check_pipeline.c: the stages of a tensor-core tl.dot's tiles in shared
+ * memory (compiler/kernel/lower_pipe.c, compiler/opt/prefetch.c), as the
+ * compile chooses them: num_stages stages copied with cp.async, waits that
+ * leave num_stages - 2 tiles of each operand in flight, dynamic shared
+ * memory past 48 KiB; and tiles the stages cannot hold (a column-major
+ * operand) loaded one iteration ahead in registers, as with num_stages 2,
+ * never several iterations' worth of registers. */
+#include <check.h>
+#include <string.h>
+
+#include "mytriton/mytriton.h"
+
+static const char src[] =
+    "import triton\n"
+    "import triton.language as tl\n"
+    "\n"
+    "@triton.jit\n"
+    "def mm(a, b, c, K, stride_am, stride_ak, stride_bk, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):\n"
+    "    rm = tl.arange(0, BM)\n"
+    "    rn = tl.arange(0, BN)\n"
+    "    rk = tl.arange(0, BK)\n"
+    "    a_ptrs = a + rm[:, None] * stride_am + rk[None, :] * stride_ak\n"
+    "    b_ptrs = b + rk[:, None] * stride_bk + rn[None, :]\n"
+    "    acc = tl.zeros((BM, BN), dtype=tl.float32)\n"
+    "    for k in range(0, tl.cdiv(K, BK)):\n"
+    "        x = tl.load(a_ptrs, mask=rk[None, :] < K - k * BK, other=0.0)\n"
+    "        y = tl.load(b_ptrs, mask=rk[:, None] < K - k * BK, other=0.0)\n"
+    "        acc = tl.dot(x, y, acc)\n"
+    "        a_ptrs += BK * stride_ak\n"
+    "        b_ptrs += BK * stride_bk\n"
+    "    tl.store(c + rm[:, None] * BN + rn[None, :], acc)\n";
+
+typedef struct Out {
+    char kernel[1 << 20];
+    MtLaunchShape shape;
+} Out;
+
+/* The kernel layer's text and launch shape of mm for sig. */
+static void compile(const char *sig, int num_stages, Out *o)
+{
+    MtCtx *c = mt_ctx_new(NULL);
+    MtModule *m;
+    MtCompiled *k;
+    ck_assert_int_eq(mt_parse(c, "k.py", src, strlen(src), &m), MT_OK);
+    MtSpec spec = {.kernel = "mm", .signature = sig, .last_stage = MT_STAGE_CUDA, .num_stages = num_stages};
+    ck_assert_int_eq(mt_compile(c, m, &spec, &k), MT_OK);
+    const char *text = mt_compiled_text(c, k, MT_STAGE_KERNEL);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_uint_lt(strlen(text), sizeof o->kernel);
+    strcpy(o->kernel, text);
+    ck_assert(mt_compiled_launch_shape(k, &o->shape));
+    mt_ctx_free(c);
+}
+
+static int count(const char *text, const char *word)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, word)); p += strlen(word))
+        n++;
+    return n;
+}
+
+/* unit inner strides, rows aligned: both tiles go through stages */
+#define ROWS "*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,1,i32:16"
+
+START_TEST(three_stages_by_default)
+{
+    static Out o;
+    compile(ROWS ",128,128,32", 0, &o);
+    /* two rings of three stages; each iteration waits for its tiles and
+     * leaves the next iteration's two in flight */
+    ck_assert_int_eq(count(o.kernel, "cp.async.wait 2\n"), 1);
+    ck_assert_int_eq(count(o.kernel, "cp.async.wait 0\n"), 1);
+    ck_assert_int_eq(count(o.kernel, "= cp.async16 a["), 3 * 4); /* two tiles before the loop, one in it */
+    ck_assert_int_eq(count(o.kernel, "= cp.async16 b["), 3 * 4);
+    /* 3 x (128 x 40 + 32 x 136) halves: past 48 KiB, so dynamic */
+    ck_assert_uint_eq(o.shape.shared_bytes, 56832);
+    ck_assert_uint_eq(o.shape.dynamic_shared_bytes, 56832);
+}
+END_TEST
+
+START_TEST(num_stages_sets_the_depth)
+{
+    static Out o;
+    compile(ROWS ",64,64,32", 4, &o);
+    ck_assert_int_eq(count(o.kernel, "cp.async.wait 4\n"), 1); /* (4 - 2) tiles of each of two operands */
+    compile(ROWS ",64,64,32", 2, &o);
+    ck_assert_int_eq(count(o.kernel, "cp.async.wait 0\n"), 2); /* in the loop and after it */
+    ck_assert_uint_eq(o.shape.dynamic_shared_bytes, 0);
+}
+END_TEST
+
+START_TEST(tiles_the_stages_cannot_hold_go_one_ahead)
+{
+    /* A's inner stride is a runtime value: its tile is loaded element by
+     * element, B's still goes through stages; A is then one iteration
+     * ahead in registers, and so is B (num_stages 2's kernel) */
+    static Out deep, two;
+    compile("*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32,i32:16,64,64,32", 0, &deep);
+    compile("*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32,i32:16,64,64,32", 2, &two);
+    ck_assert_str_eq(deep.kernel, two.kernel);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("pipeline");
+    TCase *t = tcase_create("stages");
+    tcase_add_test(t, three_stages_by_default);
+    tcase_add_test(t, num_stages_sets_the_depth);
+    tcase_add_test(t, tiles_the_stages_cannot_hold_go_one_ahead);
+    suite_add_tcase(s, t);
+    SRunner *r = srunner_create(s);
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? 1 : 0;
+}
