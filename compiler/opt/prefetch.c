@@ -260,7 +260,7 @@ static bool feeds_tensor_cores(const Pf *p, const MtInst *load, const uint32_t *
     if (u && u->op == OP_CAST)
         u = only_user(p, u->dst, uses);
     MtDtype dt;
-    return u && u->op == OP_DOT && u->args[2 % u->nargs] != load->dst && mt_dot_suits_tensor_cores(p->f, u, &dt);
+    return u && u->op == OP_DOT && (u->nargs < 3 || u->args[2] != load->dst) && mt_dot_suits_tensor_cores(p->f, u, &dt);
 }
 
 /* The shared memory the fast lowering may give the stages of a loop's

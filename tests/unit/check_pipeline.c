@@ -15,7 +15,8 @@ static const char src[] =
     "import triton.language as tl\n"
     "\n"
     "@triton.jit\n"
-    "def mm(a, b, c, K, stride_am, stride_ak, stride_bk, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):\n"
+    "def mm(a, b, c, K, stride_am, stride_ak, stride_bk, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,\n"
+    "       P: tl.constexpr):\n"
     "    rm = tl.arange(0, BM)\n"
     "    rn = tl.arange(0, BN)\n"
     "    rk = tl.arange(0, BK)\n"
@@ -25,7 +26,7 @@ static const char src[] =
     "    for k in range(0, tl.cdiv(K, BK)):\n"
     "        x = tl.load(a_ptrs, mask=rk[None, :] < K - k * BK, other=0.0)\n"
     "        y = tl.load(b_ptrs, mask=rk[:, None] < K - k * BK, other=0.0)\n"
-    "        acc = tl.dot(x, y, acc)\n"
+    "        acc = tl.dot(x, y, acc, input_precision=P)\n"
     "        a_ptrs += BK * stride_ak\n"
     "        b_ptrs += BK * stride_bk\n"
     "    tl.store(c + rm[:, None] * BN + rn[None, :], acc)\n";
@@ -66,7 +67,7 @@ static int count(const char *text, const char *word)
 START_TEST(three_stages_by_default)
 {
     static Out o;
-    compile(ROWS ",128,128,32", 0, &o);
+    compile(ROWS ",128,128,32,\"ieee\"", 0, &o);
     /* two rings of three stages; each iteration waits for its tiles and
      * leaves the next iteration's two in flight */
     ck_assert_int_eq(count(o.kernel, "cp.async.wait 2\n"), 1);
@@ -79,12 +80,24 @@ START_TEST(three_stages_by_default)
 }
 END_TEST
 
+START_TEST(tf32_operands_take_stages_too)
+{
+    /* f32 tiles of a TF32 dot are operands without a cast: both rings */
+    static Out o;
+    compile("*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,1,i32:16,64,64,32,\"tf32\"", 0, &o);
+    ck_assert_int_eq(count(o.kernel, "cp.async.wait 2\n"), 1);
+    /* one warp: 8 KiB a tile, 16 copies a thread, three tiles */
+    ck_assert_int_eq(count(o.kernel, "= cp.async16 a["), 3 * 16);
+    ck_assert_int_eq(count(o.kernel, "= cp.async16 b["), 3 * 16);
+}
+END_TEST
+
 START_TEST(num_stages_sets_the_depth)
 {
     static Out o;
-    compile(ROWS ",64,64,32", 4, &o);
+    compile(ROWS ",64,64,32,\"ieee\"", 4, &o);
     ck_assert_int_eq(count(o.kernel, "cp.async.wait 4\n"), 1); /* (4 - 2) tiles of each of two operands */
-    compile(ROWS ",64,64,32", 2, &o);
+    compile(ROWS ",64,64,32,\"ieee\"", 2, &o);
     ck_assert_int_eq(count(o.kernel, "cp.async.wait 0\n"), 2); /* in the loop and after it */
     ck_assert_uint_eq(o.shape.dynamic_shared_bytes, 0);
 }
@@ -96,8 +109,8 @@ START_TEST(tiles_the_stages_cannot_hold_go_one_ahead)
      * element, B's still goes through stages; A is then one iteration
      * ahead in registers, and so is B (num_stages 2's kernel) */
     static Out deep, two;
-    compile("*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32,i32:16,64,64,32", 0, &deep);
-    compile("*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32,i32:16,64,64,32", 2, &two);
+    compile("*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32,i32:16,64,64,32,\"ieee\"", 0, &deep);
+    compile("*fp16:16,*fp16:16,*fp32:16,i32:16,i32:16,i32,i32:16,64,64,32,\"ieee\"", 2, &two);
     ck_assert_str_eq(deep.kernel, two.kernel);
 }
 END_TEST
@@ -107,6 +120,7 @@ int main(void)
     Suite *s = suite_create("pipeline");
     TCase *t = tcase_create("stages");
     tcase_add_test(t, three_stages_by_default);
+    tcase_add_test(t, tf32_operands_take_stages_too);
     tcase_add_test(t, num_stages_sets_the_depth);
     tcase_add_test(t, tiles_the_stages_cannot_hold_go_one_ahead);
     suite_add_tcase(s, t);
