@@ -45,6 +45,7 @@ typedef struct Case {
     int32_t block[3];         /* BLOCK; or BM, BN, BK */
     int num_warps;            /* 0: the lowering's choice */
     const char *precision;    /* matmul: tl.dot's input_precision */
+    int num_stages;           /* 0: the default (3) */
 } Case;
 
 static const char *const kernel_name[] = {
@@ -53,55 +54,60 @@ static const char *const kernel_name[] = {
 
 /* The rows, each with the configurations tried. */
 static const Case cases[] = {
-    {"copy 2^28 fp32", P_COPY, MT_DT_F32, 1 << 28, 0, 0, {1024}, 0, NULL},
-    {"vector_add 2^28 fp32", P_ADD, MT_DT_F32, 1 << 28, 0, 0, {1024}, 0, NULL},
-    {"vector_add 2^28 fp32", P_ADD, MT_DT_F32, 1 << 28, 0, 0, {2048}, 0, NULL},
-    {"softmax 16384x1024", P_SOFTMAX, MT_DT_F32, 16384, 1024, 0, {1024}, 0, NULL},
-    {"softmax 65536x128", P_SOFTMAX, MT_DT_F32, 65536, 128, 0, {128}, 0, NULL},
-    {"softmax 4096x4096", P_SOFTMAX, MT_DT_F32, 4096, 4096, 0, {4096}, 0, NULL},
-    {"softmax 4096x4096", P_SOFTMAX, MT_DT_F32, 4096, 4096, 0, {4096}, 16, NULL},
-    {"layer_norm 8192x4096", P_LAYER_NORM, MT_DT_F32, 8192, 4096, 0, {4096}, 0, NULL},
-    {"layer_norm 8192x4096", P_LAYER_NORM, MT_DT_F32, 8192, 4096, 0, {4096}, 16, NULL},
-    {"matmul 1024^3 fp32", P_MATMUL, MT_DT_F32, 1024, 1024, 1024, {64, 64, 32}, 0, "ieee"},
-    {"matmul 1024^3 fp32", P_MATMUL, MT_DT_F32, 1024, 1024, 1024, {64, 64, 32}, 2, "ieee"},
-    {"matmul 1024^3 fp32", P_MATMUL, MT_DT_F32, 1024, 1024, 1024, {128, 128, 32}, 0, "ieee"},
-    {"matmul 1024^3 fp32", P_MATMUL, MT_DT_F32, 1024, 1024, 1024, {128, 64, 32}, 4, "ieee"},
-    {"matmul 1024^3 fp32", P_MATMUL, MT_DT_F32, 1024, 1024, 1024, {64, 128, 32}, 4, "ieee"},
-    {"matmul 1024^3 fp32", P_MATMUL, MT_DT_F32, 1024, 1024, 1024, {64, 64, 32}, 4, "ieee"},
-    {"matmul 1024^3 fp32", P_MATMUL, MT_DT_F32, 1024, 1024, 1024, {64, 64, 32}, 8, "ieee"},
-    {"matmul 1024^3 fp32", P_MATMUL, MT_DT_F32, 1024, 1024, 1024, {128, 64, 32}, 8, "ieee"},
-    {"matmul 1024^3 fp32", P_MATMUL, MT_DT_F32, 1024, 1024, 1024, {64, 128, 32}, 8, "ieee"},
-    {"matmul 4096^3 fp32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 128, 32}, 0, "ieee"},
-    {"matmul 4096^3 fp32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 128, 16}, 0, "ieee"},
-    {"matmul 4096^3 fp32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 64, 32}, 4, "ieee"},
-    {"matmul 4096^3 fp32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {64, 128, 32}, 4, "ieee"},
-    {"matmul 4096^3 fp32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 64, 16}, 4, "ieee"},
-    {"matmul 4096^3 fp32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {64, 64, 32}, 2, "ieee"},
-    {"matmul 4096^3 fp32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {64, 64, 32}, 4, "ieee"},
-    {"matmul 4096^3 fp32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 64, 32}, 8, "ieee"},
-    {"matmul 4096^3 fp32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {64, 128, 32}, 8, "ieee"},
-    {"matmul 4096^3 tf32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 128, 32}, 4, "tf32"},
-    {"matmul 4096^3 tf32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 128, 32}, 8, "tf32"},
-    {"matmul 4096^3 tf32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 64, 32}, 4, "tf32"},
-    {"matmul 4096^3 tf32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {64, 128, 32}, 4, "tf32"},
-    {"matmul 4096^3 tf32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 128, 16}, 8, "tf32"},
-    {"matmul 4096^3 tf32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 64, 32}, 8, "tf32"},
-    {"matmul 4096^3 tf32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 256, 32}, 8, "tf32"},
-    {"matmul 4096^3 tf32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 128, 64}, 8, "tf32"},
-    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {128, 128, 32}, 4, "ieee"},
-    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {128, 128, 32}, 8, "ieee"},
-    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {128, 256, 32}, 8, "ieee"},
-    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {128, 128, 64}, 8, "ieee"},
-    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {64, 128, 32}, 4, "ieee"},
-    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {128, 128, 64}, 4, "ieee"},
-    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {128, 256, 64}, 8, "ieee"},
-    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {256, 128, 64}, 8, "ieee"},
-    {"matmul 4096^3 bf16", P_MATMUL, MT_DT_BF16, 4096, 4096, 4096, {128, 128, 32}, 4, "ieee"},
-    {"matmul 4096^3 bf16", P_MATMUL, MT_DT_BF16, 4096, 4096, 4096, {128, 128, 32}, 8, "ieee"},
-    {"matmul 4096^3 bf16", P_MATMUL, MT_DT_BF16, 4096, 4096, 4096, {128, 256, 32}, 8, "ieee"},
-    {"matmul 4096^3 bf16", P_MATMUL, MT_DT_BF16, 4096, 4096, 4096, {128, 128, 64}, 8, "ieee"},
-    {"matmul 4096^3 bf16", P_MATMUL, MT_DT_BF16, 4096, 4096, 4096, {128, 128, 64}, 4, "ieee"},
-    {"matmul 4096^3 bf16", P_MATMUL, MT_DT_BF16, 4096, 4096, 4096, {128, 256, 64}, 8, "ieee"},
+    {"copy 2^28 fp32", P_COPY, MT_DT_F32, 1 << 28, 0, 0, {1024}, 0, NULL, 0},
+    {"vector_add 2^28 fp32", P_ADD, MT_DT_F32, 1 << 28, 0, 0, {1024}, 0, NULL, 0},
+    {"vector_add 2^28 fp32", P_ADD, MT_DT_F32, 1 << 28, 0, 0, {2048}, 0, NULL, 0},
+    {"softmax 16384x1024", P_SOFTMAX, MT_DT_F32, 16384, 1024, 0, {1024}, 0, NULL, 0},
+    {"softmax 65536x128", P_SOFTMAX, MT_DT_F32, 65536, 128, 0, {128}, 0, NULL, 0},
+    {"softmax 4096x4096", P_SOFTMAX, MT_DT_F32, 4096, 4096, 0, {4096}, 0, NULL, 0},
+    {"softmax 4096x4096", P_SOFTMAX, MT_DT_F32, 4096, 4096, 0, {4096}, 16, NULL, 0},
+    {"layer_norm 8192x4096", P_LAYER_NORM, MT_DT_F32, 8192, 4096, 0, {4096}, 0, NULL, 0},
+    {"layer_norm 8192x4096", P_LAYER_NORM, MT_DT_F32, 8192, 4096, 0, {4096}, 16, NULL, 0},
+    {"matmul 1024^3 fp32", P_MATMUL, MT_DT_F32, 1024, 1024, 1024, {64, 64, 32}, 0, "ieee", 0},
+    {"matmul 1024^3 fp32", P_MATMUL, MT_DT_F32, 1024, 1024, 1024, {64, 64, 32}, 2, "ieee", 0},
+    {"matmul 1024^3 fp32", P_MATMUL, MT_DT_F32, 1024, 1024, 1024, {128, 128, 32}, 0, "ieee", 0},
+    {"matmul 1024^3 fp32", P_MATMUL, MT_DT_F32, 1024, 1024, 1024, {128, 64, 32}, 4, "ieee", 0},
+    {"matmul 1024^3 fp32", P_MATMUL, MT_DT_F32, 1024, 1024, 1024, {64, 128, 32}, 4, "ieee", 0},
+    {"matmul 1024^3 fp32", P_MATMUL, MT_DT_F32, 1024, 1024, 1024, {64, 64, 32}, 4, "ieee", 0},
+    {"matmul 1024^3 fp32", P_MATMUL, MT_DT_F32, 1024, 1024, 1024, {64, 64, 32}, 8, "ieee", 0},
+    {"matmul 1024^3 fp32", P_MATMUL, MT_DT_F32, 1024, 1024, 1024, {128, 64, 32}, 8, "ieee", 0},
+    {"matmul 1024^3 fp32", P_MATMUL, MT_DT_F32, 1024, 1024, 1024, {64, 128, 32}, 8, "ieee", 0},
+    {"matmul 4096^3 fp32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 128, 32}, 0, "ieee", 0},
+    {"matmul 4096^3 fp32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 128, 16}, 0, "ieee", 0},
+    {"matmul 4096^3 fp32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 64, 32}, 4, "ieee", 0},
+    {"matmul 4096^3 fp32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {64, 128, 32}, 4, "ieee", 0},
+    {"matmul 4096^3 fp32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 64, 16}, 4, "ieee", 0},
+    {"matmul 4096^3 fp32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {64, 64, 32}, 2, "ieee", 0},
+    {"matmul 4096^3 fp32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {64, 64, 32}, 4, "ieee", 0},
+    {"matmul 4096^3 fp32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 64, 32}, 8, "ieee", 0},
+    {"matmul 4096^3 fp32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {64, 128, 32}, 8, "ieee", 0},
+    {"matmul 4096^3 tf32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 128, 32}, 4, "tf32", 0},
+    {"matmul 4096^3 tf32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 128, 32}, 8, "tf32", 0},
+    {"matmul 4096^3 tf32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 64, 32}, 4, "tf32", 0},
+    {"matmul 4096^3 tf32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {64, 128, 32}, 4, "tf32", 0},
+    {"matmul 4096^3 tf32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 128, 16}, 8, "tf32", 0},
+    {"matmul 4096^3 tf32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 64, 32}, 8, "tf32", 0},
+    {"matmul 4096^3 tf32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 256, 32}, 8, "tf32", 0},
+    {"matmul 4096^3 tf32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 128, 64}, 8, "tf32", 0},
+    {"matmul 4096^3 tf32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 128, 32}, 4, "tf32", 2},
+    {"matmul 4096^3 tf32", P_MATMUL, MT_DT_F32, 4096, 4096, 4096, {128, 128, 32}, 4, "tf32", 4},
+    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {128, 128, 32}, 4, "ieee", 0},
+    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {128, 128, 32}, 8, "ieee", 0},
+    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {128, 256, 32}, 8, "ieee", 0},
+    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {128, 128, 64}, 8, "ieee", 0},
+    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {64, 128, 32}, 4, "ieee", 0},
+    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {128, 128, 64}, 4, "ieee", 0},
+    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {128, 256, 64}, 8, "ieee", 0},
+    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {256, 128, 64}, 8, "ieee", 0},
+    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {128, 128, 32}, 4, "ieee", 2},
+    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {128, 128, 32}, 4, "ieee", 4},
+    {"matmul 4096^3 fp16", P_MATMUL, MT_DT_F16, 4096, 4096, 4096, {128, 256, 32}, 8, "ieee", 4},
+    {"matmul 4096^3 bf16", P_MATMUL, MT_DT_BF16, 4096, 4096, 4096, {128, 128, 32}, 4, "ieee", 0},
+    {"matmul 4096^3 bf16", P_MATMUL, MT_DT_BF16, 4096, 4096, 4096, {128, 128, 32}, 8, "ieee", 0},
+    {"matmul 4096^3 bf16", P_MATMUL, MT_DT_BF16, 4096, 4096, 4096, {128, 256, 32}, 8, "ieee", 0},
+    {"matmul 4096^3 bf16", P_MATMUL, MT_DT_BF16, 4096, 4096, 4096, {128, 128, 64}, 8, "ieee", 0},
+    {"matmul 4096^3 bf16", P_MATMUL, MT_DT_BF16, 4096, 4096, 4096, {128, 128, 64}, 4, "ieee", 0},
+    {"matmul 4096^3 bf16", P_MATMUL, MT_DT_BF16, 4096, 4096, 4096, {128, 256, 64}, 8, "ieee", 0},
 };
 enum { NCASES = sizeof cases / sizeof cases[0] };
 
@@ -130,7 +136,9 @@ static void config(const Case *cs, char *buf, size_t len)
     int n = cs->problem == P_MATMUL ? snprintf(buf, len, "%dx%dx%d", cs->block[0], cs->block[1], cs->block[2])
                                     : snprintf(buf, len, "BLOCK %d", cs->block[0]);
     if (cs->num_warps)
-        snprintf(buf + n, len - (size_t)n, " w%d", cs->num_warps);
+        n += snprintf(buf + n, len - (size_t)n, " w%d", cs->num_warps);
+    if (cs->num_stages)
+        snprintf(buf + n, len - (size_t)n, " s%d", cs->num_stages);
 }
 
 /* DIR/<row>-<config>.ptx for the MLIR code generator's PTX of a case. */
@@ -163,6 +171,7 @@ static bool build_case(MtCtx *c, const char *path, const Case *cs, int lowering,
                    .last_stage = codegen == MT_CODEGEN_MLIR && !given ? MT_STAGE_MLIR : MT_STAGE_CUDA,
                    .lowering = lowering,
                    .num_warps = lowering == MT_LOWERING_SEED ? 0 : cs->num_warps,
+                   .num_stages = lowering == MT_LOWERING_SEED ? 0 : cs->num_stages,
                    .codegen = codegen};
     memset(out, 0, sizeof *out);
     MtModule *m;
