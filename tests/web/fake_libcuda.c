@@ -128,6 +128,13 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
     return CUDA_SUCCESS;
 }
 
+CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v)
+{
+    (void)f;
+    return a == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES && v > 0 && v <= 227 * 1024 ? CUDA_SUCCESS
+                                                                                           : CUDA_ERROR_INVALID_VALUE;
+}
+
 CUresult cuMemAlloc(CUdeviceptr *d, size_t n)
 {
     if (nallocs == MAX_ALLOCS)

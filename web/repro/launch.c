@@ -481,6 +481,9 @@ static int run(int ordinal)
             params[NARGS + (size_t)d] = &grid_arg[d];
         }
 
+    /* past 48 KiB a kernel's dynamic shared memory is opted into */
+    if (dynamic_shared_bytes > 48 * 1024)
+        CHECK(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dynamic_shared_bytes));
     CHECK(cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], dynamic_shared_bytes, NULL,
                          params, NULL));
     CHECK(cuCtxSynchronize());
