@@ -561,17 +561,24 @@ static void decl(Pr *p, const KStmt *s)
  * transposed), the accumulators read and written in place. */
 /* ldmatrix: the lane's row address in the shared window, then the
  * fragments (a memory clobber orders it after the stores before it). */
+/* Opens a block with `mt_sa`, the 32-bit shared-memory address of
+ * smem[at], for the PTX instruction on the next line to use and close. */
+static void shared_address(Pr *p, const KStmt *s, KVarId smem, const KExpr *at)
+{
+    line_start(p, s);
+    mt_buf_printf(p->b,
+                  "{ unsigned mt_sa; asm(\"{ .reg .u64 mt_t; cvta.to.shared.u64 mt_t, %%1; cvt.u32.u64 %%0, mt_t; }\" : "
+                  "\"=r\"(mt_sa) : \"l\"(&%s[%s]));\n",
+                  p->names[smem], expr_text(p, at));
+    line_start(p, NULL);
+}
+
 static void ldmatrix(Pr *p, const KStmt *s)
 {
     MtBuf *b = p->b;
     const char *dst = p->names[s->u.ldm.dst];
     unsigned f = s->u.ldm.first;
-    line_start(p, s);
-    mt_buf_printf(b,
-                  "{ unsigned mt_sa; asm(\"{ .reg .u64 mt_t; cvta.to.shared.u64 mt_t, %%1; cvt.u32.u64 %%0, mt_t; }\" : "
-                  "\"=r\"(mt_sa) : \"l\"(&%s[%s]));\n",
-                  p->names[s->u.ldm.smem], expr_text(p, s->u.ldm.row_at));
-    line_start(p, NULL);
+    shared_address(p, s, s->u.ldm.smem, s->u.ldm.row_at);
     if (s->u.ldm.count == 4)
         mt_buf_printf(b,
                       "  asm volatile(\"ldmatrix.sync.aligned.m8n8.x4%s.shared.b16 {%%0, %%1, %%2, %%3}, [%%4];\" : "
@@ -590,12 +597,7 @@ static void ldmatrix(Pr *p, const KStmt *s)
 static void cp_async(Pr *p, const KStmt *s)
 {
     MtBuf *b = p->b;
-    line_start(p, s);
-    mt_buf_printf(b,
-                  "{ unsigned mt_sa; asm(\"{ .reg .u64 mt_t; cvta.to.shared.u64 mt_t, %%1; cvt.u32.u64 %%0, mt_t; }\" : "
-                  "\"=r\"(mt_sa) : \"l\"(&%s[%s]));\n",
-                  p->names[s->u.cp.smem], expr_text(p, s->u.cp.smem_at));
-    line_start(p, NULL);
+    shared_address(p, s, s->u.cp.smem, s->u.cp.smem_at);
     unsigned n = s->u.cp.bytes;
     mt_buf_printf(b, "  asm volatile(\"cp.async.%s.shared.global [%%0], [%%1], %u, %%2;\" :: \"r\"(mt_sa), \"l\"(&%s[%s]), "
                      "\"r\"(",

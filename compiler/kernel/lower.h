@@ -44,6 +44,13 @@ KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt);
  * 16; or f32 blocks with input_precision="tf32" (TF32, K a multiple of
  * 8), operand_dt f32. lower_dot.c; the prefetch pass asks it too. */
 bool mt_dot_suits_tensor_cores(const MtFunc *f, const MtInst *dot, MtDtype *operand_dt);
+/* The tl.dot of `body` whose operand (*operand: 0 or 1) v is, directly or
+ * through the cast that widens a half tile (*widened: the cast's result,
+ * else 0), when that is v's one use and the dot suits the tensor cores;
+ * NULL otherwise (uses: mt_func_use_counts). The prefetch pass and the
+ * stages (lower_pipe.c) ask it of the tiles they load. */
+const MtInst *mt_tensor_core_operand(const MtFunc *f, const MtRegion *body, MtVal v, const uint32_t *uses,
+                                     int *operand, MtVal *widened);
 
 /* ---- internals ------------------------------------------------------------------ */
 
@@ -73,6 +80,7 @@ typedef struct LRing {        /* one chain of tiles: S = depth + 1 stages */
     LPipe *pipe;
     struct LRing *next;
     MtDtype dt;
+    uint32_t bytes;           /* per cp.async: 4, 8 or 16 (every load of the chain moves as many) */
     int32_t ld;               /* row pitch of a stage (elements) */
     uint32_t stage_elems;
     KVarId smem;              /* allocated when the first tile is copied */
@@ -222,6 +230,10 @@ bool lw_dot_suits_tensor_cores(Lw *L, const MtInst *in);
 /* Whether a dot runs on tensor cores (its operands suit them and the
  * program's warps tile its result), and its operands' dtype there. */
 bool lw_dot_on_tensor_cores(Lw *L, const MtInst *in, MtDtype *operand_dt);
+/* The row pitch (elements) of a tensor-core operand of `cols` elements of
+ * dt a row in shared memory (lower_dot.c has the rule); b_rows: a TF32 B
+ * kept as is, [K][N], rather than transposed. */
+int32_t lw_dot_pitch(MtDtype dt, int32_t cols, bool b_rows);
 void lw_dot(Lw *L, const MtInst *in);
 /* lower_pipe.c: find the chains (after the axis analysis); copy a tile
  * into its stage (lw_load of a value with a tile_of); a loop's pipe (NULL:

@@ -104,6 +104,32 @@ bool mt_dot_suits_tensor_cores(const MtFunc *f, const MtInst *in, MtDtype *opera
     return M % 16 == 0 && N % 8 == 0 && K % 16 == 0;
 }
 
+const MtInst *mt_tensor_core_operand(const MtFunc *f, const MtRegion *body, MtVal v, const uint32_t *uses,
+                                     int *operand, MtVal *widened)
+{
+    const MtInst *u = mt_region_only_user(body, v, uses);
+    *widened = 0;
+    if (u && u->op == OP_CAST) {
+        *widened = u->dst;
+        u = mt_region_only_user(body, u->dst, uses);
+    }
+    MtVal arg = *widened ? *widened : v;
+    MtDtype dt;
+    if (!u || u->op != OP_DOT || (u->args[0] != arg && u->args[1] != arg) || !mt_dot_suits_tensor_cores(f, u, &dt))
+        return NULL;
+    *operand = u->args[0] == arg ? 0 : 1;
+    return u;
+}
+
+/* A 16-byte pad puts the eight rows an ldmatrix (or a TF32 A fragment)
+ * reads in distinct banks; a TF32 B read as is, [K][N], takes its
+ * fragment's values from four rows at once, which a 32-byte pad spreads
+ * over all 32 banks. */
+int32_t lw_dot_pitch(MtDtype dt, int32_t cols, bool b_rows)
+{
+    return cols + (b_rows ? 32 : 16) / (int32_t)mt_dtype_info(dt)->size;
+}
+
 bool lw_dot_suits_tensor_cores(Lw *L, const MtInst *in)
 {
     MtDtype half;
@@ -285,7 +311,7 @@ static void mma_dot(Lw *L, const MtInst *in, MtDtype half)
     /* A row-major [M][K + pad]; B transposed [N][K + 4] for TF32, as is
      * [K][N + 8] for halves (ldmatrix.trans transposes it); an operand in
      * a pipeline's stage (lower_pipe.c) is read where it is, row-major */
-    int32_t lda = K + (tf32 ? 4 : 8), ldb = tf32 ? K + 4 : N + 8;
+    int32_t lda = lw_dot_pitch(half, K, false), ldb = lw_dot_pitch(half, tf32 ? K : N, false);
     int32_t wm = mma_warps_m(L, M, N), tm = M / wm, tn = N / (L->warps / wm), ni = tm / 16, nj = tn / 8;
     const MtLinear *ll = L->home[in->dst];
     /* the f32 operands, or the halves they were widened from */

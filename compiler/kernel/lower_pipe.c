@@ -39,18 +39,6 @@
 
 #include "lower.h"
 
-/* The one instruction of a body that uses v, NULL if none or several. */
-static const MtInst *only_user(const Lw *L, const MtRegion *body, MtVal v)
-{
-    if (L->uses[v] != 1)
-        return NULL;
-    for (uint32_t i = 0; i < body->n; i++)
-        for (uint32_t q = 0; q < body->v[i]->nargs; q++)
-            if (body->v[i]->args[q] == v)
-                return body->v[i];
-    return NULL;
-}
-
 static bool zero_const(const Lw *L, MtVal v)
 {
     const MtValue *x = &L->f->vals[v];
@@ -75,47 +63,33 @@ static uint32_t copy_bytes(Lw *L, const MtInst *load)
     return bytes == 4 || bytes == 8 || bytes == 16 ? bytes : 0;
 }
 
-/* The row pitch of a stage (elements): a 16-byte pad, 32 bytes for a TF32
- * B tile, puts the rows a warp's fragments read in distinct banks
- * (lower_dot.c). */
-static int32_t stage_pitch(MtDtype dt, int32_t cols, int operand)
-{
-    return cols + (dt == MT_DT_F32 ? (operand ? 8 : 4) : 8);
-}
-
 /* Whether iter arg `head` of loop starts a chain (as the file's comment
- * says); its slots and depth, the dot operand it is, and the cast that
- * widens it for the dot (0: none), which the dot makes unnecessary. */
-static bool chain(Lw *L, const MtInst *loop, MtVal head, uint32_t *slots, uint32_t *depth, int *operand,
-                  MtVal *widened)
+ * says): the bytes its loads copy at a time (0: no chain); its slots and
+ * depth, the dot operand it is, and the cast that widens it for the dot
+ * (0: none), which the dot makes unnecessary. */
+static uint32_t chain(Lw *L, const MtInst *loop, MtVal head, uint32_t *slots, uint32_t *depth, int *operand,
+                      MtVal *widened)
 {
     const MtForData *l = loop->loop;
     const MtRegion *body = &l->body;
     const MtInst *y = body->v[body->n - 1];
-    const MtInst *u = only_user(L, body, head);
-    MtVal operand_val = head;
-    *widened = 0;
-    if (u && u->op == OP_CAST) {
-        operand_val = *widened = u->dst;
-        u = only_user(L, body, u->dst);
-    }
+    const MtInst *u = mt_tensor_core_operand(L->f, body, head, L->uses, operand, widened);
     MtDtype dt;
-    if (!u || u->op != OP_DOT || !lw_dot_on_tensor_cores(L, u, &dt))
-        return false;
-    *operand = u->args[0] == operand_val ? 0 : 1;
+    if (!u || !lw_dot_on_tensor_cores(L, u, &dt))
+        return 0;
     uint32_t n = 0;
     MtVal v = head;
     while (L->f->vals[v].kind == VK_ARG && L->f->vals[v].def == loop) {
         uint32_t s = L->f->vals[v].index;
         if (n == MT_NUM_STAGES_MAX || (n && L->uses[v] != 1) || L->uses[l->results[s]])
-            return false;
+            return 0;
         slots[n++] = s;
         v = y->args[s];
     }
     /* v: the load of iteration k + n, in the body */
     const MtInst *last = L->def[v];
-    if (!n || !last || last->op != OP_LOAD || L->uses[v] != 1 || only_user(L, body, v) != y)
-        return false;
+    if (!n || !last || last->op != OP_LOAD || mt_region_only_user(body, v, L->uses) != y)
+        return 0;
     uint32_t bytes = copy_bytes(L, last);
     for (uint32_t t = 0; t < n && bytes; t++) {
         MtVal init = loop->args[2 + slots[t]];
@@ -124,7 +98,7 @@ static bool chain(Lw *L, const MtInst *loop, MtVal head, uint32_t *slots, uint32
             bytes = 0;
     }
     *depth = n;
-    return bytes && lw_dtype(last->ty) == dt;
+    return lw_dtype(last->ty) == dt ? bytes : 0;
 }
 
 /* Whether a carried block passes to another slot of its loop and is held
@@ -151,7 +125,8 @@ static void plan_loop(Lw *L, const MtInst *loop)
         uint32_t depth;
         int operand;
         MtVal head = l->iter_args[s], widened;
-        if (!chain(L, loop, head, slots, &depth, &operand, &widened) || (p && depth != p->depth))
+        uint32_t bytes = chain(L, loop, head, slots, &depth, &operand, &widened);
+        if (!bytes || (p && depth != p->depth))
             continue;
         if (widened)
             L->fused[widened] = 1;
@@ -166,7 +141,8 @@ static void plan_loop(Lw *L, const MtInst *loop)
         const MtInst *last = L->def[l->body.v[l->body.n - 1]->args[slots[depth - 1]]];
         r->pipe = p;
         r->dt = lw_dtype(last->ty);
-        r->ld = stage_pitch(r->dt, last->ty->shape[1], operand);
+        r->bytes = bytes;
+        r->ld = lw_dot_pitch(r->dt, last->ty->shape[1], r->dt == MT_DT_F32 && operand == 1);
         r->stage_elems = (uint32_t)(last->ty->shape[0] * r->ld);
         r->next = p->rings;
         p->rings = r;
@@ -241,14 +217,14 @@ void lw_pipe_load(Lw *L, const MtInst *in)
         p->allocated = true;
     }
     const MtLinear *ll = lw_default_layout(L, in->ty);
-    uint32_t bytes = copy_bytes(L, in), esize = (uint32_t)mt_dtype_info(r->dt)->size, vec = bytes / esize;
+    uint32_t vec = r->bytes / (uint32_t)mt_dtype_info(r->dt)->size;
     LVal ptr = lw_operand(L, in, 0, ll);
     LVal mask = in->args[1] ? lw_operand(L, in, 1, ll) : (LVal){0};
     const KExpr *at = stage_at(L, r, x->pos < p->depth ? k_int(c, MT_DT_I32, x->pos) : stage_after(L, p, p->depth));
     for (uint32_t k = 0; k < mt_ll_nregs(ll); k += vec) {
         const KExpr *row = lw_coord(L, ll, 0, k), *col = lw_coord(L, ll, 1, k);
         k_cp_async(&L->b, r->smem, k_add(c, at, k_add(c, k_mul(c, row, k_int(c, MT_DT_I32, r->ld)), col)), ptr.base,
-                   lw_elem(L, &ptr, ll, k), (int)bytes, in->args[1] ? lw_elem(L, &mask, ll, k) : NULL);
+                   lw_elem(L, &ptr, ll, k), (int)r->bytes, in->args[1] ? lw_elem(L, &mask, ll, k) : NULL);
     }
     k_cp_commit(&L->b);
 }

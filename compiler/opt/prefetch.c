@@ -237,30 +237,14 @@ static void read_carried(Pf *p, const MtInst *load, MtVal a, uint32_t nslots)
             y->args[q] = a;
 }
 
-/* The one instruction of the body that uses v, NULL if none or several. */
-static const MtInst *only_user(const Pf *p, MtVal v, const uint32_t *uses)
-{
-    if (uses[v] != 1)
-        return NULL;
-    const MtRegion *b = &p->loop->loop->body;
-    for (uint32_t i = 0; i < b->n; i++)
-        for (uint32_t q = 0; q < b->v[i]->nargs; q++)
-            if (b->v[i]->args[q] == v)
-                return b->v[i];
-    return NULL;
-}
-
 /* Whether a load's tile is only an operand of a tl.dot that suits the
- * tensor cores (through the cast that widens a half tile): the fast
- * lowering copies such tiles straight into shared memory, so they may be
- * loaded further ahead at no cost in registers. */
+ * tensor cores: the fast lowering copies such tiles straight into shared
+ * memory, so they may be loaded further ahead at no cost in registers. */
 static bool feeds_tensor_cores(const Pf *p, const MtInst *load, const uint32_t *uses)
 {
-    const MtInst *u = only_user(p, load->dst, uses);
-    if (u && u->op == OP_CAST)
-        u = only_user(p, u->dst, uses);
-    MtDtype dt;
-    return u && u->op == OP_DOT && (u->nargs < 3 || u->args[2] != load->dst) && mt_dot_suits_tensor_cores(p->f, u, &dt);
+    int operand;
+    MtVal widened;
+    return mt_tensor_core_operand(p->f, &p->loop->loop->body, load->dst, uses, &operand, &widened) != NULL;
 }
 
 /* The shared memory the fast lowering may give the stages of a loop's

@@ -214,6 +214,17 @@ uint32_t *mt_func_use_counts(MtCtx *c, const MtFunc *f)
     return uses;
 }
 
+const MtInst *mt_region_only_user(const MtRegion *r, MtVal v, const uint32_t *uses)
+{
+    if (uses[v] != 1)
+        return NULL;
+    for (uint32_t i = 0; i < r->n; i++)
+        for (uint32_t q = 0; q < r->v[i]->nargs; q++)
+            if (r->v[i]->args[q] == v)
+                return r->v[i];
+    return NULL;
+}
+
 void mt_for_remove_slot(MtFunc *f, MtInst *in, uint32_t i)
 {
     MtForData *l = in->loop;

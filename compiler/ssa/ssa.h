@@ -184,6 +184,9 @@ void mt_func_walk(MtFunc *f, void (*fn)(MtInst *in, void *ud), void *ud);
 void mt_func_replace_uses(MtFunc *f, MtVal from, MtVal to);
 /* Use counts of every value (array of nvals), nested regions included. */
 uint32_t *mt_func_use_counts(MtCtx *c, const MtFunc *f);
+/* The instruction of region r (not its nested regions) that uses v, when
+ * that is v's one use (uses: mt_func_use_counts); NULL otherwise. */
+const MtInst *mt_region_only_user(const MtRegion *r, MtVal v, const uint32_t *uses);
 /* A deep copy of f whose values keep their numbers (ssa/clone.c). */
 MtFunc *mt_func_clone(MtCtx *c, const MtFunc *f);
 /* Remove carried slot i of a `for` (its init operand, region argument,
