@@ -178,8 +178,11 @@ MtStatus mt_nvrtc_compile(const char *src, const char *program_name, int sm,
         mt_errf(err, errlen, "mt_nvrtc_compile(%s): out of memory", name);
         return MT_ERR_NOMEM;
     }
+    /* sm 90 builds for sm_90a, the architecture-specific target: the fast
+     * lowering's warpgroup tensor-core instructions (wgmma) exist only
+     * there, and the code is for the one device it was asked for anyway */
     char arch[48];
-    snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d", sm);
+    snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%s", sm, sm == 90 ? "a" : "");
     size_t k = 0;
     opts[k++] = arch;
     for (size_t i = 0; i < mt_nvrtc_ndefault_opts; i++)

@@ -634,6 +634,72 @@ static void mma(Pr *p, const KStmt *s)
                   bits, a, fa, bits, a, fa + 1, bits, a, fa + 2, bits, a, fa + 3, bits, bf, fb, bits, bf, fb + 1);
 }
 
+/* wgmma's descriptor of a tile in shared memory: its start address and
+ * byte offsets in 16-byte units, the swizzle mode in the top two bits. */
+static const char wgmma_desc_fn[] =
+    "static __device__ __forceinline__ unsigned long long mt_wgmma_desc(const void *p, unsigned lbo, unsigned sbo,\n"
+    "                                                                   unsigned long long mode) {\n"
+    "    unsigned a;\n"
+    "    asm(\"{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }\" : \"=r\"(a) : \"l\"(p));\n"
+    "    return (unsigned long long)((a & 0x3FFFF) >> 4) | (unsigned long long)(lbo >> 4) << 16 |\n"
+    "           (unsigned long long)(sbo >> 4) << 32 | mode << 62;\n"
+    "}\n";
+
+/* The descriptor's swizzle mode for a width of W bytes. */
+static unsigned swizzle_mode(unsigned w) { return w == 128 ? 1 : w == 64 ? 2 : 3; }
+
+/* One warpgroup's wgmma: n / 2 accumulators in place, the descriptors of
+ * A (K-major: its leading offset unused, 16) and of B (N-major: the
+ * transpose bit), scale-d true (accumulate). */
+static void wgmma(Pr *p, const KStmt *s)
+{
+    MtBuf *b = p->b;
+    unsigned n = s->u.wg.n, regs = n / 2, first = s->u.wg.acc_first;
+    const char *acc = p->names[s->u.wg.acc];
+    const char *ty = s->u.wg.in_dt == MT_DT_BF16 ? "bf16" : "f16";
+    line_start(p, s);
+    mt_buf_printf(b, "{ const unsigned long long mt_da = mt_wgmma_desc(&%s[%s], 16u, %uu, %uull);\n",
+                  p->names[s->u.wg.a], expr_text(p, s->u.wg.a_at), s->u.wg.a_sbo, swizzle_mode(s->u.wg.a_swizzle));
+    line_start(p, NULL);
+    mt_buf_printf(b, "  const unsigned long long mt_db = mt_wgmma_desc(&%s[%s], %uu, %uu, %uull);\n",
+                  p->names[s->u.wg.b], expr_text(p, s->u.wg.b_at), s->u.wg.b_lbo, s->u.wg.b_sbo,
+                  swizzle_mode(s->u.wg.b_swizzle));
+    line_start(p, NULL);
+    mt_buf_printf(b, "  asm volatile(\"{ .reg .pred p; setp.ne.b32 p, 1, 0; wgmma.mma_async.sync.aligned.m64n%uk16.f32.%s.%s {",
+                  n, ty, ty);
+    for (unsigned i = 0; i < regs; i++)
+        mt_buf_printf(b, "%s%%%u", i ? "," : "", i);
+    mt_buf_printf(b, "}, %%%u, %%%u, p, 1, 1, 0, 1; }\"\n", regs, regs + 1);
+    line_start(p, NULL);
+    mt_buf_puts(b, "    :");
+    for (unsigned i = 0; i < regs; i++) {
+        if (i && i % 8 == 0) {
+            mt_buf_putc(b, '\n');
+            line_start(p, NULL);
+            mt_buf_puts(b, "     ");
+        }
+        mt_buf_printf(b, "%s \"+f\"(%s[%u])", i ? "," : "", acc, first + i);
+    }
+    mt_buf_puts(b, "\n");
+    line_start(p, NULL);
+    mt_buf_puts(b, "    : \"l\"(mt_da), \"l\"(mt_db) : \"memory\"); }\n");
+}
+
+/* An empty asm that reads and writes every accumulator: the compiler may
+ * not move their uses across the wgmma statement it goes with. */
+static void wgmma_pin(Pr *p, KVarId acc)
+{
+    MtBuf *b = p->b;
+    unsigned n = k_var_at(p->f, acc)->n;
+    for (unsigned i = 0; i < n; i += 8) {
+        line_start(p, NULL);
+        mt_buf_puts(b, "asm volatile(\"\" :");
+        for (unsigned j = i; j < n && j < i + 8; j++)
+            mt_buf_printf(b, "%s \"+f\"(%s[%u])", j > i ? "," : "", p->names[acc], j);
+        mt_buf_puts(b, " :: \"memory\");\n");
+    }
+}
+
 /* PTX's atom operation and type for an atomic on memory viewed as dt:
  * add.u32, max.s64, and.b32, exch.b64, cas.b16, add.noftz.bf16. */
 static const char *atom_op(MtCtx *c, int op, MtDtype dt)
@@ -803,6 +869,27 @@ static void stmt(Pr *p, const KStmt *s)
         line_start(p, s);
         mt_buf_printf(b, "asm volatile(\"cp.async.wait_group %u;\" ::: \"memory\");\n", s->u.pending);
         return;
+    case KST_PROXY_FENCE:
+        line_start(p, s);
+        mt_buf_puts(b, "asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");\n");
+        return;
+    case KST_WGMMA:
+        wgmma(p, s);
+        return;
+    case KST_WGMMA_FENCE:
+        wgmma_pin(p, s->u.wg.acc);
+        line_start(p, s);
+        mt_buf_puts(b, "asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n");
+        return;
+    case KST_WGMMA_COMMIT:
+        line_start(p, s);
+        mt_buf_puts(b, "asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n");
+        return;
+    case KST_WGMMA_WAIT:
+        line_start(p, s);
+        mt_buf_printf(b, "asm volatile(\"wgmma.wait_group.sync.aligned %u;\" ::: \"memory\");\n", s->u.wg.pending);
+        wgmma_pin(p, s->u.wg.acc);
+        return;
     case KST_ATOMIC:
         atomic(p, s);
         return;
@@ -831,6 +918,8 @@ const char *mt_kir_cuda(MtCtx *c, const KFunc *f, MtLineMarks *marks)
         p.names[v] = x->kind == KV_PARAM && strncmp(x->name, "mt_", 3) ? cu_param_name(c, x->name) : x->name;
     }
     kc_half_types(&b, f->uses_f16, f->uses_bf16);
+    if (f->uses_wgmma)
+        mt_buf_puts(&b, wgmma_desc_fn);
     mt_buf_printf(&b, "extern \"C\" __global__ void __launch_bounds__(%u)\n%s(", f->threads, f->name);
     for (uint32_t i = 0; i < f->params.n; i++) {
         const KVar *x = k_var_at(f, f->params.v[i]);
@@ -839,10 +928,11 @@ const char *mt_kir_cuda(MtCtx *c, const KFunc *f, MtLineMarks *marks)
     }
     mt_buf_puts(&b, ") {\n");
     if (f->dynamic_shared)
-        mt_buf_printf(&b, "    extern __shared__ __align__(16) unsigned char mt_smem[]; /* %llu bytes at launch */\n",
-                      (unsigned long long)f->shared_bytes);
+        mt_buf_printf(&b, "    extern __shared__ __align__(%u) unsigned char mt_smem[]; /* %llu bytes at launch */\n",
+                      f->shared_align, (unsigned long long)f->shared_bytes);
     else if (f->shared_bytes)
-        mt_buf_printf(&b, "    __shared__ __align__(16) unsigned char mt_smem[%llu];\n", (unsigned long long)f->shared_bytes);
+        mt_buf_printf(&b, "    __shared__ __align__(%u) unsigned char mt_smem[%llu];\n", f->shared_align,
+                      (unsigned long long)f->shared_bytes);
     block(&p, &f->shared);
     block(&p, &f->prologue);
     block(&p, &f->body);

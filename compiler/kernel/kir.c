@@ -13,6 +13,7 @@ KFunc *k_func_new(MtCtx *c, const char *name)
     KVar none = {.name = ""};
     mt_vec_push(&c->arena, &f->vars, none);
     f->programs_per_block = 1;
+    f->shared_align = 16;
     return f;
 }
 

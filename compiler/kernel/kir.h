@@ -129,6 +129,16 @@ typedef enum KStmtKind {
     KST_CP_COMMIT,            /* this thread's copies since the last commit form a group (cp.async.commit_group) */
     KST_CP_WAIT,              /* wait until at most u.pending of this thread's groups are in flight
                                * (cp.async.wait_group); other threads see the copies after a barrier */
+    KST_PROXY_FENCE,          /* this thread's writes to shared memory become visible to the tensor
+                               * core's reads of it, which a barrier then orders (fence.proxy.async) */
+    KST_WGMMA,                /* one warpgroup's asynchronous tensor-core multiply-add of a 64 x n tile
+                               * (PTX wgmma.mma_async m64nNk16, sm_90a), both operands read from shared
+                               * memory through descriptors: see u.wg */
+    KST_WGMMA_FENCE,          /* the accumulators u.wg.acc as written before it are what the next
+                               * KST_WGMMA reads (wgmma.fence) */
+    KST_WGMMA_COMMIT,         /* the warpgroup's KST_WGMMAs since the last commit form a group */
+    KST_WGMMA_WAIT,           /* wait until at most u.wg.pending of the groups are in flight: the
+                               * accumulators u.wg.acc are then written and the operands read */
     KST_BLANK,                /* an empty line (formatting) */
 } KStmtKind;
 
@@ -185,6 +195,28 @@ struct KStmt {
          *     A[r][k] = a[a_first + r / 8 + 2 (k / 4)] of lane (r % 8) 4 + k % 4,
          *     B[k][c] = b[b_first + k / 4] of lane 4 c + k % 4. */
         struct { KVarId acc, a, b; const KExpr *index; uint32_t a_first, b_first; uint8_t in_dt; } mma;
+        /* For the warpgroup of this thread (threads 128w to 128w + 127 of
+         * the block): D[r][c] += sum over k < 16 of A[r][k] * B[k][c] for
+         * r < 64, c < n, with D the warpgroup's accumulators in
+         * acc[acc_first ..], wgmma's layout: thread t of the warpgroup holds
+         * element i < n / 2 at row 16 (t / 32) + (t % 32) / 4 + 8 ((i / 2) % 2),
+         * column 8 (i / 4) + 2 (t % 4) + i % 2. A and B are halves of in_dt
+         * in shared memory, each in a canonical layout of swizzle width
+         * a_swizzle / b_swizzle bytes W (32, 64 or 128), starting at element
+         * a_at / b_at of smem (the descriptor's start address, its byte
+         * address s). With e the element size, A's [r][k] is at byte
+         *     s + (r / 8) a_sbo + (r % 8) W + k e                 (K-major)
+         * and B's [k][c], N-major (the tile as it is, [K][N]), at
+         *     s + (c e / W) b_lbo + (c e % W) + (k / 8) b_sbo + (k % 8) W,
+         * each address x then swizzled as the hardware does it, on the
+         * pool's absolute addresses: bits 4 .. of x XOR ((x >> 7) & (W / 16 - 1)). */
+        struct {
+            KVarId acc, a, b;
+            const KExpr *a_at, *b_at;
+            uint32_t acc_first, a_sbo, b_lbo, b_sbo, pending;
+            uint16_t n;
+            uint8_t in_dt, a_swizzle, b_swizzle;
+        } wg;
         KAtomic atomic;
         struct { KVarId smem, ptr; const KExpr *smem_at, *index, *mask; uint8_t bytes; } cp;
         uint32_t pending;     /* CP_WAIT */
@@ -211,6 +243,8 @@ typedef struct KFunc {
                                * tiles the prefetch pass loaded more than one iteration ahead that no
                                * shared-memory stages hold (the compile redoes it one ahead) */
     bool uses_f16, uses_bf16; /* the CUDA printer defines mt_f16 / mt_bf16 (cuda/khalf.c) */
+    bool uses_wgmma;          /* warpgroup tensor-core instructions: code for sm_90a */
+    uint32_t shared_align;    /* the pool's alignment in bytes: 16, or up to 1024 for swizzled tiles */
     /* Facts for tools, per value of the SSA it was lowered from: where a
      * block value lives (NULL for scalars and for cheap values, which are
      * computed where each consumer needs them). */

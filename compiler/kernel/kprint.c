@@ -200,6 +200,28 @@ static void stmt(MtBuf *b, const KFunc *f, const KStmt *s, int indent)
     case KST_CP_WAIT:
         mt_buf_printf(b, "cp.async.wait %u", s->u.pending);
         break;
+    case KST_PROXY_FENCE:
+        mt_buf_puts(b, "fence.proxy.async");
+        break;
+    case KST_WGMMA:
+        /* wgmma.m64n128k16.f16 acc[0:64] += stage[at] swizzle 128 sbo 1024 x stage5[at] swizzle 128 lbo 8192 sbo 1024 */
+        mt_buf_printf(b, "wgmma.m64n%uk16.%s %s[%u:%u] += %s[", s->u.wg.n, tyname((MtDtype)s->u.wg.in_dt),
+                      k_var_at(f, s->u.wg.acc)->name, s->u.wg.acc_first, s->u.wg.acc_first + s->u.wg.n / 2u,
+                      k_var_at(f, s->u.wg.a)->name);
+        expr(b, f, s->u.wg.a_at);
+        mt_buf_printf(b, "] swizzle %u sbo %u x %s[", s->u.wg.a_swizzle, s->u.wg.a_sbo, k_var_at(f, s->u.wg.b)->name);
+        expr(b, f, s->u.wg.b_at);
+        mt_buf_printf(b, "] swizzle %u lbo %u sbo %u", s->u.wg.b_swizzle, s->u.wg.b_lbo, s->u.wg.b_sbo);
+        break;
+    case KST_WGMMA_FENCE:
+        mt_buf_printf(b, "wgmma.fence %s", k_var_at(f, s->u.wg.acc)->name);
+        break;
+    case KST_WGMMA_COMMIT:
+        mt_buf_puts(b, "wgmma.commit");
+        break;
+    case KST_WGMMA_WAIT:
+        mt_buf_printf(b, "wgmma.wait %u %s", s->u.wg.pending, k_var_at(f, s->u.wg.acc)->name);
+        break;
     case KST_LDMATRIX:
         /* fa3[0:4] = ldmatrix.x4.f16 dot_a[row address] */
         mt_buf_printf(b, "%s[%u:%u] = ldmatrix.x%u%s.%s %s[", k_var_at(f, s->u.ldm.dst)->name, s->u.ldm.first,

@@ -143,10 +143,20 @@ void lw_scratch_begin(Lw *L) { L->scratch_top = L->scratch_floor; }
 
 KVarId lw_shared(Lw *L, MtDtype dt, uint32_t n, const char *prefix, const KExpr **base)
 {
+    return lw_shared_aligned(L, dt, n, 16, prefix, base);
+}
+
+KVarId lw_shared_aligned(Lw *L, MtDtype dt, uint32_t n, uint32_t align, const char *prefix, const KExpr **base)
+{
+    uint32_t esize = (uint32_t)mt_dtype_info(dt)->size, unit = align / esize;
+    if (L->programs > 1)
+        n = (n + unit - 1) / unit * unit;
     KVarId sm = k_var(L->c, L->kf, KV_SHARED, dt, n * (uint32_t)L->programs, lw_name(L, prefix));
     KBuilder sb = {.c = L->c, .f = L->kf, .block = &L->kf->shared};
     k_decl(&sb, sm, NULL);
-    uint64_t at = (L->scratch_top + 15) & ~(uint64_t)15;
+    uint64_t at = (L->scratch_top + align - 1) & ~(uint64_t)(align - 1);
+    if (align > L->kf->shared_align)
+        L->kf->shared_align = align;
     L->kf->vars.v[sm].offset = (uint32_t)at;
     L->scratch_top = at + (uint64_t)n * (uint64_t)L->programs * mt_dtype_info(dt)->size;
     if (L->scratch_top > L->kf->shared_bytes)
@@ -155,10 +165,10 @@ KVarId lw_shared(Lw *L, MtDtype dt, uint32_t n, const char *prefix, const KExpr 
     return sm;
 }
 
-KVarId lw_shared_keep(Lw *L, MtDtype dt, uint32_t n, const char *prefix, const KExpr **base)
+KVarId lw_shared_keep(Lw *L, MtDtype dt, uint32_t n, uint32_t align, const char *prefix, const KExpr **base)
 {
     L->scratch_top = L->scratch_floor;
-    KVarId sm = lw_shared(L, dt, n, prefix, base);
+    KVarId sm = lw_shared_aligned(L, dt, n, align, prefix, base);
     L->scratch_floor = L->scratch_top;
     return sm;
 }
@@ -626,7 +636,7 @@ static void plan_region(Lw *L, const MtRegion *r)
  * suiting the tensor cores) and whether the kernel branches. */
 typedef struct Sizing {
     int64_t numel;
-    bool cuda_core_dot, tensor_core_dot, branches;
+    bool cuda_core_dot, tensor_core_dot, warpgroup_dot, branches;
 } Sizing;
 
 static void largest(Lw *L, const MtRegion *r, Sizing *z)
@@ -639,6 +649,7 @@ static void largest(Lw *L, const MtRegion *r, Sizing *z)
                 z->tensor_core_dot = true;
             else
                 z->cuda_core_dot = true;
+            z->warpgroup_dot |= lw_dot_suits_warpgroups(L, in);
         }
         if (in->op == OP_IF || in->op == OP_WHILE)
             z->branches = true;
@@ -654,7 +665,8 @@ static void largest(Lw *L, const MtRegion *r, Sizing *z)
 
 /* Warps per program, 1 to 8: about two 16-byte vectors per thread; with
  * a tl.dot on CUDA cores about 32 accumulators per thread, on tensor
- * cores 128 (measured on the H200, docs/benchmarks.md: a 64x128 fp32 tile
+ * cores 128, and at least the one warpgroup of 4 warps a dot that suits
+ * wgmma needs (measured on the H200, docs/benchmarks.md: a 64x128 fp32 tile
  * runs 18% faster on 8 warps than on 4, where 126 registers a thread keep
  * two blocks on an SM; a 128x128 f16 tile 43% faster on 4 warps than on
  * 8). Programs of one warp share a block four at a time (when `pack`),
@@ -668,6 +680,8 @@ static void launch_shape(Lw *L, const MtKernelOptions *opt, bool pack)
     int warps = 1;
     while (warps < 8 && (int64_t)warps * 32 < threads)
         warps *= 2;
+    if (z.warpgroup_dot && warps < 4)
+        warps = 4;
     if (opt && opt->num_warps > 0)
         warps = opt->num_warps;
     L->warps = warps;

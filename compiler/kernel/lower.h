@@ -30,7 +30,8 @@
 typedef struct MtKernelOptions {
     int num_warps;            /* warps per program; 0: chosen from the kernel */
     int sm;                   /* target, e.g. 90 */
-    bool tensor_cores;        /* tl.dot of f16/bf16 operands may use mma.sync (sm >= 80, CUDA C++) */
+    bool tensor_cores;        /* tl.dot of f16/bf16 operands may use mma.sync (sm >= 80, CUDA C++), and
+                               * wgmma on sm 90 (whose code is then for sm_90a) */
 } MtKernelOptions;
 
 /* Lower f. Operations the fast lowering cannot handle yet are E0603
@@ -58,8 +59,21 @@ typedef enum LKind {
     LV_NONE,                  /* not lowered (yet) */
     LV_UNIFORM,               /* the same value in every thread: u */
     LV_REGS,                  /* a register array `regs` under layout ll */
-    LV_STAGED,                /* a tile in shared memory: element [r][c] at smem[at + r * ld + c] (lower_pipe.c) */
+    LV_STAGED,                /* a tile in shared memory: element [r][c] at smem[at + tile's index] (lower_pipe.c) */
 } LKind;
+
+/* Where element [r][c] of a tensor-core operand's tile, as the SSA has it
+ * (A [M][K], B [K][N]), lies in shared memory: row-major with a padded
+ * row pitch (mma.sync reads it), or wgmma's canonical layout of swizzle
+ * width W bytes: the columns cut into atoms of W bytes, each atom all the
+ * tile's rows of W bytes, 16-byte chunks of a row swizzled (lower_dot.c
+ * has the rule, lw_tile_index). */
+typedef struct LTileShape {
+    int32_t ld;               /* padded: the row pitch (elements) */
+    int32_t rows, cols;
+    uint8_t swizzle;          /* 0: padded row-major; else W: 32, 64 or 128 */
+    uint8_t esize;            /* bytes of an element */
+} LTileShape;
 
 /* A lowered value. Pointer values are element offsets (int64) into the
  * parameter `base`. */
@@ -71,7 +85,7 @@ typedef struct LVal {
     KVarId base;              /* pointers: the parameter pointed into */
     KVarId smem;              /* LV_STAGED */
     const KExpr *at;          /* LV_STAGED */
-    int32_t ld;               /* LV_STAGED */
+    LTileShape tile;          /* LV_STAGED */
 } LVal;
 
 /* lower_pipe.c: a loop's tensor-core tiles in shared-memory stages. */
@@ -81,7 +95,7 @@ typedef struct LRing {        /* one chain of tiles: S = depth + 1 stages */
     struct LRing *next;
     MtDtype dt;
     uint32_t bytes;           /* per cp.async: 4, 8 or 16 (every load of the chain moves as many) */
-    int32_t ld;               /* row pitch of a stage (elements) */
+    LTileShape tile;          /* how a stage holds its tile */
     uint32_t stage_elems;
     KVarId smem;              /* allocated when the first tile is copied */
     const KExpr *share;       /* this program's share of smem */
@@ -93,6 +107,7 @@ struct LPipe {                /* one loop's rings */
     uint32_t nrings, depth;
     KVarId stage;             /* the stage counter s */
     bool allocated;
+    bool swizzled;            /* a ring feeds warpgroup tensor-core instructions (lower_dot.c) */
     uint64_t floor;           /* the scratch floor before the stages */
 };
 typedef struct LTile {        /* a load or carried value that is a ring's tile */
@@ -190,9 +205,12 @@ void lw_scratch_begin(Lw *L);
 /* A shared array of n elements of dt for each program of the block; the
  * element i of this program's share is at *base + i. */
 KVarId lw_shared(Lw *L, MtDtype dt, uint32_t n, const char *prefix, const KExpr **base);
-/* The same below every later use of scratch, until scratch_floor is set
- * back (the stages of a loop, lower_pipe.c). */
-KVarId lw_shared_keep(Lw *L, MtDtype dt, uint32_t n, const char *prefix, const KExpr **base);
+/* The same with each program's share aligned to `align` bytes (a power
+ * of two, at least 16; the pool's alignment rises to it). */
+KVarId lw_shared_aligned(Lw *L, MtDtype dt, uint32_t n, uint32_t align, const char *prefix, const KExpr **base);
+/* lw_shared_aligned below every later use of scratch, until scratch_floor
+ * is set back (the stages of a loop, lower_pipe.c). */
+KVarId lw_shared_keep(Lw *L, MtDtype dt, uint32_t n, uint32_t align, const char *prefix, const KExpr **base);
 
 /* axis.c */
 void lw_axis_analysis(Lw *L);
@@ -227,13 +245,19 @@ const MtLinear *lw_dot_layout(Lw *L, const MtInst *in);
 /* Whether a dot's operands and shape suit the tensor cores, the warps
  * aside (the launch shape asks before it chooses them). */
 bool lw_dot_suits_tensor_cores(Lw *L, const MtInst *in);
+/* Whether it would run on the warpgroups (wgmma) of a 4-warp program. */
+bool lw_dot_suits_warpgroups(Lw *L, const MtInst *in);
 /* Whether a dot runs on tensor cores (its operands suit them and the
  * program's warps tile its result), and its operands' dtype there. */
 bool lw_dot_on_tensor_cores(Lw *L, const MtInst *in, MtDtype *operand_dt);
-/* The row pitch (elements) of a tensor-core operand of `cols` elements of
- * dt a row in shared memory (lower_dot.c has the rule); b_rows: a TF32 B
- * kept as is, [K][N], rather than transposed. */
-int32_t lw_dot_pitch(MtDtype dt, int32_t cols, bool b_rows);
+/* How a tensor-core dot reads operand `operand` (0: A, 1: B) as it is,
+ * from a tile in shared memory (the stages of lower_pipe.c hold it so). */
+LTileShape lw_dot_operand_tile(Lw *L, const MtInst *dot, int operand);
+/* The element index of [row][col] of a tile that starts at element `at`. */
+const KExpr *lw_tile_index(Lw *L, const LTileShape *t, const KExpr *at, const KExpr *row, const KExpr *col);
+/* The elements a tile spans, and the alignment (bytes) its start needs. */
+uint32_t lw_tile_elems(const LTileShape *t);
+uint32_t lw_tile_align(const LTileShape *t);
 void lw_dot(Lw *L, const MtInst *in);
 /* lower_pipe.c: find the chains (after the axis analysis); copy a tile
  * into its stage (lw_load of a value with a tile_of); a loop's pipe (NULL:

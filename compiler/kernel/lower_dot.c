@@ -19,6 +19,20 @@
  * additions within one k-step of 16 is its own, so results may differ from
  * the interpreter's in the last bits.
  *
+ * Warpgroups (sm_90: PTX wgmma.mma_async, code for sm_90a). A dot of
+ * halves whose program has a multiple of 4 warps runs on the warpgroups
+ * (4 warps each) when they tile its result: wm of them along M, wn along
+ * N, each warpgroup's tile 64 rows or a multiple of them by tn columns
+ * (a multiple of 8, at most 256). Both operands are read from shared
+ * memory by the tensor core itself, through descriptors, in wgmma's
+ * canonical layouts with 16-byte chunks swizzled (lw_tile_index): A as it
+ * is, K-major, B as it is, [K][N], N-major (the descriptor's transpose
+ * bit). Each k-step of 16 is one wgmma m64nTNk16 per 64 rows of the tile;
+ * the warpgroup waits for them before the accumulators are read. The
+ * accumulator layout is wgmma's: as mma.sync's fragment of 16 x 8 for
+ * each warp, the warp's 16 rows at 16 w of its warpgroup, the tile's
+ * 8-column steps in registers, then its 64-row steps.
+ *
  * TF32 (tl.dot of f32 blocks with input_precision="tf32") runs the same
  * way as m16n8k8 (M, N, K multiples of 16, 8 and 8): the operands are
  * rounded to TF32 as they are staged, in f32 arrays A [M][K + 4] and B
@@ -125,10 +139,93 @@ const MtInst *mt_tensor_core_operand(const MtFunc *f, const MtRegion *body, MtVa
  * reads in distinct banks; a TF32 B read as is, [K][N], takes its
  * fragment's values from four rows at once, which a 32-byte pad spreads
  * over all 32 banks. */
-int32_t lw_dot_pitch(MtDtype dt, int32_t cols, bool b_rows)
+static int32_t dot_pitch(MtDtype dt, int32_t cols, bool b_rows)
 {
     return cols + (b_rows ? 32 : 16) / (int32_t)mt_dtype_info(dt)->size;
 }
+
+static LTileShape padded_tile(MtDtype dt, int32_t rows, int32_t cols, bool b_rows)
+{
+    return (LTileShape){.ld = dot_pitch(dt, cols, b_rows), .rows = rows, .cols = cols,
+                        .esize = (uint8_t)mt_dtype_info(dt)->size};
+}
+
+/* The swizzle width of a wgmma operand whose rows (along its contiguous
+ * axis) are `bytes` long: the whole row when it is 32 or 64 bytes, else
+ * atoms of 128; 0 when no canonical layout fits. */
+static uint8_t swizzle_for(int64_t bytes)
+{
+    return bytes == 32 || bytes == 64 ? (uint8_t)bytes : bytes % 128 == 0 ? 128 : 0;
+}
+
+/* How a dot runs on the warpgroups. */
+typedef struct WgPlan {
+    int32_t wm, wn;           /* warpgroups along M and N */
+    int32_t tm, tn;           /* a warpgroup's tile */
+    uint8_t a_swizzle, b_swizzle;
+} WgPlan;
+
+/* Whether a dot of halves runs on the warpgroups (the file's comment),
+ * and how: as many warpgroups along M as its 64-row steps allow. */
+static bool wgmma_plan(const Lw *L, const MtInst *in, MtDtype half, int warps, WgPlan *p)
+{
+    if (L->sm != 90 || warps % 4 || (half != MT_DT_F16 && half != MT_DT_BF16))
+        return false;
+    const MtType *at = mt_val_ty(L->f, in->args[0]);
+    int32_t M = in->ty->shape[0], N = in->ty->shape[1], K = at->shape[1], groups = warps / 4;
+    p->a_swizzle = swizzle_for((int64_t)K * 2);
+    p->b_swizzle = swizzle_for((int64_t)N * 2);
+    if (!p->a_swizzle || !p->b_swizzle || K % 16)
+        return false;
+    p->wm = 1;
+    while (p->wm * 2 <= groups && M % (64 * p->wm * 2) == 0)
+        p->wm *= 2;
+    p->wn = groups / p->wm;
+    p->tm = M / p->wm;
+    p->tn = N / p->wn;
+    return M % (64 * p->wm) == 0 && N % p->wn == 0 && p->tn % 8 == 0 && p->tn <= 256 &&
+           (p->wn == 1 || (p->tn * 2) % p->b_swizzle == 0);
+}
+
+LTileShape lw_dot_operand_tile(Lw *L, const MtInst *dot, int operand)
+{
+    MtDtype dt = MT_DT_F32;
+    const MtType *t = mt_val_ty(L->f, dot->args[operand]);
+    mt_dot_suits_tensor_cores(L->f, dot, &dt);
+    WgPlan p;
+    if (wgmma_plan(L, dot, dt, L->warps, &p))
+        return (LTileShape){.rows = t->shape[0], .cols = t->shape[1], .swizzle = operand ? p.b_swizzle : p.a_swizzle,
+                            .esize = (uint8_t)mt_dtype_info(dt)->size};
+    return padded_tile(dt, t->shape[0], t->shape[1], dt == MT_DT_F32 && operand == 1);
+}
+
+/* Swizzled, byte x of [row][col] is (the chunk bits of x XOR bits 7.. of it)
+ *     x = (col e / W) (rows W) + row W + col e % W
+ * which is wgmma's canonical layout on the pool's absolute addresses as
+ * long as the tile starts at a multiple of 8 W bytes (lw_tile_align). */
+const KExpr *lw_tile_index(Lw *L, const LTileShape *t, const KExpr *at, const KExpr *row, const KExpr *col)
+{
+    MtCtx *c = L->c;
+    if (!t->swizzle)
+        return k_add(c, at, k_add(c, k_mul(c, row, k_int(c, MT_DT_I32, t->ld)), col));
+    int32_t per = t->swizzle / t->esize;    /* elements in an atom's row */
+    const KExpr *bytes = k_mul(c, k_op(c, K_BAND, MT_DT_I32, col, k_int(c, MT_DT_I32, per - 1), NULL),
+                               k_int(c, MT_DT_I32, t->esize));
+    const KExpr *x = k_add(c, k_mul(c, k_op(c, K_SHR, MT_DT_I32, col, k_int(c, MT_DT_I32, log2i(per)), NULL),
+                                    k_int(c, MT_DT_I32, (int64_t)t->rows * t->swizzle)),
+                           k_add(c, k_mul(c, row, k_int(c, MT_DT_I32, t->swizzle)), bytes));
+    const KExpr *phase = k_op(c, K_BAND, MT_DT_I32, k_op(c, K_SHR, MT_DT_I32, x, k_int(c, MT_DT_I32, 7), NULL),
+                              k_int(c, MT_DT_I32, t->swizzle / 16 - 1), NULL);
+    x = k_op(c, K_BXOR, MT_DT_I32, x, k_op(c, K_SHL, MT_DT_I32, phase, k_int(c, MT_DT_I32, 4), NULL), NULL);
+    return k_add(c, at, k_op(c, K_SHR, MT_DT_I32, x, k_int(c, MT_DT_I32, log2i(t->esize)), NULL));
+}
+
+uint32_t lw_tile_elems(const LTileShape *t)
+{
+    return (uint32_t)t->rows * (uint32_t)(t->swizzle ? t->cols : t->ld);
+}
+
+uint32_t lw_tile_align(const LTileShape *t) { return t->swizzle ? 8u * t->swizzle : 16u; }
 
 bool lw_dot_suits_tensor_cores(Lw *L, const MtInst *in)
 {
@@ -136,12 +233,45 @@ bool lw_dot_suits_tensor_cores(Lw *L, const MtInst *in)
     return L->tensor_cores && mt_dot_suits_tensor_cores(L->f, in, &half);
 }
 
+bool lw_dot_suits_warpgroups(Lw *L, const MtInst *in)
+{
+    MtDtype half;
+    WgPlan p;
+    return L->tensor_cores && mt_dot_suits_tensor_cores(L->f, in, &half) && wgmma_plan(L, in, half, 4, &p);
+}
+
 /* Whether a dot runs on tensor cores: its operands suit them and the
  * program's warps tile its result. */
 bool lw_dot_on_tensor_cores(Lw *L, const MtInst *in, MtDtype *half)
 {
+    WgPlan p;
     return L->tensor_cores && mt_dot_suits_tensor_cores(L->f, in, half) &&
-           mma_warps_m(L, in->ty->shape[0], in->ty->shape[1]) > 0;
+           (wgmma_plan(L, in, *half, L->warps, &p) || mma_warps_m(L, in->ty->shape[0], in->ty->shape[1]) > 0);
+}
+
+static const MtLinear *wgmma_layout(Lw *L, int32_t M, int32_t N, const WgPlan *p)
+{
+    MtLinear l = {.rank = 2, .shape = {M, N}};
+    int r = 0;
+    l.reg[r][1] = 1, r++;
+    l.reg[r][0] = 8, r++;
+    for (int32_t x = 8; x < p->tn; x *= 2)
+        l.reg[r][1] = x, r++;
+    for (int32_t x = 64; x < p->tm; x *= 2)
+        l.reg[r][0] = x, r++;
+    l.nreg = (uint8_t)r;
+    static const int32_t lanes[MT_LL_LANES][2] = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+    for (int i = 0; i < MT_LL_LANES; i++)
+        l.lane[i][0] = lanes[i][0], l.lane[i][1] = lanes[i][1];
+    int w = 0;
+    l.warp[w][0] = 16, w++;
+    l.warp[w][0] = 32, w++;
+    for (int32_t x = p->tm; x < M; x *= 2)
+        l.warp[w][0] = x, w++;
+    for (int32_t x = p->tn; x < N; x *= 2)
+        l.warp[w][1] = x, w++;
+    l.nwarp = (uint8_t)w;
+    return lw_layout(L, l);
 }
 
 static const MtLinear *mma_layout(Lw *L, int32_t M, int32_t N)
@@ -173,8 +303,9 @@ const MtLinear *lw_dot_layout(Lw *L, const MtInst *in)
     const MtType *result = in->ty;
     int32_t M = result->shape[0], N = result->shape[1];
     MtDtype half;
+    WgPlan p;
     if (lw_dot_on_tensor_cores(L, in, &half))
-        return mma_layout(L, M, N);
+        return wgmma_plan(L, in, half, L->warps, &p) ? wgmma_layout(L, M, N, &p) : mma_layout(L, M, N);
     int64_t threads = 32 * (int64_t)L->warps;
     int64_t per = (int64_t)M * N / threads;
     int32_t rn = pow2_at_most(per > 1 ? per : 1, N < 8 ? N : 8);
@@ -208,17 +339,17 @@ static const KExpr *to_tf32(MtCtx *c, const KExpr *x)
                 k_bitcast(c, MT_DT_F32, rounded), x);
 }
 
-/* Write every element of x ([rows, cols] as the SSA has it) into sm at
- * row * ld + col, or transposed at col * ld + row (a uniform x: the
- * elements in order, ld unused), converted to dt (and rounded to TF32
- * with tf32). */
-static void stage(Lw *L, KVarId sm, const KExpr *slot, const LVal *x, const MtType *t, MtDtype dt, bool transpose,
-                  int32_t ld, bool tf32)
+/* Write every element [row][col] of x (as the SSA has it) into sm at its
+ * place in tile, or with transpose at col * tile.ld + row (the tile is
+ * then the transpose as stored); a uniform x fills the tile's whole span.
+ * Values are converted to dt (and rounded to TF32 with tf32). */
+static void stage(Lw *L, KVarId sm, const KExpr *slot, const LVal *x, const LTileShape *tile, MtDtype dt,
+                  bool transpose, bool tf32)
 {
     MtCtx *c = L->c;
     if (x->kind == LV_UNIFORM) {
         /* every element is the same: each thread fills a share */
-        uint32_t n = (uint32_t)mt_ty_numel(t), threads = 32u * (uint32_t)L->warps;
+        uint32_t n = lw_tile_elems(tile), threads = 32u * (uint32_t)L->warps;
         for (uint32_t k = 0; k < (n + threads - 1) / threads; k++) {
             const KExpr *at = k_add(c, k_add(c, k_mul(c, L->warp, k_int(c, MT_DT_I32, 32)), L->lane),
                                     k_int(c, MT_DT_I32, (int64_t)k * threads));
@@ -233,10 +364,10 @@ static void stage(Lw *L, KVarId sm, const KExpr *slot, const LVal *x, const MtTy
     }
     for (uint32_t r = 0; r < mt_ll_nregs(x->ll); r++) {
         const KExpr *row = lw_coord(L, x->ll, 0, r), *col = lw_coord(L, x->ll, 1, r);
-        const KExpr *at = transpose ? k_add(c, k_mul(c, col, k_int(c, MT_DT_I32, ld)), row)
-                                    : k_add(c, k_mul(c, row, k_int(c, MT_DT_I32, ld)), col);
+        const KExpr *at = transpose ? k_add(c, slot, k_add(c, k_mul(c, col, k_int(c, MT_DT_I32, tile->ld)), row))
+                                    : lw_tile_index(L, tile, slot, row, col);
         const KExpr *e = lw_elem(L, x, NULL, r);
-        k_set(&L->b, sm, k_add(c, slot, at), tf32 ? to_tf32(c, e) : k_cast(c, dt, e));
+        k_set(&L->b, sm, at, tf32 ? to_tf32(c, e) : k_cast(c, dt, e));
     }
 }
 
@@ -311,7 +442,7 @@ static void mma_dot(Lw *L, const MtInst *in, MtDtype half)
     /* A row-major [M][K + pad]; B transposed [N][K + 4] for TF32, as is
      * [K][N + 8] for halves (ldmatrix.trans transposes it); an operand in
      * a pipeline's stage (lower_pipe.c) is read where it is, row-major */
-    int32_t lda = lw_dot_pitch(half, K, false), ldb = lw_dot_pitch(half, tf32 ? K : N, false);
+    LTileShape ta = padded_tile(half, M, K, false), tb = tf32 ? padded_tile(half, N, K, false) : padded_tile(half, K, N, false);
     int32_t wm = mma_warps_m(L, M, N), tm = M / wm, tn = N / (L->warps / wm), ni = tm / 16, nj = tn / 8;
     const MtLinear *ll = L->home[in->dst];
     /* the f32 operands, or the halves they were widened from */
@@ -320,19 +451,18 @@ static void mma_dot(Lw *L, const MtInst *in, MtDtype half)
     bool a_staged = a.kind == LV_STAGED, b_staged = b.kind == LV_STAGED;
     const KExpr *aslot = a.at, *bslot = b.at;
     KVarId as = a.smem, bs = b.smem;
-    lda = a_staged ? a.ld : lda;
-    ldb = b_staged ? b.ld : ldb;
+    int32_t lda = a_staged ? a.tile.ld : ta.ld, ldb = b_staged ? b.tile.ld : tb.ld;
     if (!a_staged || !b_staged) {
         lw_scratch_begin(L);
         if (!a_staged)
-            as = lw_shared(L, half, (uint32_t)(M * lda), "dot_a", &aslot);
+            as = lw_shared(L, half, lw_tile_elems(&ta), "dot_a", &aslot);
         if (!b_staged)
-            bs = lw_shared(L, half, (uint32_t)((tf32 ? N : K) * ldb), "dot_b", &bslot);
+            bs = lw_shared(L, half, lw_tile_elems(&tb), "dot_b", &bslot);
         k_barrier(&L->b);
         if (!a_staged)
-            stage(L, as, aslot, &a, mt_val_ty(L->f, av), half, false, lda, tf32);
+            stage(L, as, aslot, &a, &ta, half, false, tf32);
         if (!b_staged)
-            stage(L, bs, bslot, &b, mt_val_ty(L->f, bv), half, tf32, ldb, tf32);
+            stage(L, bs, bslot, &b, &tb, half, tf32, tf32);
         k_barrier(&L->b);
     }
     LVal acc = start_acc(L, in, MT_DT_F32, ll);
@@ -391,11 +521,97 @@ static void mma_dot(Lw *L, const MtInst *in, MtDtype half)
     L->val[in->dst] = acc;
 }
 
+/* Element index of the descriptor's start for the k-step at k0 and the
+ * warpgroup's tile at row0 (A) or col0 (B): the first element's place
+ * before the swizzle (the hardware swizzles every address it forms). */
+static const KExpr *wgmma_start(Lw *L, const LVal *x, const KExpr *row0, int32_t k0, const KExpr *col0, bool is_a)
+{
+    MtCtx *c = L->c;
+    const LTileShape *t = &x->tile;
+    int32_t per = t->swizzle / t->esize;
+    const KExpr *x_bytes;
+    if (is_a)
+        x_bytes = k_add(c, k_int(c, MT_DT_I32, (int64_t)(k0 / per) * t->rows * t->swizzle + (int64_t)(k0 % per) * t->esize),
+                        k_mul(c, row0, k_int(c, MT_DT_I32, t->swizzle)));
+    else
+        x_bytes = k_add(c, k_mul(c, k_op(c, K_SHR, MT_DT_I32, col0, k_int(c, MT_DT_I32, log2i(per)), NULL),
+                                 k_int(c, MT_DT_I32, (int64_t)t->rows * t->swizzle)),
+                        k_int(c, MT_DT_I32, (int64_t)k0 * t->swizzle));
+    return k_add(c, x->at, k_op(c, K_SHR, MT_DT_I32, x_bytes, k_int(c, MT_DT_I32, log2i(t->esize)), NULL));
+}
+
+static void wgmma_dot(Lw *L, const MtInst *in, MtDtype half, const WgPlan *p)
+{
+    MtCtx *c = L->c;
+    int32_t K = mt_val_ty(L->f, in->args[0])->shape[1];
+    /* the halves the operands were widened from: in a stage, or staged
+     * here from registers */
+    LVal x[2], held[2];
+    bool staged = true;
+    for (int i = 0; i < 2; i++) {
+        held[i] = lw_get_any(L, L->def[in->args[i]]->args[0]);
+        x[i] = held[i];
+        staged &= held[i].kind == LV_STAGED;
+    }
+    if (!staged) {
+        lw_scratch_begin(L);
+        for (int i = 0; i < 2; i++)
+            if (held[i].kind != LV_STAGED) {
+                x[i] = (LVal){.kind = LV_STAGED, .tile = lw_dot_operand_tile(L, in, i)};
+                x[i].smem = lw_shared_aligned(L, half, lw_tile_elems(&x[i].tile), lw_tile_align(&x[i].tile),
+                                              i ? "dot_b" : "dot_a", &x[i].at);
+            }
+        k_barrier(&L->b);
+        for (int i = 0; i < 2; i++)
+            if (held[i].kind != LV_STAGED)
+                stage(L, x[i].smem, x[i].at, &held[i], &x[i].tile, half, false, false);
+        k_stmt(&L->b, KST_PROXY_FENCE);
+        k_barrier(&L->b);
+    }
+    LVal acc = start_acc(L, in, MT_DT_F32, L->home[in->dst]);
+    /* the warpgroup's tile: warpgroup bits along M first, then along N */
+    const KExpr *group = k_op(c, K_SHR, MT_DT_I32, L->warp, k_int(c, MT_DT_I32, 2), NULL), *zero = k_int(c, MT_DT_I32, 0);
+    const KExpr *row0 = p->wm == 1 ? zero
+                                   : k_mul(c, k_op(c, K_BAND, MT_DT_I32, group, k_int(c, MT_DT_I32, p->wm - 1), NULL),
+                                           k_int(c, MT_DT_I32, p->tm));
+    const KExpr *col0 = p->wn == 1 ? zero
+                                   : k_mul(c, k_op(c, K_SHR, MT_DT_I32, group, k_int(c, MT_DT_I32, log2i(p->wm)), NULL),
+                                           k_int(c, MT_DT_I32, p->tn));
+    KStmt *fence = k_stmt(&L->b, KST_WGMMA_FENCE);
+    fence->u.wg.acc = acc.regs;
+    for (int32_t k0 = 0; k0 < K; k0 += 16)
+        for (int32_t m = 0; m < p->tm / 64; m++) {
+            KStmt *s = k_stmt(&L->b, KST_WGMMA);
+            s->u.wg.acc = acc.regs;
+            s->u.wg.acc_first = (uint32_t)(m * p->tn / 2);
+            s->u.wg.n = (uint16_t)p->tn;
+            s->u.wg.in_dt = (uint8_t)half;
+            s->u.wg.a = x[0].smem;
+            s->u.wg.a_at = wgmma_start(L, &x[0], k_add(c, row0, k_int(c, MT_DT_I32, 64 * m)), k0, NULL, true);
+            s->u.wg.a_swizzle = x[0].tile.swizzle;
+            s->u.wg.a_sbo = 8u * x[0].tile.swizzle;
+            s->u.wg.b = x[1].smem;
+            s->u.wg.b_at = wgmma_start(L, &x[1], NULL, k0, col0, false);
+            s->u.wg.b_swizzle = x[1].tile.swizzle;
+            s->u.wg.b_lbo = (uint32_t)x[1].tile.rows * x[1].tile.swizzle;
+            s->u.wg.b_sbo = 8u * x[1].tile.swizzle;
+        }
+    k_stmt(&L->b, KST_WGMMA_COMMIT);
+    KStmt *wait = k_stmt(&L->b, KST_WGMMA_WAIT);
+    wait->u.wg.acc = acc.regs;
+    L->kf->uses_wgmma = true;
+    L->val[in->dst] = acc;
+}
+
 void lw_dot(Lw *L, const MtInst *in)
 {
     MtDtype half;
+    WgPlan plan;
     if (lw_dot_on_tensor_cores(L, in, &half)) {
-        mma_dot(L, in, half);
+        if (wgmma_plan(L, in, half, L->warps, &plan))
+            wgmma_dot(L, in, half, &plan);
+        else
+            mma_dot(L, in, half);
         return;
     }
     MtCtx *c = L->c;
@@ -411,8 +627,9 @@ void lw_dot(Lw *L, const MtInst *in)
     KVarId bs = lw_shared(L, dt, (uint32_t)(K * N), "dot_b", &bslot);
     k_barrier(&L->b);
     bool tf32 = in->attr.mode == MT_DOT_TF32;
-    stage(L, as, aslot, &a, at, dt, true, M, tf32);
-    stage(L, bs, bslot, &b, bt, dt, false, N, tf32);
+    LTileShape ta = {.ld = M, .rows = K, .cols = M}, tb = {.ld = N, .rows = K, .cols = N};
+    stage(L, as, aslot, &a, &ta, dt, true, tf32);
+    stage(L, bs, bslot, &b, &tb, dt, false, tf32);
     k_barrier(&L->b);
     /* The micro-tile: the distinct row and column offsets of the registers. */
     uint32_t n = mt_ll_nregs(ll), nrow = 0, ncol = 0;

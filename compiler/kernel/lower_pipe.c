@@ -6,11 +6,12 @@
  * (the head), each slot passes the next one's tile on, the last takes the
  * load of iteration k + d, and the first d iterations' loads come before
  * the loop. Here a chain of that shape becomes a ring of S = d + 1 stages
- * in shared memory, each a row-major tile with a padded row pitch (the
- * layout the tensor-core dot reads, lower_dot.c):
+ * in shared memory, each holding its tile as the tensor-core dot reads
+ * it (lw_dot_operand_tile: row-major with a padded pitch for mma.sync,
+ * wgmma's swizzled layout for the warpgroups, lower_dot.c):
  *
  *   before the loop   barrier; for t < d: cp.async tile t -> stage t; commit
- *   each iteration    cp.async.wait (d - 1) * rings; barrier
+ *   each iteration    cp.async.wait (d - 1) * rings; [fence.proxy.async]; barrier
  *                     cp.async tile k + d -> stage (s + d) % S; commit
  *                     the dot reads stage s
  *                     s = (s + 1) % S
@@ -18,7 +19,8 @@
  *
  * where s, the loop's stage counter, starts at 0. The wait at the top of
  * iteration k leaves the d - 1 later tiles in flight and lands tile k;
- * the barrier after it shows every thread's copies to every thread and
+ * the barrier after it (after a proxy fence when the warpgroups' tensor
+ * cores read the stages) shows every thread's copies to every thread and
  * also ends the reads of iteration k - 1, whose stage the copy of tile
  * k + d then overwrites. A slot passing its tile on costs nothing: the
  * stage a slot names moves with s. A copy whose mask is off (the tile's
@@ -65,10 +67,10 @@ static uint32_t copy_bytes(Lw *L, const MtInst *load)
 
 /* Whether iter arg `head` of loop starts a chain (as the file's comment
  * says): the bytes its loads copy at a time (0: no chain); its slots and
- * depth, the dot operand it is, and the cast that widens it for the dot
- * (0: none), which the dot makes unnecessary. */
-static uint32_t chain(Lw *L, const MtInst *loop, MtVal head, uint32_t *slots, uint32_t *depth, int *operand,
-                      MtVal *widened)
+ * depth, the dot and the operand of it it is, and the cast that widens it
+ * for the dot (0: none), which the dot makes unnecessary. */
+static uint32_t chain(Lw *L, const MtInst *loop, MtVal head, uint32_t *slots, uint32_t *depth, const MtInst **dot,
+                      int *operand, MtVal *widened)
 {
     const MtForData *l = loop->loop;
     const MtRegion *body = &l->body;
@@ -77,6 +79,7 @@ static uint32_t chain(Lw *L, const MtInst *loop, MtVal head, uint32_t *slots, ui
     MtDtype dt;
     if (!u || !lw_dot_on_tensor_cores(L, u, &dt))
         return 0;
+    *dot = u;
     uint32_t n = 0;
     MtVal v = head;
     while (L->f->vals[v].kind == VK_ARG && L->f->vals[v].def == loop) {
@@ -124,8 +127,9 @@ static void plan_loop(Lw *L, const MtInst *loop)
     for (uint32_t s = 0; s < l->ncarried; s++) {
         uint32_t depth;
         int operand;
+        const MtInst *dot;
         MtVal head = l->iter_args[s], widened;
-        uint32_t bytes = chain(L, loop, head, slots, &depth, &operand, &widened);
+        uint32_t bytes = chain(L, loop, head, slots, &depth, &dot, &operand, &widened);
         if (!bytes || (p && depth != p->depth))
             continue;
         if (widened)
@@ -142,8 +146,9 @@ static void plan_loop(Lw *L, const MtInst *loop)
         r->pipe = p;
         r->dt = lw_dtype(last->ty);
         r->bytes = bytes;
-        r->ld = lw_dot_pitch(r->dt, last->ty->shape[1], r->dt == MT_DT_F32 && operand == 1);
-        r->stage_elems = (uint32_t)(last->ty->shape[0] * r->ld);
+        r->tile = lw_dot_operand_tile(L, dot, operand);
+        r->stage_elems = lw_tile_elems(&r->tile);
+        p->swizzled |= r->tile.swizzle != 0;
         r->next = p->rings;
         p->rings = r;
         p->nrings++;
@@ -213,7 +218,8 @@ void lw_pipe_load(Lw *L, const MtInst *in)
         k_barrier(&L->b);
         p->floor = L->scratch_floor;
         for (LRing *q = p->rings; q; q = q->next)
-            q->smem = lw_shared_keep(L, q->dt, (p->depth + 1) * q->stage_elems, "stage", &q->share);
+            q->smem = lw_shared_keep(L, q->dt, (p->depth + 1) * q->stage_elems, lw_tile_align(&q->tile), "stage",
+                                     &q->share);
         p->allocated = true;
     }
     const MtLinear *ll = lw_default_layout(L, in->ty);
@@ -223,7 +229,7 @@ void lw_pipe_load(Lw *L, const MtInst *in)
     const KExpr *at = stage_at(L, r, x->pos < p->depth ? k_int(c, MT_DT_I32, x->pos) : stage_after(L, p, p->depth));
     for (uint32_t k = 0; k < mt_ll_nregs(ll); k += vec) {
         const KExpr *row = lw_coord(L, ll, 0, k), *col = lw_coord(L, ll, 1, k);
-        k_cp_async(&L->b, r->smem, k_add(c, at, k_add(c, k_mul(c, row, k_int(c, MT_DT_I32, r->ld)), col)), ptr.base,
+        k_cp_async(&L->b, r->smem, lw_tile_index(L, &r->tile, at, row, col), ptr.base,
                    lw_elem(L, &ptr, ll, k), (int)r->bytes, in->args[1] ? lw_elem(L, &mask, ll, k) : NULL);
     }
     k_cp_commit(&L->b);
@@ -239,12 +245,14 @@ LVal lw_pipe_value(Lw *L, const LPipe *p, MtVal arg)
 {
     const LTile *x = L->tile_of[arg];
     const LRing *r = x->ring;
-    return (LVal){.kind = LV_STAGED, .smem = r->smem, .at = stage_at(L, r, stage_after(L, p, x->pos)), .ld = r->ld};
+    return (LVal){.kind = LV_STAGED, .smem = r->smem, .at = stage_at(L, r, stage_after(L, p, x->pos)), .tile = r->tile};
 }
 
 void lw_pipe_iteration(Lw *L, const LPipe *p)
 {
     k_cp_wait(&L->b, (p->depth - 1) * p->nrings);
+    if (p->swizzled)
+        k_stmt(&L->b, KST_PROXY_FENCE);
     k_barrier(&L->b);
 }
 

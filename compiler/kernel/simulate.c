@@ -547,6 +547,41 @@ static void run_mma(Sim *s, uint32_t t, const KStmt *st)
     }
 }
 
+/* Element [r][c] (r < rows of the 64 x 16 A or the 16 x n B) of a
+ * wgmma operand, found as the hardware finds it: the canonical layout's
+ * byte address (KST_WGMMA's rule) on the pool, swizzled, then the element
+ * of the shared array there. */
+static double wgmma_operand(Sim *s, uint32_t t, const KStmt *st, bool is_a, uint32_t r, uint32_t c)
+{
+    KVarId v = is_a ? st->u.wg.a : st->u.wg.b;
+    const KVar *x = &s->f->vars.v[v];
+    uint64_t e = mt_dtype_info((MtDtype)x->dt)->size, w = is_a ? st->u.wg.a_swizzle : st->u.wg.b_swizzle;
+    uint64_t start = x->offset + (uint64_t)eval(s, t, is_a ? st->u.wg.a_at : st->u.wg.b_at).i * e;
+    uint64_t at = is_a ? start + (r / 8) * st->u.wg.a_sbo + (r % 8) * w + c * e
+                       : start + (c * e / w) * st->u.wg.b_lbo + (c * e % w) + (r / 8) * st->u.wg.b_sbo + (r % 8) * w;
+    at ^= ((at >> 7) & (w / 16 - 1)) << 4;
+    if (at < x->offset || (at - x->offset) % e) {
+        fault(s, mt_sprintf(s->c, "wgmma operand in %s", x->name), (int64_t)at);
+        return 0;
+    }
+    return var_slot(s, t, v, (int64_t)((at - x->offset) / e))->f;
+}
+
+/* wgmma for thread t: its n / 2 accumulators, each a sum over k in order
+ * with one f32 rounding per step, of its warpgroup's operands. */
+static void run_wgmma(Sim *s, uint32_t t, const KStmt *st)
+{
+    uint32_t w = (t / 32) % 4, lane = t % 32;
+    for (uint32_t i = 0; i < st->u.wg.n / 2u && !s->fault; i++) {
+        uint32_t row = 16 * w + lane / 4 + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * (lane % 4) + i % 2;
+        Slot *acc = var_slot(s, t, st->u.wg.acc, st->u.wg.acc_first + i);
+        for (uint32_t k = 0; k < 16 && !s->fault; k++) {
+            double a = wgmma_operand(s, t, st, true, row, k), b = wgmma_operand(s, t, st, false, k, col);
+            acc->f = fix(MT_DT_F32, (Slot){.f = acc->f + a * b}).f;
+        }
+    }
+}
+
 static void run_stmt(Sim *s, const KStmt *st, const uint8_t *active)
 {
     uint32_t n = s->nthreads;
@@ -670,6 +705,12 @@ static void run_stmt(Sim *s, const KStmt *st, const uint8_t *active)
             if (active[t])
                 run_mma(s, t, st);
         return;
+    case KST_WGMMA:
+        /* lockstep: the product lands at once (fences and waits have nothing to do) */
+        for (uint32_t t = 0; t < n && !s->fault; t++)
+            if (active[t])
+                run_wgmma(s, t, st);
+        return;
     case KST_ATOMIC:
         /* one thread after the other: each sees the ones before it */
         for (uint32_t t = 0; t < n && !s->fault; t++)
@@ -693,6 +734,10 @@ static void run_stmt(Sim *s, const KStmt *st, const uint8_t *active)
         return;
     case KST_CP_COMMIT:
     case KST_CP_WAIT:
+    case KST_PROXY_FENCE:
+    case KST_WGMMA_FENCE:
+    case KST_WGMMA_COMMIT:
+    case KST_WGMMA_WAIT:
     case KST_BARRIER:
     case KST_BLANK:
         return;

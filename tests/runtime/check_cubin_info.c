@@ -56,7 +56,7 @@ static bool ptxas_says(const char *name, int *regs, int *smem, int *frame)
     ck_assert_int_eq(write(fd, out.ptx, out.ptx_len), (ssize_t)out.ptx_len);
     close(fd);
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s -v -arch=sm_90 %s -o /dev/null 2>&1", ptxas, ptx);
+    snprintf(cmd, sizeof cmd, "%s -v -arch=sm_90a %s -o /dev/null 2>&1", ptxas, ptx);
     FILE *p = popen(cmd, "r");
     char line[512];
     bool in = false, found = false;

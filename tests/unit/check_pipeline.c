@@ -36,14 +36,15 @@ typedef struct Out {
     MtLaunchShape shape;
 } Out;
 
-/* The kernel layer's text and launch shape of mm for sig. */
-static void compile(const char *sig, int num_stages, Out *o)
+/* The kernel layer's text and launch shape of mm for sig on sm (0: the
+ * default, 90). */
+static void compile_for(const char *sig, int num_stages, int sm, Out *o)
 {
     MtCtx *c = mt_ctx_new(NULL);
     MtModule *m;
     MtCompiled *k;
     ck_assert_int_eq(mt_parse(c, "k.py", src, strlen(src), &m), MT_OK);
-    MtSpec spec = {.kernel = "mm", .signature = sig, .last_stage = MT_STAGE_CUDA, .num_stages = num_stages};
+    MtSpec spec = {.kernel = "mm", .signature = sig, .last_stage = MT_STAGE_CUDA, .num_stages = num_stages, .sm = sm};
     ck_assert_int_eq(mt_compile(c, m, &spec, &k), MT_OK);
     const char *text = mt_compiled_text(c, k, MT_STAGE_KERNEL);
     ck_assert_ptr_nonnull(text);
@@ -52,6 +53,8 @@ static void compile(const char *sig, int num_stages, Out *o)
     ck_assert(mt_compiled_launch_shape(k, &o->shape));
     mt_ctx_free(c);
 }
+
+static void compile(const char *sig, int num_stages, Out *o) { compile_for(sig, num_stages, 0, o); }
 
 static int count(const char *text, const char *word)
 {
@@ -74,6 +77,25 @@ START_TEST(three_stages_by_default)
     ck_assert_int_eq(count(o.kernel, "cp.async.wait 0\n"), 1);
     ck_assert_int_eq(count(o.kernel, "= cp.async16 a["), 3 * 4); /* two tiles before the loop, one in it */
     ck_assert_int_eq(count(o.kernel, "= cp.async16 b["), 3 * 4);
+    /* the warpgroup's tensor cores read the stages in place: two 64-row
+     * wgmmas a k-step of 16, after the copies are fenced for them */
+    ck_assert_int_eq(count(o.kernel, "wgmma.m64n128k16.f16 "), 2 * 2);
+    ck_assert_int_eq(count(o.kernel, "fence.proxy.async\n"), 1);
+    ck_assert_int_eq(count(o.kernel, "ldmatrix"), 0);
+    /* 3 x (128 x 32 + 32 x 128) halves, swizzled without pads: 48 KiB,
+     * what a block may declare statically */
+    ck_assert_uint_eq(o.shape.shared_bytes, 49152);
+    ck_assert_uint_eq(o.shape.dynamic_shared_bytes, 0);
+}
+END_TEST
+
+START_TEST(mma_sync_before_sm90_reads_padded_stages)
+{
+    static Out o;
+    compile_for(ROWS ",128,128,32,\"ieee\"", 0, 80, &o);
+    ck_assert_int_eq(count(o.kernel, "cp.async.wait 2\n"), 1);
+    ck_assert_int_eq(count(o.kernel, "wgmma"), 0);
+    ck_assert_int_gt(count(o.kernel, "ldmatrix.x4.f16"), 0);
     /* 3 x (128 x 40 + 32 x 136) halves: past 48 KiB, so dynamic */
     ck_assert_uint_eq(o.shape.shared_bytes, 56832);
     ck_assert_uint_eq(o.shape.dynamic_shared_bytes, 56832);
@@ -120,6 +142,7 @@ int main(void)
     Suite *s = suite_create("pipeline");
     TCase *t = tcase_create("stages");
     tcase_add_test(t, three_stages_by_default);
+    tcase_add_test(t, mma_sync_before_sm90_reads_padded_stages);
     tcase_add_test(t, tf32_operands_take_stages_too);
     tcase_add_test(t, num_stages_sets_the_depth);
     tcase_add_test(t, tiles_the_stages_cannot_hold_go_one_ahead);

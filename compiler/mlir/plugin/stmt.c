@@ -106,6 +106,11 @@ static void scan_block(Em *e, const KBlock *b)
         case KST_CP_ASYNC: /* tensor cores: never in an MLIR kernel */
         case KST_CP_COMMIT:
         case KST_CP_WAIT:
+        case KST_PROXY_FENCE:
+        case KST_WGMMA:
+        case KST_WGMMA_FENCE:
+        case KST_WGMMA_COMMIT:
+        case KST_WGMMA_WAIT:
         case KST_BLANK: break;
         }
     }
@@ -171,6 +176,11 @@ static void carry_scan(Em *e, Carry *c, const KBlock *b)
         case KST_CP_ASYNC:
         case KST_CP_COMMIT:
         case KST_CP_WAIT:
+        case KST_PROXY_FENCE:
+        case KST_WGMMA:
+        case KST_WGMMA_FENCE:
+        case KST_WGMMA_COMMIT:
+        case KST_WGMMA_WAIT:
         case KST_BLANK: break;
         }
     }
@@ -614,7 +624,12 @@ static void stmt(Em *e, const KStmt *s)
     case KST_CP_ASYNC:
     case KST_CP_COMMIT:
     case KST_CP_WAIT:
-        em_unsupported(e, "a tensor-core tl.dot (mma.sync; the MLIR backend lowers tl.dot on CUDA cores)");
+    case KST_PROXY_FENCE:
+    case KST_WGMMA:
+    case KST_WGMMA_FENCE:
+    case KST_WGMMA_COMMIT:
+    case KST_WGMMA_WAIT:
+        em_unsupported(e, "a tensor-core tl.dot (mma.sync, wgmma; the MLIR backend lowers tl.dot on CUDA cores)");
         return;
     case KST_ATOMIC:
         assign(e, s->u.atomic.dst, s->u.atomic.dst_index, em_atomic(e, &s->u.atomic));
