@@ -955,13 +955,13 @@ static void lower_for(Lw *L, const MtInst *in)
     for (uint32_t i = 0; i < n && !L->failed; i++) {
         MtVal a = l->iter_args[i];
         const MtType *t = mt_val_ty(L->f, a);
-        if (L->tile_of[a])
+        if (L->tile_of[a] || (pipe && pipe->acc == a))
             continue;
         LVal v = lw_get(L, y->args[i], is_block(t) ? L->home[a] : NULL);
         next[i] = carried_copy(L, &v, t, is_block(t) ? L->home[a] : NULL);
     }
     for (uint32_t i = 0; i < n && !L->failed; i++)
-        if (!L->tile_of[l->iter_args[i]])
+        if (!L->tile_of[l->iter_args[i]] && !(pipe && pipe->acc == l->iter_args[i]))
             carried_assign(L, &state[i], &next[i], lw_dtype(mt_val_ty(L->f, l->iter_args[i])));
     if (pipe)
         lw_pipe_advance(L, pipe);

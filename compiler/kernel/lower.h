@@ -105,9 +105,13 @@ struct LPipe {                /* one loop's rings */
     LPipe *next;
     LRing *rings;
     uint32_t nrings, depth;
+    uint32_t stages;          /* S: depth + 1, or depth + 2 while a warpgroup's dot stays in flight */
     KVarId stage;             /* the stage counter s */
     bool allocated;
     bool swizzled;            /* a ring feeds warpgroup tensor-core instructions (lower_dot.c) */
+    MtVal acc;                /* the carried accumulator such a dot adds into in place, its
+                               * wgmmas in flight into the next iteration (0: none) */
+    KVarId acc_regs;          /* its registers, once the dot is lowered */
     uint64_t floor;           /* the scratch floor before the stages */
 };
 typedef struct LTile {        /* a load or carried value that is a ring's tile */
@@ -245,8 +249,10 @@ const MtLinear *lw_dot_layout(Lw *L, const MtInst *in);
 /* Whether a dot's operands and shape suit the tensor cores, the warps
  * aside (the launch shape asks before it chooses them). */
 bool lw_dot_suits_tensor_cores(Lw *L, const MtInst *in);
-/* Whether it would run on the warpgroups (wgmma) of a 4-warp program. */
+/* Whether it would run on the warpgroups (wgmma) of a 4-warp program,
+ * and whether it does in this program. */
 bool lw_dot_suits_warpgroups(Lw *L, const MtInst *in);
+bool lw_dot_on_warpgroups(Lw *L, const MtInst *in);
 /* Whether a dot runs on tensor cores (its operands suit them and the
  * program's warps tile its result), and its operands' dtype there. */
 bool lw_dot_on_tensor_cores(Lw *L, const MtInst *in, MtDtype *operand_dt);
@@ -263,7 +269,7 @@ void lw_dot(Lw *L, const MtInst *in);
  * into its stage (lw_load of a value with a tile_of); a loop's pipe (NULL:
  * none), its stage counter (before the loop), the value of a carried tile,
  * the wait at the top of an iteration, the counter's step at its end, and
- * the drain after the loop */
+ * the drain after the loop (and the wait for a dot still in flight) */
 void lw_plan_pipes(Lw *L);
 void lw_pipe_load(Lw *L, const MtInst *in);
 LPipe *lw_pipe_of(Lw *L, const MtInst *loop);
@@ -272,6 +278,8 @@ LVal lw_pipe_value(Lw *L, const LPipe *p, MtVal arg);
 void lw_pipe_iteration(Lw *L, const LPipe *p);
 void lw_pipe_advance(Lw *L, const LPipe *p);
 void lw_pipe_leave(Lw *L, const LPipe *p);
+/* The pipe whose carried accumulator `dot` adds into in place (NULL: none). */
+LPipe *lw_pipe_accumulating(Lw *L, const MtInst *dot);
 /* lower_atomic.c: OC_ATOMIC and tl.debug_barrier; the home of an atomic's
  * result; why an atomic cannot be lowered for the target (NULL: it can) */
 void lw_atomic(Lw *L, const MtInst *in);

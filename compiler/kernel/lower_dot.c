@@ -233,6 +233,13 @@ bool lw_dot_suits_tensor_cores(Lw *L, const MtInst *in)
     return L->tensor_cores && mt_dot_suits_tensor_cores(L->f, in, &half);
 }
 
+bool lw_dot_on_warpgroups(Lw *L, const MtInst *in)
+{
+    MtDtype half;
+    WgPlan p;
+    return L->tensor_cores && mt_dot_suits_tensor_cores(L->f, in, &half) && wgmma_plan(L, in, half, L->warps, &p);
+}
+
 bool lw_dot_suits_warpgroups(Lw *L, const MtInst *in)
 {
     MtDtype half;
@@ -568,7 +575,18 @@ static void wgmma_dot(Lw *L, const MtInst *in, MtDtype half, const WgPlan *p)
         k_stmt(&L->b, KST_PROXY_FENCE);
         k_barrier(&L->b);
     }
-    LVal acc = start_acc(L, in, MT_DT_F32, L->home[in->dst]);
+    /* a loop's accumulator added into in place stays in flight until the
+     * next iteration's wgmmas (lower_pipe.c), else the dot waits for its own */
+    LPipe *pipe = lw_pipe_accumulating(L, in);
+    LVal acc;
+    if (pipe) {
+        acc = L->val[pipe->acc];
+        pipe->acc_regs = acc.regs;
+        L->fused[L->sum_of[in->dst]->dst] = 1;
+        L->val[L->sum_of[in->dst]->dst] = acc;
+    } else {
+        acc = start_acc(L, in, MT_DT_F32, L->home[in->dst]);
+    }
     /* the warpgroup's tile: warpgroup bits along M first, then along N */
     const KExpr *group = k_op(c, K_SHR, MT_DT_I32, L->warp, k_int(c, MT_DT_I32, 2), NULL), *zero = k_int(c, MT_DT_I32, 0);
     const KExpr *row0 = p->wm == 1 ? zero
@@ -599,6 +617,7 @@ static void wgmma_dot(Lw *L, const MtInst *in, MtDtype half, const WgPlan *p)
     k_stmt(&L->b, KST_WGMMA_COMMIT);
     KStmt *wait = k_stmt(&L->b, KST_WGMMA_WAIT);
     wait->u.wg.acc = acc.regs;
+    wait->u.wg.pending = pipe ? 1 : 0;
     L->kf->uses_wgmma = true;
     L->val[in->dst] = acc;
 }

@@ -6,7 +6,7 @@
  * (the head), each slot passes the next one's tile on, the last takes the
  * load of iteration k + d, and the first d iterations' loads come before
  * the loop. Here a chain of that shape becomes a ring of S = d + 1 stages
- * in shared memory, each holding its tile as the tensor-core dot reads
+ * (d + 2 with a dot in flight, below) in shared memory, each holding its tile as the tensor-core dot reads
  * it (lw_dot_operand_tile: row-major with a padded pitch for mma.sync,
  * wgmma's swizzled layout for the warpgroups, lower_dot.c):
  *
@@ -26,6 +26,14 @@
  * stage a slot names moves with s. A copy whose mask is off (the tile's
  * edge, or an iteration past the loop's end) writes zeros and reads
  * nothing, as the load's `other` of zero would give.
+ *
+ * A warpgroup dot (wgmma, lower_dot.c) that adds into a carried
+ * accumulator in place leaves its products in flight at the end of an
+ * iteration (wgmma.wait 1) and the loop waits for them after it; its
+ * ring then has S = d + 2 stages, so that the stage a copy overwrites was
+ * read two iterations before, by wgmmas that every warpgroup has waited
+ * for by the barrier before the copy (when S stages fit 200 KiB; else
+ * S = d + 1 and the dot waits for its own products).
  *
  * The stages outlive the uses of scratch memory in the loop, so they are
  * allocated below them (the pool's floor rises past them while the loop
@@ -118,6 +126,30 @@ static bool chained_registers(const Lw *L, const MtInst *loop)
     return false;
 }
 
+/* The carried accumulator a warpgroup dot of the loop adds into in place
+ * (0: none): acc = acc + tl.dot(a, b) with acc an argument of the loop
+ * whose one use is the add, the sum's one use the yield into acc's slot,
+ * both in the dot's layout. */
+static MtVal in_place_acc(Lw *L, const MtInst *loop, const MtInst *dot)
+{
+    const MtForData *l = loop->loop;
+    const MtInst *sum = L->sum_of[dot->dst], *y = l->body.v[l->body.n - 1];
+    if (!lw_dot_on_warpgroups(L, dot) || !sum)
+        return 0;
+    MtVal acc = sum->args[sum->args[0] == dot->dst];
+    const MtValue *x = &L->f->vals[acc];
+    if (x->kind != VK_ARG || x->def != loop || L->uses[acc] != 1 || L->uses[sum->dst] != 1 ||
+        y->args[x->index] != sum->dst || !L->home[acc] || !mt_ll_equal(L->home[acc], L->home[dot->dst]))
+        return 0;
+    return acc;
+}
+
+/* The stages' bytes with a dot in flight, at most: what an H100's or
+ * H200's block may opt into is 227 KiB, and the rest serves the kernel's
+ * other uses of shared memory (the prefetch pass keeps the others' to
+ * 160 KiB). */
+enum { IN_FLIGHT_STAGES_MAX = 200 * 1024 };
+
 static void plan_loop(Lw *L, const MtInst *loop)
 {
     MtCtx *c = L->c;
@@ -138,8 +170,14 @@ static void plan_loop(Lw *L, const MtInst *loop)
             p = mt_arena_alloc(&c->arena, sizeof *p);
             p->loop = loop;
             p->depth = depth;
+            p->acc = in_place_acc(L, loop, dot);
+            p->stages = depth + (p->acc ? 2 : 1);
             p->next = L->pipes;
             L->pipes = p;
+        } else if (p->acc && in_place_acc(L, loop, dot) != p->acc) {
+            /* rings feeding another dot: its reads are not covered by the wait */
+            p->acc = 0;
+            p->stages = depth + 1;
         }
         LRing *r = mt_arena_alloc(&c->arena, sizeof *r);
         const MtInst *last = L->def[l->body.v[l->body.n - 1]->args[slots[depth - 1]]];
@@ -166,6 +204,14 @@ static void plan_loop(Lw *L, const MtInst *loop)
             }
         }
     }
+    /* the stage a dot in flight needs besides, when the pool has room */
+    uint64_t bytes = 0;
+    for (LRing *r = p ? p->rings : NULL; r; r = r->next)
+        bytes += (uint64_t)r->stage_elems * mt_dtype_info(r->dt)->size;
+    if (p && p->acc && bytes * p->stages > IN_FLIGHT_STAGES_MAX) {
+        p->acc = 0;
+        p->stages = p->depth + 1;
+    }
 }
 
 static void plan_region(Lw *L, const MtRegion *r)
@@ -183,6 +229,18 @@ static void plan_region(Lw *L, const MtRegion *r)
 }
 
 void lw_plan_pipes(Lw *L) { plan_region(L, &L->f->body); }
+
+LPipe *lw_pipe_accumulating(Lw *L, const MtInst *dot)
+{
+    const MtInst *sum = L->sum_of[dot->dst];
+    if (!sum)
+        return NULL;
+    MtVal acc = sum->args[sum->args[0] == dot->dst];
+    for (LPipe *p = L->pipes; p; p = p->next)
+        if (p->acc && p->acc == acc)
+            return p;
+    return NULL;
+}
 
 LPipe *lw_pipe_of(Lw *L, const MtInst *loop)
 {
@@ -203,7 +261,7 @@ static const KExpr *stage_after(Lw *L, const LPipe *p, uint32_t t)
 {
     MtCtx *c = L->c;
     const KExpr *s = k_ref(c, L->kf, p->stage);
-    return t ? k_op(c, K_REM, MT_DT_I32, k_add(c, s, k_int(c, MT_DT_I32, t)), k_int(c, MT_DT_I32, p->depth + 1), NULL)
+    return t ? k_op(c, K_REM, MT_DT_I32, k_add(c, s, k_int(c, MT_DT_I32, t)), k_int(c, MT_DT_I32, p->stages), NULL)
              : s;
 }
 
@@ -218,7 +276,7 @@ void lw_pipe_load(Lw *L, const MtInst *in)
         k_barrier(&L->b);
         p->floor = L->scratch_floor;
         for (LRing *q = p->rings; q; q = q->next)
-            q->smem = lw_shared_keep(L, q->dt, (p->depth + 1) * q->stage_elems, lw_tile_align(&q->tile), "stage",
+            q->smem = lw_shared_keep(L, q->dt, p->stages * q->stage_elems, lw_tile_align(&q->tile), "stage",
                                      &q->share);
         p->allocated = true;
     }
@@ -261,14 +319,19 @@ void lw_pipe_advance(Lw *L, const LPipe *p)
     MtCtx *c = L->c;
     const KExpr *next = k_add(c, k_ref(c, L->kf, p->stage), k_int(c, MT_DT_I32, 1));
     k_set(&L->b, p->stage, NULL,
-          k_op(c, K_SELECT, MT_DT_I32, k_op(c, K_EQ, MT_DT_I32, next, k_int(c, MT_DT_I32, p->depth + 1), NULL),
+          k_op(c, K_SELECT, MT_DT_I32, k_op(c, K_EQ, MT_DT_I32, next, k_int(c, MT_DT_I32, p->stages), NULL),
                k_int(c, MT_DT_I32, 0), next));
 }
 
 void lw_pipe_leave(Lw *L, const LPipe *p)
 {
     /* copies past the loop's end (zeros) land before the stages' bytes
-     * serve anything else */
+     * serve anything else, and the last iteration's wgmmas before the
+     * accumulator is read */
     k_cp_wait(&L->b, 0);
+    if (p->acc_regs) {
+        KStmt *s = k_stmt(&L->b, KST_WGMMA_WAIT);
+        s->u.wg.acc = p->acc_regs;
+    }
     L->scratch_floor = p->floor;
 }

@@ -29,6 +29,23 @@ static const char src[] =
     "        acc = tl.dot(x, y, acc, input_precision=P)\n"
     "        a_ptrs += BK * stride_ak\n"
     "        b_ptrs += BK * stride_bk\n"
+    "    tl.store(c + rm[:, None] * BN + rn[None, :], acc)\n"
+    "\n"
+    "@triton.jit\n"
+    "def mm_scaled(a, b, c, K, stride_am, stride_ak, stride_bk, BM: tl.constexpr, BN: tl.constexpr,\n"
+    "              BK: tl.constexpr, P: tl.constexpr):\n"
+    "    rm = tl.arange(0, BM)\n"
+    "    rn = tl.arange(0, BN)\n"
+    "    rk = tl.arange(0, BK)\n"
+    "    a_ptrs = a + rm[:, None] * stride_am + rk[None, :] * stride_ak\n"
+    "    b_ptrs = b + rk[:, None] * stride_bk + rn[None, :]\n"
+    "    acc = tl.zeros((BM, BN), dtype=tl.float32)\n"
+    "    for k in range(0, tl.cdiv(K, BK)):\n"
+    "        x = tl.load(a_ptrs, mask=rk[None, :] < K - k * BK, other=0.0)\n"
+    "        y = tl.load(b_ptrs, mask=rk[:, None] < K - k * BK, other=0.0)\n"
+    "        acc = acc * 0.5 + tl.dot(x, y, input_precision=P)\n"
+    "        a_ptrs += BK * stride_ak\n"
+    "        b_ptrs += BK * stride_bk\n"
     "    tl.store(c + rm[:, None] * BN + rn[None, :], acc)\n";
 
 typedef struct Out {
@@ -36,15 +53,15 @@ typedef struct Out {
     MtLaunchShape shape;
 } Out;
 
-/* The kernel layer's text and launch shape of mm for sig on sm (0: the
- * default, 90). */
-static void compile_for(const char *sig, int num_stages, int sm, Out *o)
+/* The kernel layer's text and launch shape of kernel for sig on sm (0:
+ * the default, 90). */
+static void compile_kernel(const char *kernel, const char *sig, int num_stages, int sm, Out *o)
 {
     MtCtx *c = mt_ctx_new(NULL);
     MtModule *m;
     MtCompiled *k;
     ck_assert_int_eq(mt_parse(c, "k.py", src, strlen(src), &m), MT_OK);
-    MtSpec spec = {.kernel = "mm", .signature = sig, .last_stage = MT_STAGE_CUDA, .num_stages = num_stages, .sm = sm};
+    MtSpec spec = {.kernel = kernel, .signature = sig, .last_stage = MT_STAGE_CUDA, .num_stages = num_stages, .sm = sm};
     ck_assert_int_eq(mt_compile(c, m, &spec, &k), MT_OK);
     const char *text = mt_compiled_text(c, k, MT_STAGE_KERNEL);
     ck_assert_ptr_nonnull(text);
@@ -54,7 +71,7 @@ static void compile_for(const char *sig, int num_stages, int sm, Out *o)
     mt_ctx_free(c);
 }
 
-static void compile(const char *sig, int num_stages, Out *o) { compile_for(sig, num_stages, 0, o); }
+static void compile(const char *sig, int num_stages, Out *o) { compile_kernel("mm", sig, num_stages, 0, o); }
 
 static int count(const char *text, const char *word)
 {
@@ -82,17 +99,33 @@ START_TEST(three_stages_by_default)
     ck_assert_int_eq(count(o.kernel, "wgmma.m64n128k16.f16 "), 2 * 2);
     ck_assert_int_eq(count(o.kernel, "fence.proxy.async\n"), 1);
     ck_assert_int_eq(count(o.kernel, "ldmatrix"), 0);
-    /* 3 x (128 x 32 + 32 x 128) halves, swizzled without pads: 48 KiB,
-     * what a block may declare statically */
-    ck_assert_uint_eq(o.shape.shared_bytes, 49152);
-    ck_assert_uint_eq(o.shape.dynamic_shared_bytes, 0);
+    /* into the carried accumulator in place, one iteration's products in
+     * flight into the next, all of them waited for after the loop */
+    ck_assert_int_eq(count(o.kernel, "wgmma.wait 1 "), 1);
+    ck_assert_int_eq(count(o.kernel, "wgmma.wait 0 "), 1);
+    /* so four stages of 128 x 32 + 32 x 128 halves, swizzled without pads:
+     * 64 KiB, dynamic */
+    ck_assert_int_eq(count(o.kernel, ", 1), 4), 0, add(stage"), 1); /* the counter wraps at 4 */
+    ck_assert_uint_eq(o.shape.shared_bytes, 65536);
+    ck_assert_uint_eq(o.shape.dynamic_shared_bytes, 65536);
+}
+END_TEST
+
+START_TEST(a_dot_not_added_in_place_waits_for_itself)
+{
+    static Out o;
+    compile_kernel("mm_scaled", ROWS ",128,128,32,\"ieee\"", 0, 0, &o);
+    ck_assert_int_eq(count(o.kernel, "wgmma.m64n128k16.f16 "), 2 * 2);
+    ck_assert_int_eq(count(o.kernel, "wgmma.wait 1 "), 0);
+    ck_assert_int_eq(count(o.kernel, "wgmma.wait 0 "), 1);
+    ck_assert_uint_eq(o.shape.shared_bytes, 49152); /* three stages */
 }
 END_TEST
 
 START_TEST(mma_sync_before_sm90_reads_padded_stages)
 {
     static Out o;
-    compile_for(ROWS ",128,128,32,\"ieee\"", 0, 80, &o);
+    compile_kernel("mm", ROWS ",128,128,32,\"ieee\"", 0, 80, &o);
     ck_assert_int_eq(count(o.kernel, "cp.async.wait 2\n"), 1);
     ck_assert_int_eq(count(o.kernel, "wgmma"), 0);
     ck_assert_int_gt(count(o.kernel, "ldmatrix.x4.f16"), 0);
@@ -142,6 +175,7 @@ int main(void)
     Suite *s = suite_create("pipeline");
     TCase *t = tcase_create("stages");
     tcase_add_test(t, three_stages_by_default);
+    tcase_add_test(t, a_dot_not_added_in_place_waits_for_itself);
     tcase_add_test(t, mma_sync_before_sm90_reads_padded_stages);
     tcase_add_test(t, tf32_operands_take_stages_too);
     tcase_add_test(t, num_stages_sets_the_depth);
