@@ -5,7 +5,9 @@ every launch) turns the bound parameter values of one launch into
   - the signature entries (the specialisation key): ``*fp16:16`` for an
     array of float16 at an address that is a multiple of 16, ``i32`` /
     ``i64`` / ``u64`` / ``fp32`` / ``i1`` for Python scalars (``:16`` on
-    an int divisible by 16, unless the parameter is in do_not_specialize),
+    an int divisible by 16, ``1`` for an int equal to 1, which is then a
+    constant of the compile and no launch argument, as Triton specialises
+    them; neither when the parameter is in do_not_specialize),
     the literal of a constexpr (``256``, ``'relu'``, ``tl.float16``);
   - the backend: "cuda" for torch CUDA tensors, objects with
     ``__cuda_array_interface__`` (CuPy) and DLPack tensors on a CUDA
@@ -94,6 +96,8 @@ def literal(v):
 
 
 def _int_sig(v, specialize):
+    if specialize and v == 1:
+        return "1"      # Triton's specialisation: a constant of the compile, no launch argument
     if -2**31 <= v < 2**31:
         s = "i32"
     elif -2**63 <= v < 2**63:
@@ -255,7 +259,7 @@ def _one(p, v, interp):
             entry = "fp32"
         else:
             entry = _int_sig(x, not p.do_not_specialize)
-        return entry, x, None, None
+        return entry, None if entry == "1" else x, None, None
     elif isinstance(v, (_tl_dtype, str)) or _is_torch_dtype(v):
         raise _C.LaunchError(f"argument {p.name}: {v!r} is a compile-time value; annotate the parameter "
                              f"`{p.name}: tl.constexpr` to pass a {'string' if isinstance(v, str) else 'dtype'}")

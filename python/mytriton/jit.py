@@ -4,7 +4,7 @@ A launch binds the arguments to the kernel's parameters, makes the
 specialisation key -- the Triton-AOT-style signature the C compiler takes,
 one entry per parameter: ``*fp32:16`` for a tensor of float32 whose address
 is a multiple of 16, ``i32`` / ``i64`` / ``fp32`` / ``i1`` for Python
-scalars (``:16`` on an int divisible by 16), the literal value of a
+scalars (``:16`` on an int divisible by 16, ``1`` for an int equal to 1), the literal value of a
 ``tl.constexpr`` -- plus the backend, num_warps and num_stages, looks the
 compiled kernel up in the function's cache (compiling through
 ``mytriton._C`` on a miss), and launches it:

@@ -62,13 +62,18 @@ static int put_obj(Buf *b, PyObject *str)
     return r;
 }
 
-/* An int's entry: i32, i64 or u64, with :16 when divisible by 16. */
-static int put_int(Buf *b, PyObject *v, bool specialize)
+/* An int's entry: i32, i64 or u64, with :16 when divisible by 16; `1`
+ * for a 1 (Triton's specialisation: the compiler folds it, and it is no
+ * launch argument then: *constant). */
+static int put_int(Buf *b, PyObject *v, bool specialize, bool *constant)
 {
     int overflow;
     long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
     if (x == -1 && PyErr_Occurred())
         return -1;
+    *constant = specialize && !overflow && x == 1;
+    if (*constant)
+        return put(b, "1", 1);
     const char *t;
     bool div16;
     if (overflow > 0) {
@@ -226,8 +231,9 @@ int mtpy_classify_values(const MtPyClassifyRules *r, PyObject *const *values, Py
             if (rc == 0)
                 rc = PyList_Append(launch, v);
         } else if (tp == &PyLong_Type) {
-            rc = put_int(&b, v, specialize);
-            if (rc == 0)
+            bool constant;
+            rc = put_int(&b, v, specialize, &constant);
+            if (rc == 0 && !constant)
                 rc = PyList_Append(launch, v);
         } else if (tp == &PyFloat_Type) {
             rc = put(&b, "fp32", 4);

@@ -321,6 +321,22 @@ class Classify(unittest.TestCase):
             self.assertEqual((backend, launch, device), ("cuda", [4096, 4100, 2**33, 32], 0))
             self.assertIn(_Tensor, args.FAST_TYPES)
 
+    def test_an_int_equal_to_1_is_a_constant(self):
+        # as Triton specialises it: the compile folds it (a unit stride
+        # makes a tile contiguous), and it is no launch argument; not with
+        # do_not_specialize
+        from mytriton import args
+        args.SIG_OF_TORCH.setdefault("float32", "fp32")
+        k = triton.jit(kernels.strided_copy.fn)
+        sig, _, launch, _ = triton._C.classify(k.flags, k.names, [_Tensor(4096), _Tensor(8192), 512, 1, 128],
+                                               args.FAST_TYPES, args.SIG_OF_TORCH, k.slow, False)
+        self.assertEqual((sig, launch), ("*fp32:16,*fp32:16,i32:16,1,128", [4096, 8192, 512]))
+        self.assertEqual(args._one(k.params[3], np.int32(1), False), ("1", None, None, None))
+        k = triton.jit(kernels.strided_copy.fn, do_not_specialize=["stride"])
+        sig, _, launch, _ = triton._C.classify(k.flags, k.names, [_Tensor(4096), _Tensor(8192), 512, 1, 128],
+                                               args.FAST_TYPES, args.SIG_OF_TORCH, k.slow, False)
+        self.assertEqual((sig, launch), ("*fp32:16,*fp32:16,i32:16,i32,128", [4096, 8192, 512, 1]))
+
     def test_mixing_gpu_and_cpu_arrays(self):
         from mytriton import args
         k = triton.jit(kernels.strided_copy.fn)
@@ -344,7 +360,7 @@ class Dispatch(unittest.TestCase):
         args.SIG_OF_TORCH.setdefault("float32", "fp32")
         args.FAST_TYPES.add(_Tensor)
         self.k = triton.jit(kernels.strided_copy.fn)
-        self.sig = "*fp32:16,*fp32:16,i32:16,i32,128"
+        self.sig = "*fp32:16,*fp32:16,i32:16,1,128"
         self.k.cache[(self.sig, "cuda", None, None)] = triton._C.compile(*self.k.source(), "strided_copy", self.sig)
 
     def test_cached_kernel_launches_from_c(self):
