@@ -700,6 +700,24 @@ static void wgmma_pin(Pr *p, KVarId acc)
     }
 }
 
+/* After the last wait, each accumulator plus -0.0 (__fadd_rn, which the
+ * compiler keeps): the same value, but ptxas (CUDA 13.0, C7514 in
+ * `ptxas -v`) serialises every wgmma of a kernel whose accumulators are
+ * read by inline PTX without such an instruction in between (the f16
+ * rounding of khalf.c is one), waiting after each. */
+static void wgmma_release(Pr *p, KVarId acc)
+{
+    MtBuf *b = p->b;
+    const char *name = p->names[acc];
+    unsigned n = k_var_at(p->f, acc)->n;
+    for (unsigned i = 0; i < n; i += 4) {
+        line_start(p, NULL);
+        for (unsigned j = i; j < n && j < i + 4; j++)
+            mt_buf_printf(b, "%s%s[%u] = __fadd_rn(%s[%u], -0.0f);", j > i ? " " : "", name, j, name, j);
+        mt_buf_putc(b, '\n');
+    }
+}
+
 /* PTX's atom operation and type for an atomic on memory viewed as dt:
  * add.u32, max.s64, and.b32, exch.b64, cas.b16, add.noftz.bf16. */
 static const char *atom_op(MtCtx *c, int op, MtDtype dt)
@@ -889,6 +907,8 @@ static void stmt(Pr *p, const KStmt *s)
         line_start(p, s);
         mt_buf_printf(b, "asm volatile(\"wgmma.wait_group.sync.aligned %u;\" ::: \"memory\");\n", s->u.wg.pending);
         wgmma_pin(p, s->u.wg.acc);
+        if (!s->u.wg.pending)
+            wgmma_release(p, s->u.wg.acc);
         return;
     case KST_ATOMIC:
         atomic(p, s);
