@@ -777,6 +777,13 @@ static void atomic(Pr *p, const KStmt *s)
     mt_buf_putc(b, '\n');
 }
 
+/* One PTX instruction that orders memory: asm volatile("ptx" ::: "memory"). */
+static void ptx_line(Pr *p, const KStmt *s, const char *ptx)
+{
+    line_start(p, s);
+    mt_buf_printf(p->b, "asm volatile(\"%s\" ::: \"memory\");\n", ptx);
+}
+
 static void stmt(Pr *p, const KStmt *s)
 {
     MtBuf *b = p->b;
@@ -880,32 +887,26 @@ static void stmt(Pr *p, const KStmt *s)
         cp_async(p, s);
         return;
     case KST_CP_COMMIT:
-        line_start(p, s);
-        mt_buf_puts(b, "asm volatile(\"cp.async.commit_group;\" ::: \"memory\");\n");
+        ptx_line(p, s, "cp.async.commit_group;");
         return;
     case KST_CP_WAIT:
-        line_start(p, s);
-        mt_buf_printf(b, "asm volatile(\"cp.async.wait_group %u;\" ::: \"memory\");\n", s->u.pending);
+        ptx_line(p, s, mt_sprintf(p->c, "cp.async.wait_group %u;", s->u.pending));
         return;
     case KST_PROXY_FENCE:
-        line_start(p, s);
-        mt_buf_puts(b, "asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");\n");
+        ptx_line(p, s, "fence.proxy.async.shared::cta;");
         return;
     case KST_WGMMA:
         wgmma(p, s);
         return;
     case KST_WGMMA_FENCE:
         wgmma_pin(p, s->u.wg.acc);
-        line_start(p, s);
-        mt_buf_puts(b, "asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n");
+        ptx_line(p, s, "wgmma.fence.sync.aligned;");
         return;
     case KST_WGMMA_COMMIT:
-        line_start(p, s);
-        mt_buf_puts(b, "asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n");
+        ptx_line(p, s, "wgmma.commit_group.sync.aligned;");
         return;
     case KST_WGMMA_WAIT:
-        line_start(p, s);
-        mt_buf_printf(b, "asm volatile(\"wgmma.wait_group.sync.aligned %u;\" ::: \"memory\");\n", s->u.wg.pending);
+        ptx_line(p, s, mt_sprintf(p->c, "wgmma.wait_group.sync.aligned %u;", s->u.wg.pending));
         wgmma_pin(p, s->u.wg.acc);
         if (!s->u.wg.pending)
             wgmma_release(p, s->u.wg.acc);

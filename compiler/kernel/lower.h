@@ -108,7 +108,6 @@ struct LPipe {                /* one loop's rings */
     uint32_t stages;          /* S: depth + 1, or depth + 2 while a warpgroup's dot stays in flight */
     KVarId stage;             /* the stage counter s */
     bool allocated;
-    bool swizzled;            /* a ring feeds warpgroup tensor-core instructions (lower_dot.c) */
     MtVal acc;                /* the carried accumulator such a dot adds into in place, its
                                * wgmmas in flight into the next iteration (0: none) */
     KVarId acc_regs;          /* its registers, once the dot is lowered */

@@ -203,17 +203,24 @@ LTileShape lw_dot_operand_tile(Lw *L, const MtInst *dot, int operand)
  *     x = (col e / W) (rows W) + row W + col e % W
  * which is wgmma's canonical layout on the pool's absolute addresses as
  * long as the tile starts at a multiple of 8 W bytes (lw_tile_align). */
+/* x of a swizzled tile's [row][col] before the swizzle (lw_tile_index). */
+static const KExpr *tile_bytes(Lw *L, const LTileShape *t, const KExpr *row, const KExpr *col)
+{
+    MtCtx *c = L->c;
+    int32_t per = t->swizzle / t->esize;    /* elements in an atom's row */
+    const KExpr *bytes = k_mul(c, k_op(c, K_BAND, MT_DT_I32, col, k_int(c, MT_DT_I32, per - 1), NULL),
+                               k_int(c, MT_DT_I32, t->esize));
+    return k_add(c, k_mul(c, k_op(c, K_SHR, MT_DT_I32, col, k_int(c, MT_DT_I32, log2i(per)), NULL),
+                          k_int(c, MT_DT_I32, (int64_t)t->rows * t->swizzle)),
+                 k_add(c, k_mul(c, row, k_int(c, MT_DT_I32, t->swizzle)), bytes));
+}
+
 const KExpr *lw_tile_index(Lw *L, const LTileShape *t, const KExpr *at, const KExpr *row, const KExpr *col)
 {
     MtCtx *c = L->c;
     if (!t->swizzle)
         return k_add(c, at, k_add(c, k_mul(c, row, k_int(c, MT_DT_I32, t->ld)), col));
-    int32_t per = t->swizzle / t->esize;    /* elements in an atom's row */
-    const KExpr *bytes = k_mul(c, k_op(c, K_BAND, MT_DT_I32, col, k_int(c, MT_DT_I32, per - 1), NULL),
-                               k_int(c, MT_DT_I32, t->esize));
-    const KExpr *x = k_add(c, k_mul(c, k_op(c, K_SHR, MT_DT_I32, col, k_int(c, MT_DT_I32, log2i(per)), NULL),
-                                    k_int(c, MT_DT_I32, (int64_t)t->rows * t->swizzle)),
-                           k_add(c, k_mul(c, row, k_int(c, MT_DT_I32, t->swizzle)), bytes));
+    const KExpr *x = tile_bytes(L, t, row, col);
     const KExpr *phase = k_op(c, K_BAND, MT_DT_I32, k_op(c, K_SHR, MT_DT_I32, x, k_int(c, MT_DT_I32, 7), NULL),
                               k_int(c, MT_DT_I32, t->swizzle / 16 - 1), NULL);
     x = k_op(c, K_BXOR, MT_DT_I32, x, k_op(c, K_SHL, MT_DT_I32, phase, k_int(c, MT_DT_I32, 4), NULL), NULL);
@@ -233,18 +240,25 @@ bool lw_dot_suits_tensor_cores(Lw *L, const MtInst *in)
     return L->tensor_cores && mt_dot_suits_tensor_cores(L->f, in, &half);
 }
 
+/* Whether a tensor-core dot runs on the warpgroups of a program of
+ * `warps` warps, and how. */
+static bool warpgroup_plan(Lw *L, const MtInst *in, int warps, MtDtype *half, WgPlan *p)
+{
+    return L->tensor_cores && mt_dot_suits_tensor_cores(L->f, in, half) && wgmma_plan(L, in, *half, warps, p);
+}
+
 bool lw_dot_on_warpgroups(Lw *L, const MtInst *in)
 {
     MtDtype half;
     WgPlan p;
-    return L->tensor_cores && mt_dot_suits_tensor_cores(L->f, in, &half) && wgmma_plan(L, in, half, L->warps, &p);
+    return warpgroup_plan(L, in, L->warps, &half, &p);
 }
 
 bool lw_dot_suits_warpgroups(Lw *L, const MtInst *in)
 {
     MtDtype half;
     WgPlan p;
-    return L->tensor_cores && mt_dot_suits_tensor_cores(L->f, in, &half) && wgmma_plan(L, in, half, 4, &p);
+    return warpgroup_plan(L, in, 4, &half, &p);
 }
 
 /* Whether a dot runs on tensor cores: its operands suit them and the
@@ -256,47 +270,30 @@ bool lw_dot_on_tensor_cores(Lw *L, const MtInst *in, MtDtype *half)
            (wgmma_plan(L, in, *half, L->warps, &p) || mma_warps_m(L, in->ty->shape[0], in->ty->shape[1]) > 0);
 }
 
-static const MtLinear *wgmma_layout(Lw *L, int32_t M, int32_t N, const WgPlan *p)
+/* The accumulator layout of tensor-core tiles of 16 x 8 per warp (the
+ * file's comment): register bit 0 is column + 1, lanes 0-1 columns + 2,
+ * + 4, lanes 2-4 rows + 1, + 2, + 4, register bit 1 row + 8, then
+ * register bits for the 8-column steps of a tm x tn tile and its 16-row
+ * steps past the first `warp_rows` (warps that split the tile's rows 16
+ * at a time: a warpgroup's 2 bits, none for mma.sync), then warp bits for
+ * those, for the tiles along M and for the tiles along N. */
+static const MtLinear *fragment_layout(Lw *L, int32_t M, int32_t N, int32_t tm, int32_t tn, int warp_rows)
 {
-    MtLinear l = {.rank = 2, .shape = {M, N}};
-    int r = 0;
-    l.reg[r][1] = 1, r++;
-    l.reg[r][0] = 8, r++;
-    for (int32_t x = 8; x < p->tn; x *= 2)
-        l.reg[r][1] = x, r++;
-    for (int32_t x = 64; x < p->tm; x *= 2)
-        l.reg[r][0] = x, r++;
-    l.nreg = (uint8_t)r;
-    static const int32_t lanes[MT_LL_LANES][2] = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
-    for (int i = 0; i < MT_LL_LANES; i++)
-        l.lane[i][0] = lanes[i][0], l.lane[i][1] = lanes[i][1];
-    int w = 0;
-    l.warp[w][0] = 16, w++;
-    l.warp[w][0] = 32, w++;
-    for (int32_t x = p->tm; x < M; x *= 2)
-        l.warp[w][0] = x, w++;
-    for (int32_t x = p->tn; x < N; x *= 2)
-        l.warp[w][1] = x, w++;
-    l.nwarp = (uint8_t)w;
-    return lw_layout(L, l);
-}
-
-static const MtLinear *mma_layout(Lw *L, int32_t M, int32_t N)
-{
-    int32_t wm = mma_warps_m(L, M, N), wn = L->warps / wm, tm = M / wm, tn = N / wn;
     MtLinear l = {.rank = 2, .shape = {M, N}};
     int r = 0;
     l.reg[r][1] = 1, r++;
     l.reg[r][0] = 8, r++;
     for (int32_t x = 8; x < tn; x *= 2)
         l.reg[r][1] = x, r++;
-    for (int32_t x = 16; x < tm; x *= 2)
+    for (int32_t x = 16 << warp_rows; x < tm; x *= 2)
         l.reg[r][0] = x, r++;
     l.nreg = (uint8_t)r;
     static const int32_t lanes[MT_LL_LANES][2] = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
     for (int i = 0; i < MT_LL_LANES; i++)
         l.lane[i][0] = lanes[i][0], l.lane[i][1] = lanes[i][1];
     int w = 0;
+    for (int32_t x = 16; x < 16 << warp_rows; x *= 2)
+        l.warp[w][0] = x, w++;
     for (int32_t x = tm; x < M; x *= 2)
         l.warp[w][0] = x, w++;
     for (int32_t x = tn; x < N; x *= 2)
@@ -311,8 +308,12 @@ const MtLinear *lw_dot_layout(Lw *L, const MtInst *in)
     int32_t M = result->shape[0], N = result->shape[1];
     MtDtype half;
     WgPlan p;
-    if (lw_dot_on_tensor_cores(L, in, &half))
-        return wgmma_plan(L, in, half, L->warps, &p) ? wgmma_layout(L, M, N, &p) : mma_layout(L, M, N);
+    if (warpgroup_plan(L, in, L->warps, &half, &p))
+        return fragment_layout(L, M, N, p.tm, p.tn, 2);
+    if (lw_dot_on_tensor_cores(L, in, &half)) {
+        int32_t wm = mma_warps_m(L, M, N);
+        return fragment_layout(L, M, N, M / wm, N / (L->warps / wm), 0);
+    }
     int64_t threads = 32 * (int64_t)L->warps;
     int64_t per = (int64_t)M * N / threads;
     int32_t rn = pow2_at_most(per > 1 ? per : 1, N < 8 ? N : 8);
@@ -528,23 +529,13 @@ static void mma_dot(Lw *L, const MtInst *in, MtDtype half)
     L->val[in->dst] = acc;
 }
 
-/* Element index of the descriptor's start for the k-step at k0 and the
- * warpgroup's tile at row0 (A) or col0 (B): the first element's place
- * before the swizzle (the hardware swizzles every address it forms). */
-static const KExpr *wgmma_start(Lw *L, const LVal *x, const KExpr *row0, int32_t k0, const KExpr *col0, bool is_a)
+/* Element index of the descriptor's start: [row][col] of the tile before
+ * the swizzle (the hardware swizzles every address it forms). */
+static const KExpr *wgmma_start(Lw *L, const LVal *x, const KExpr *row, const KExpr *col)
 {
     MtCtx *c = L->c;
-    const LTileShape *t = &x->tile;
-    int32_t per = t->swizzle / t->esize;
-    const KExpr *x_bytes;
-    if (is_a)
-        x_bytes = k_add(c, k_int(c, MT_DT_I32, (int64_t)(k0 / per) * t->rows * t->swizzle + (int64_t)(k0 % per) * t->esize),
-                        k_mul(c, row0, k_int(c, MT_DT_I32, t->swizzle)));
-    else
-        x_bytes = k_add(c, k_mul(c, k_op(c, K_SHR, MT_DT_I32, col0, k_int(c, MT_DT_I32, log2i(per)), NULL),
-                                 k_int(c, MT_DT_I32, (int64_t)t->rows * t->swizzle)),
-                        k_int(c, MT_DT_I32, (int64_t)k0 * t->swizzle));
-    return k_add(c, x->at, k_op(c, K_SHR, MT_DT_I32, x_bytes, k_int(c, MT_DT_I32, log2i(t->esize)), NULL));
+    return k_add(c, x->at, k_op(c, K_SHR, MT_DT_I32, tile_bytes(L, &x->tile, row, col),
+                                k_int(c, MT_DT_I32, log2i(x->tile.esize)), NULL));
 }
 
 static void wgmma_dot(Lw *L, const MtInst *in, MtDtype half, const WgPlan *p)
@@ -605,11 +596,11 @@ static void wgmma_dot(Lw *L, const MtInst *in, MtDtype half, const WgPlan *p)
             s->u.wg.n = (uint16_t)p->tn;
             s->u.wg.in_dt = (uint8_t)half;
             s->u.wg.a = x[0].smem;
-            s->u.wg.a_at = wgmma_start(L, &x[0], k_add(c, row0, k_int(c, MT_DT_I32, 64 * m)), k0, NULL, true);
+            s->u.wg.a_at = wgmma_start(L, &x[0], k_add(c, row0, k_int(c, MT_DT_I32, 64 * m)), k_int(c, MT_DT_I32, k0));
             s->u.wg.a_swizzle = x[0].tile.swizzle;
             s->u.wg.a_sbo = 8u * x[0].tile.swizzle;
             s->u.wg.b = x[1].smem;
-            s->u.wg.b_at = wgmma_start(L, &x[1], NULL, k0, col0, false);
+            s->u.wg.b_at = wgmma_start(L, &x[1], k_int(c, MT_DT_I32, k0), col0);
             s->u.wg.b_swizzle = x[1].tile.swizzle;
             s->u.wg.b_lbo = (uint32_t)x[1].tile.rows * x[1].tile.swizzle;
             s->u.wg.b_sbo = 8u * x[1].tile.swizzle;
@@ -626,11 +617,12 @@ void lw_dot(Lw *L, const MtInst *in)
 {
     MtDtype half;
     WgPlan plan;
+    if (warpgroup_plan(L, in, L->warps, &half, &plan)) {
+        wgmma_dot(L, in, half, &plan);
+        return;
+    }
     if (lw_dot_on_tensor_cores(L, in, &half)) {
-        if (wgmma_plan(L, in, half, L->warps, &plan))
-            wgmma_dot(L, in, half, &plan);
-        else
-            mma_dot(L, in, half);
+        mma_dot(L, in, half);
         return;
     }
     MtCtx *c = L->c;

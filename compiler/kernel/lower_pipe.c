@@ -186,7 +186,6 @@ static void plan_loop(Lw *L, const MtInst *loop)
         r->bytes = bytes;
         r->tile = lw_dot_operand_tile(L, dot, operand);
         r->stage_elems = lw_tile_elems(&r->tile);
-        p->swizzled |= r->tile.swizzle != 0;
         r->next = p->rings;
         p->rings = r;
         p->nrings++;
@@ -309,8 +308,12 @@ LVal lw_pipe_value(Lw *L, const LPipe *p, MtVal arg)
 void lw_pipe_iteration(Lw *L, const LPipe *p)
 {
     k_cp_wait(&L->b, (p->depth - 1) * p->nrings);
-    if (p->swizzled)
-        k_stmt(&L->b, KST_PROXY_FENCE);
+    /* the warpgroups' tensor cores read swizzled stages */
+    for (const LRing *r = p->rings; r; r = r->next)
+        if (r->tile.swizzle) {
+            k_stmt(&L->b, KST_PROXY_FENCE);
+            break;
+        }
     k_barrier(&L->b);
 }
 

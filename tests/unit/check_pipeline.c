@@ -10,43 +10,29 @@
 
 #include "mytriton/mytriton.h"
 
-static const char src[] =
-    "import triton\n"
-    "import triton.language as tl\n"
-    "\n"
-    "@triton.jit\n"
-    "def mm(a, b, c, K, stride_am, stride_ak, stride_bk, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,\n"
-    "       P: tl.constexpr):\n"
-    "    rm = tl.arange(0, BM)\n"
-    "    rn = tl.arange(0, BN)\n"
-    "    rk = tl.arange(0, BK)\n"
-    "    a_ptrs = a + rm[:, None] * stride_am + rk[None, :] * stride_ak\n"
-    "    b_ptrs = b + rk[:, None] * stride_bk + rn[None, :]\n"
-    "    acc = tl.zeros((BM, BN), dtype=tl.float32)\n"
-    "    for k in range(0, tl.cdiv(K, BK)):\n"
-    "        x = tl.load(a_ptrs, mask=rk[None, :] < K - k * BK, other=0.0)\n"
-    "        y = tl.load(b_ptrs, mask=rk[:, None] < K - k * BK, other=0.0)\n"
-    "        acc = tl.dot(x, y, acc, input_precision=P)\n"
-    "        a_ptrs += BK * stride_ak\n"
-    "        b_ptrs += BK * stride_bk\n"
+/* The tutorial's loop, its accumulator updated by `acc = UPDATE`. */
+#define MM(name, update)                                                                                         \
+    "@triton.jit\n"                                                                                              \
+    "def " name "(a, b, c, K, stride_am, stride_ak, stride_bk, BM: tl.constexpr, BN: tl.constexpr,\n"           \
+    "       BK: tl.constexpr, P: tl.constexpr):\n"                                                              \
+    "    rm = tl.arange(0, BM)\n"                                                                               \
+    "    rn = tl.arange(0, BN)\n"                                                                               \
+    "    rk = tl.arange(0, BK)\n"                                                                               \
+    "    a_ptrs = a + rm[:, None] * stride_am + rk[None, :] * stride_ak\n"                                      \
+    "    b_ptrs = b + rk[:, None] * stride_bk + rn[None, :]\n"                                                  \
+    "    acc = tl.zeros((BM, BN), dtype=tl.float32)\n"                                                          \
+    "    for k in range(0, tl.cdiv(K, BK)):\n"                                                                  \
+    "        x = tl.load(a_ptrs, mask=rk[None, :] < K - k * BK, other=0.0)\n"                                   \
+    "        y = tl.load(b_ptrs, mask=rk[:, None] < K - k * BK, other=0.0)\n"                                   \
+    "        acc = " update "\n"                                                                                \
+    "        a_ptrs += BK * stride_ak\n"                                                                        \
+    "        b_ptrs += BK * stride_bk\n"                                                                        \
     "    tl.store(c + rm[:, None] * BN + rn[None, :], acc)\n"
-    "\n"
-    "@triton.jit\n"
-    "def mm_scaled(a, b, c, K, stride_am, stride_ak, stride_bk, BM: tl.constexpr, BN: tl.constexpr,\n"
-    "              BK: tl.constexpr, P: tl.constexpr):\n"
-    "    rm = tl.arange(0, BM)\n"
-    "    rn = tl.arange(0, BN)\n"
-    "    rk = tl.arange(0, BK)\n"
-    "    a_ptrs = a + rm[:, None] * stride_am + rk[None, :] * stride_ak\n"
-    "    b_ptrs = b + rk[:, None] * stride_bk + rn[None, :]\n"
-    "    acc = tl.zeros((BM, BN), dtype=tl.float32)\n"
-    "    for k in range(0, tl.cdiv(K, BK)):\n"
-    "        x = tl.load(a_ptrs, mask=rk[None, :] < K - k * BK, other=0.0)\n"
-    "        y = tl.load(b_ptrs, mask=rk[:, None] < K - k * BK, other=0.0)\n"
-    "        acc = acc * 0.5 + tl.dot(x, y, input_precision=P)\n"
-    "        a_ptrs += BK * stride_ak\n"
-    "        b_ptrs += BK * stride_bk\n"
-    "    tl.store(c + rm[:, None] * BN + rn[None, :], acc)\n";
+
+static const char src[] = "import triton\n"
+                          "import triton.language as tl\n"
+                          "\n" MM("mm", "tl.dot(x, y, acc, input_precision=P)") "\n"
+                          MM("mm_scaled", "acc * 0.5 + tl.dot(x, y, input_precision=P)");
 
 typedef struct Out {
     char kernel[1 << 20];
