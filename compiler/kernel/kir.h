@@ -110,8 +110,9 @@ typedef enum KStmtKind {
     KST_DECL,                 /* declare u.set.var, initialised with u.set.value when set */
     KST_SET,                  /* u.set.var (or u.set.var[u.set.index]) = u.set.value */
     KST_STORE,                /* global store u.store.ptr[index] = value, when mask (or no mask) */
-    KST_VLOAD,                /* u.vec.var[first..first+vec) = ptr[index..index+vec), one aligned access,
-                               * when mask, else the `other` values (zero when NULL) */
+    KST_VLOAD,                /* u.vec.var[first..first+vec) = ptr[index..index+vec), one aligned access
+                               * (ptr a parameter, or a KV_SHARED array read without a mask), when mask,
+                               * else the `other` values (zero when NULL) */
     KST_VSTORE,               /* ptr[index..index+vec) = u.vec.var[first..first+vec), one aligned access, when mask */
     KST_IF,                   /* if (cond) then else */
     KST_FOR,                  /* for (iv = start; iv < stop; iv += step) body; unroll: a hint (0 none, -1 all) */

@@ -31,7 +31,8 @@ typedef struct MtKernelOptions {
     int num_warps;            /* warps per program; 0: chosen from the kernel */
     int sm;                   /* target, e.g. 90 */
     bool tensor_cores;        /* tl.dot of f16/bf16 operands may use mma.sync (sm >= 80, CUDA C++), and
-                               * wgmma on sm 90 (whose code is then for sm_90a) */
+                               * wgmma on sm 90 (whose code is then for sm_90a); a dot's tiles may be
+                               * copied into shared-memory stages with cp.async (lower_pipe.c) */
 } MtKernelOptions;
 
 /* Lower f. Operations the fast lowering cannot handle yet are E0603
@@ -47,11 +48,13 @@ KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt);
 bool mt_dot_suits_tensor_cores(const MtFunc *f, const MtInst *dot, MtDtype *operand_dt);
 /* The tl.dot of `body` whose operand (*operand: 0 or 1) v is, directly or
  * through the cast that widens a half tile (*widened: the cast's result,
- * else 0), when that is v's one use and the dot suits the tensor cores;
- * NULL otherwise (uses: mt_func_use_counts). The prefetch pass and the
- * stages (lower_pipe.c) ask it of the tiles they load. */
-const MtInst *mt_tensor_core_operand(const MtFunc *f, const MtRegion *body, MtVal v, const uint32_t *uses,
-                                     int *operand, MtVal *widened);
+ * else 0), when that is v's one use and the dot can read its operands
+ * from shared-memory stages: it suits the tensor cores, or it multiplies
+ * f32 tiles as they are in IEEE f32 (CUDA cores); NULL otherwise (uses:
+ * mt_func_use_counts). The prefetch pass and the stages (lower_pipe.c)
+ * ask it of the tiles they load. */
+const MtInst *mt_staged_dot_operand(const MtFunc *f, const MtRegion *body, MtVal v, const uint32_t *uses,
+                                    int *operand, MtVal *widened);
 
 /* ---- internals ------------------------------------------------------------------ */
 
@@ -255,8 +258,12 @@ bool lw_dot_on_warpgroups(Lw *L, const MtInst *in);
 /* Whether a dot runs on tensor cores (its operands suit them and the
  * program's warps tile its result), and its operands' dtype there. */
 bool lw_dot_on_tensor_cores(Lw *L, const MtInst *in, MtDtype *operand_dt);
-/* How a tensor-core dot reads operand `operand` (0: A, 1: B) as it is,
- * from a tile in shared memory (the stages of lower_pipe.c hold it so). */
+/* Whether a dot reads its operands from the stages of lower_pipe.c when
+ * they are there (on tensor cores, or f32 tiles as they are on CUDA
+ * cores, given MtKernelOptions.tensor_cores), and their dtype. */
+bool lw_dot_reads_stages(Lw *L, const MtInst *in, MtDtype *operand_dt);
+/* How such a dot reads operand `operand` (0: A, 1: B) as it is, from a
+ * tile in shared memory (the stages hold it so). */
 LTileShape lw_dot_operand_tile(Lw *L, const MtInst *dot, int operand);
 /* The element index of [row][col] of a tile that starts at element `at`. */
 const KExpr *lw_tile_index(Lw *L, const LTileShape *t, const KExpr *at, const KExpr *row, const KExpr *col);

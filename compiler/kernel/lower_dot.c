@@ -44,18 +44,23 @@
  *
  * The result [M, N] lives in an outer-product layout: each thread owns an
  * RM x RN micro-tile (rows mbase..mbase+RM-1, columns nbase..nbase+RN-1)
- * of registers, lanes run along N first, warps along M. The operands go
- * through shared memory: A transposed ([K][M], so a thread's RM rows at
- * one k are consecutive), B as is ([K][N]). Then, for each k in order,
- * every thread reads its RM values of A and RN values of B and does
- * RM x RN fused multiply-adds into its accumulators:
+ * of registers, lanes run along N first, warps along M. The operands are
+ * read from shared memory as they are, A [M][K + 4] (the pad moves each
+ * row by four banks) and B [K][N]: a pipeline's stages when cp.async
+ * copied them there (lower_pipe.c, f32 tiles on sm >= 80), else staged
+ * here from registers. Then, for each k in order, every thread reads its
+ * RM values of A and RN values of B and does RM x RN fused multiply-adds
+ * into its accumulators:
  *
- *     acc[i][j] = fma(A[k][mbase + i], B[k][nbase + j], acc[i][j])
+ *     acc[i][j] = fma(A[mbase + i][k], B[k][nbase + j], acc[i][j])
  *
- * so each output element is a sum over increasing k from 0, with one
- * rounding per step (the interpreter rounds the product and the sum
- * separately: results may differ in the last bits). Barriers keep the
- * shared tiles from being overwritten while any thread still reads them. */
+ * A's values of a row for KV consecutive k (4 where K allows) are one
+ * vector read, and B's of a row for as many consecutive columns as the
+ * micro-tile has (up to 4); so each output element is a sum over
+ * increasing k from 0, with one rounding per step (the interpreter rounds
+ * the product and the sum separately: results may differ in the last
+ * bits). Barriers keep the shared tiles from being overwritten while any
+ * thread still reads them. */
 #include "lower.h"
 
 static int32_t pow2_at_most(int64_t v, int32_t cap)
@@ -118,8 +123,22 @@ bool mt_dot_suits_tensor_cores(const MtFunc *f, const MtInst *in, MtDtype *opera
     return M % 16 == 0 && N % 8 == 0 && K % 16 == 0;
 }
 
-const MtInst *mt_tensor_core_operand(const MtFunc *f, const MtRegion *body, MtVal v, const uint32_t *uses,
-                                     int *operand, MtVal *widened)
+/* Whether a dot multiplies f32 tiles as they are (no cast widens them)
+ * in IEEE f32: on CUDA cores it can read them from a pipeline's stages. */
+static bool f32_on_cuda_cores(const MtFunc *f, const MtInst *in)
+{
+    if (in->op != OP_DOT || in->nargs != 2 || in->attr.mode == MT_DOT_TF32 || lw_dtype(in->ty) != MT_DT_F32)
+        return false;
+    for (int i = 0; i < 2; i++) {
+        const MtInst *d = def_of(f, in->args[i]);
+        if (lw_dtype(mt_val_ty(f, in->args[i])) != MT_DT_F32 || (d && d->op == OP_CAST))
+            return false;
+    }
+    return true;
+}
+
+const MtInst *mt_staged_dot_operand(const MtFunc *f, const MtRegion *body, MtVal v, const uint32_t *uses,
+                                    int *operand, MtVal *widened)
 {
     const MtInst *u = mt_region_only_user(body, v, uses);
     *widened = 0;
@@ -129,7 +148,8 @@ const MtInst *mt_tensor_core_operand(const MtFunc *f, const MtRegion *body, MtVa
     }
     MtVal arg = *widened ? *widened : v;
     MtDtype dt;
-    if (!u || u->op != OP_DOT || (u->args[0] != arg && u->args[1] != arg) || !mt_dot_suits_tensor_cores(f, u, &dt))
+    if (!u || u->op != OP_DOT || (u->args[0] != arg && u->args[1] != arg) ||
+        !(mt_dot_suits_tensor_cores(f, u, &dt) || f32_on_cuda_cores(f, u)))
         return NULL;
     *operand = u->args[0] == arg ? 0 : 1;
     return u;
@@ -187,11 +207,20 @@ static bool wgmma_plan(const Lw *L, const MtInst *in, MtDtype half, int warps, W
            (p->wn == 1 || (p->tn * 2) % p->b_swizzle == 0);
 }
 
+/* How the CUDA cores read an operand of dt: A [M][K + pad], B [K][N]. */
+static LTileShape cuda_core_tile(MtDtype dt, const MtType *t, int operand)
+{
+    return operand ? (LTileShape){.ld = t->shape[1], .rows = t->shape[0], .cols = t->shape[1],
+                                  .esize = (uint8_t)mt_dtype_info(dt)->size}
+                   : padded_tile(dt, t->shape[0], t->shape[1], false);
+}
+
 LTileShape lw_dot_operand_tile(Lw *L, const MtInst *dot, int operand)
 {
     MtDtype dt = MT_DT_F32;
     const MtType *t = mt_val_ty(L->f, dot->args[operand]);
-    mt_dot_suits_tensor_cores(L->f, dot, &dt);
+    if (!lw_dot_on_tensor_cores(L, dot, &dt))
+        return cuda_core_tile(MT_DT_F32, t, operand);
     WgPlan p;
     if (wgmma_plan(L, dot, dt, L->warps, &p))
         return (LTileShape){.rows = t->shape[0], .cols = t->shape[1], .swizzle = operand ? p.b_swizzle : p.a_swizzle,
@@ -270,6 +299,14 @@ bool lw_dot_on_tensor_cores(Lw *L, const MtInst *in, MtDtype *half)
            (wgmma_plan(L, in, *half, L->warps, &p) || mma_warps_m(L, in->ty->shape[0], in->ty->shape[1]) > 0);
 }
 
+bool lw_dot_reads_stages(Lw *L, const MtInst *in, MtDtype *operand_dt)
+{
+    if (lw_dot_on_tensor_cores(L, in, operand_dt))
+        return true;
+    *operand_dt = MT_DT_F32;
+    return L->tensor_cores && f32_on_cuda_cores(L->f, in);
+}
+
 /* The accumulator layout of tensor-core tiles of 16 x 8 per warp (the
  * file's comment): register bit 0 is column + 1, lanes 0-1 columns + 2,
  * + 4, lanes 2-4 rows + 1, + 2, + 4, register bit 1 row + 8, then
@@ -330,7 +367,11 @@ const MtLinear *lw_dot_layout(Lw *L, const MtInst *in)
         w0 = 1;
     if (w0 > L->warps)
         w0 = L->warps;
-    int32_t spt[2] = {rm, rn}, tpw[2] = {t0, t1}, wpc[2] = {w0, L->warps / w0};
+    /* a micro-tile of more than 4 x 4 is blocks of 4 x 4 repeated across
+     * the tile: the 16-byte reads of B's row by 16 lanes are then one
+     * contiguous 256 bytes, and the two rows of A the lanes of a warp read
+     * at once 4 rows (16 banks) apart */
+    int32_t spt[2] = {rm < 4 ? rm : 4, rn < 4 ? rn : 4}, tpw[2] = {t0, t1}, wpc[2] = {w0, L->warps / w0};
     int8_t order[2] = {1, 0};
     return lw_layout(L, mt_ll_blocked(2, result->shape, spt, tpw, wpc, order));
 }
@@ -613,35 +654,68 @@ static void wgmma_dot(Lw *L, const MtInst *in, MtDtype half, const WgPlan *p)
     L->val[in->dst] = acc;
 }
 
-void lw_dot(Lw *L, const MtInst *in)
+/* The widest read (4, 2 or 1 elements of esize, at most 16 bytes) whose
+ * width divides n. */
+static uint32_t widest(uint32_t n, uint32_t esize)
 {
-    MtDtype half;
-    WgPlan plan;
-    if (warpgroup_plan(L, in, L->warps, &half, &plan)) {
-        wgmma_dot(L, in, half, &plan);
-        return;
+    uint32_t v = 4;
+    while (v > 1 && (n % v || v * esize > 16))
+        v /= 2;
+    return v;
+}
+
+/* How many of a thread's columns one read of B takes (v at most): runs
+ * of that many consecutive columns at a multiple of it, in every thread. */
+static uint32_t column_run(const MtLinear *ll, const int32_t *cols, uint32_t ncol, uint32_t v)
+{
+    for (; v > 1; v /= 2) {
+        bool ok = ncol % v == 0;
+        for (int i = 0; ok && i < MT_LL_LANES; i++)
+            ok = ll->lane[i][1] % (int32_t)v == 0;
+        for (int i = 0; ok && i < ll->nwarp; i++)
+            ok = ll->warp[i][1] % (int32_t)v == 0;
+        for (uint32_t j = 0; ok && j < ncol; j++)
+            ok = cols[j - j % v] % (int32_t)v == 0 && cols[j] == cols[j - j % v] + (int32_t)(j % v);
+        if (ok)
+            return v;
     }
-    if (lw_dot_on_tensor_cores(L, in, &half)) {
-        mma_dot(L, in, half);
-        return;
-    }
+    return 1;
+}
+
+/* regs[first ..+ vec) = sm[at ..+ vec), one read. */
+static void read_shared(Lw *L, KVarId regs, uint32_t first, KVarId sm, const KExpr *at, uint32_t vec)
+{
+    if (vec > 1)
+        k_vload(&L->b, regs, first, sm, at, (int)vec, NULL, NULL);
+    else
+        k_set(&L->b, regs, k_int(L->c, MT_DT_I32, first), k_elem(L->c, L->kf, sm, at));
+}
+
+static void cuda_core_dot(Lw *L, const MtInst *in)
+{
     MtCtx *c = L->c;
     const MtType *at = mt_val_ty(L->f, in->args[0]), *bt = mt_val_ty(L->f, in->args[1]);
-    int32_t M = at->shape[0], K = at->shape[1], N = bt->shape[1];
+    int32_t K = at->shape[1];
     MtDtype dt = lw_dtype(in->ty);
+    uint32_t esize = (uint32_t)mt_dtype_info(dt)->size;
     const MtLinear *ll = L->home[in->dst];
-    LVal a = lw_get_any(L, in->args[0]);
-    LVal b = lw_get_any(L, in->args[1]);
-    const KExpr *aslot, *bslot;
-    lw_scratch_begin(L);
-    KVarId as = lw_shared(L, dt, (uint32_t)(K * M), "dot_a", &aslot);
-    KVarId bs = lw_shared(L, dt, (uint32_t)(K * N), "dot_b", &bslot);
-    k_barrier(&L->b);
-    bool tf32 = in->attr.mode == MT_DOT_TF32;
-    LTileShape ta = {.ld = M, .rows = K, .cols = M}, tb = {.ld = N, .rows = K, .cols = N};
-    stage(L, as, aslot, &a, &ta, dt, true, tf32);
-    stage(L, bs, bslot, &b, &tb, dt, false, tf32);
-    k_barrier(&L->b);
+    /* the operands where a pipeline's stages hold them, or staged here */
+    LVal x[2] = {lw_get_any(L, in->args[0]), lw_get_any(L, in->args[1])};
+    if (x[0].kind != LV_STAGED || x[1].kind != LV_STAGED) {
+        bool tf32 = in->attr.mode == MT_DOT_TF32;
+        lw_scratch_begin(L);
+        LVal held[2] = {x[0], x[1]};
+        for (int i = 0; i < 2; i++)
+            if (held[i].kind != LV_STAGED) {
+                x[i] = (LVal){.kind = LV_STAGED, .tile = cuda_core_tile(dt, i ? bt : at, i)};
+                x[i].smem = lw_shared(L, dt, lw_tile_elems(&x[i].tile), i ? "dot_b" : "dot_a", &x[i].at);
+            }
+        k_barrier(&L->b);
+        for (int i = 0; i < 2; i++)
+            if (held[i].kind != LV_STAGED)
+                stage(L, x[i].smem, x[i].at, &held[i], &x[i].tile, dt, false, tf32);
+        k_barrier(&L->b);
+    }
     /* The micro-tile: the distinct row and column offsets of the registers. */
     uint32_t n = mt_ll_nregs(ll), nrow = 0, ncol = 0;
     int32_t *rows = mt_arena_alloc(&c->arena, n * sizeof *rows), *cols = mt_arena_alloc(&c->arena, n * sizeof *cols);
@@ -649,46 +723,67 @@ void lw_dot(Lw *L, const MtInst *in)
     for (uint32_t r = 0; r < n; r++) {
         int32_t off[MT_LL_MAX_RANK];
         mt_ll_reg_offset(ll, r, off);
-        uint32_t x = 0, y = 0;
-        while (x < nrow && rows[x] != off[0])
-            x++;
-        if (x == nrow)
-            rows[nrow++] = off[0];
-        while (y < ncol && cols[y] != off[1])
+        uint32_t y = 0, z = 0;
+        while (y < nrow && rows[y] != off[0])
             y++;
-        if (y == ncol)
+        if (y == nrow)
+            rows[nrow++] = off[0];
+        while (z < ncol && cols[z] != off[1])
+            z++;
+        if (z == ncol)
             cols[ncol++] = off[1];
-        ri[r] = x;
-        ci[r] = y;
+        ri[r] = y;
+        ci[r] = z;
     }
+    int32_t lda = x[0].tile.ld, ldb = x[1].tile.ld;
+    uint32_t kv = widest((uint32_t)K, esize), bv = column_run(ll, cols, ncol, widest((uint32_t)ldb, esize));
+    while (lda % (int32_t)kv)
+        kv /= 2;
     LVal acc = start_acc(L, in, dt, ll);
     const KExpr *mbase = lw_coord(L, ll, 0, 0), *nbase = lw_coord(L, ll, 1, 0);
     KVarId kk = k_var(c, L->kf, KV_LOCAL, MT_DT_I32, 0, lw_name(L, "k"));
     KStmt *loop = k_stmt(&L->b, KST_FOR);
+    uint32_t steps = (uint32_t)K / kv, per = 8 / kv;
     loop->u.for_.iv = kk;
     loop->u.for_.start = k_int(c, MT_DT_I32, 0);
     loop->u.for_.stop = k_int(c, MT_DT_I32, K);
-    loop->u.for_.step = 1;
-    loop->u.for_.unroll = K < 8 ? -1 : 8;
+    loop->u.for_.step = kv;
+    loop->u.for_.unroll = steps <= per ? -1 : per > 1 ? (int)per : 0;
     KBlock *outer = L->b.block;
     L->b.block = &loop->u.for_.body;
     const KExpr *k = k_ref(c, L->kf, kk);
-    KVarId ra = k_var(c, L->kf, KV_REGS, dt, nrow, lw_name(L, "a"));
+    KVarId ra = k_var(c, L->kf, KV_REGS, dt, nrow * kv, lw_name(L, "a"));
     KVarId rb = k_var(c, L->kf, KV_REGS, dt, ncol, lw_name(L, "b"));
     k_decl(&L->b, ra, NULL);
     k_decl(&L->b, rb, NULL);
-    const KExpr *arow = k_add(c, aslot, k_add(c, k_mul(c, k, k_int(c, MT_DT_I32, M)), mbase));
-    const KExpr *brow = k_add(c, bslot, k_add(c, k_mul(c, k, k_int(c, MT_DT_I32, N)), nbase));
-    for (uint32_t i = 0; i < nrow; i++)
-        k_set(&L->b, ra, k_int(c, MT_DT_I32, i), k_elem(c, L->kf, as, k_add(c, arow, k_int(c, MT_DT_I32, rows[i]))));
-    for (uint32_t j = 0; j < ncol; j++)
-        k_set(&L->b, rb, k_int(c, MT_DT_I32, j), k_elem(c, L->kf, bs, k_add(c, brow, k_int(c, MT_DT_I32, cols[j]))));
-    for (uint32_t r = 0; r < n; r++) {
-        const KExpr *idx = k_int(c, MT_DT_I32, r);
-        k_set(&L->b, acc.regs, idx,
-              k_op(c, K_FMA, dt, k_elem(c, L->kf, ra, k_int(c, MT_DT_I32, ri[r])),
-                   k_elem(c, L->kf, rb, k_int(c, MT_DT_I32, ci[r])), k_elem(c, L->kf, acc.regs, idx)));
+    /* A's kv values at k of each of the thread's rows */
+    for (uint32_t i = 0; i < nrow; i++) {
+        const KExpr *row = k_add(c, mbase, k_int(c, MT_DT_I32, rows[i]));
+        read_shared(L, ra, i * kv, x[0].smem, k_add(c, x[0].at, k_add(c, k_mul(c, row, k_int(c, MT_DT_I32, lda)), k)), kv);
+    }
+    for (uint32_t s = 0; s < kv; s++) {
+        const KExpr *brow = k_add(c, x[1].at, k_mul(c, k_add(c, k, k_int(c, MT_DT_I32, s)), k_int(c, MT_DT_I32, ldb)));
+        for (uint32_t j = 0; j < ncol; j += bv)
+            read_shared(L, rb, j, x[1].smem, k_add(c, brow, k_add(c, nbase, k_int(c, MT_DT_I32, cols[j]))), bv);
+        for (uint32_t r = 0; r < n; r++) {
+            const KExpr *idx = k_int(c, MT_DT_I32, r);
+            k_set(&L->b, acc.regs, idx,
+                  k_op(c, K_FMA, dt, k_elem(c, L->kf, ra, k_int(c, MT_DT_I32, ri[r] * kv + s)),
+                       k_elem(c, L->kf, rb, k_int(c, MT_DT_I32, ci[r])), k_elem(c, L->kf, acc.regs, idx)));
+        }
     }
     L->b.block = outer;
     L->val[in->dst] = acc;
+}
+
+void lw_dot(Lw *L, const MtInst *in)
+{
+    MtDtype half;
+    WgPlan plan;
+    if (warpgroup_plan(L, in, L->warps, &half, &plan))
+        wgmma_dot(L, in, half, &plan);
+    else if (lw_dot_on_tensor_cores(L, in, &half))
+        mma_dot(L, in, half);
+    else
+        cuda_core_dot(L, in);
 }

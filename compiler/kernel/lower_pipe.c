@@ -1,14 +1,16 @@
-/* lower_pipe.c: the tiles of a tensor-core tl.dot copied from global
- * into shared memory in stages (Triton's num_stages), without registers.
+/* lower_pipe.c: the tiles of a tl.dot copied from global into shared
+ * memory in stages (Triton's num_stages), without registers: the tiles
+ * of a tensor-core dot, and the f32 tiles of a CUDA-core one.
  *
  * The prefetch pass (opt/prefetch.c) loads such a tile d iterations ahead
  * and carries it through d loop slots: the body's dot reads the first
  * (the head), each slot passes the next one's tile on, the last takes the
  * load of iteration k + d, and the first d iterations' loads come before
  * the loop. Here a chain of that shape becomes a ring of S = d + 1 stages
- * (d + 2 with a dot in flight, below) in shared memory, each holding its tile as the tensor-core dot reads
- * it (lw_dot_operand_tile: row-major with a padded pitch for mma.sync,
- * wgmma's swizzled layout for the warpgroups, lower_dot.c):
+ * (d + 2 with a dot in flight, below) in shared memory, each holding its
+ * tile as the dot reads it (lw_dot_operand_tile, lower_dot.c: row-major
+ * with a padded pitch for mma.sync and for A on CUDA cores, as it is for
+ * B on CUDA cores, wgmma's swizzled layout for the warpgroups):
  *
  *   before the loop   barrier; for t < d: cp.async tile t -> stage t; commit
  *   each iteration    cp.async.wait (d - 1) * rings; [fence.proxy.async]; barrier
@@ -39,11 +41,12 @@
  * allocated below them (the pool's floor rises past them while the loop
  * runs, lw_shared_keep) and released after it.
  *
- * A chain qualifies when the head's one use is a tensor-core dot's operand
- * (through the cast that widens a half tile), every other slot's one use
- * is the yield, the loop's results for the slots are unused, and every
- * load of it has an `other` of zero (or none) and moves 4, 8 or 16 bytes
- * per access in the default layout of its tile. Other chains stay in
+ * A chain qualifies when the head's one use is an operand of a dot that
+ * reads stages (lw_dot_reads_stages; through the cast that widens a half
+ * tile on tensor cores), every other slot's one use is the yield, the
+ * loop's results for the slots are unused, and every load of it has an
+ * `other` of zero (or none) and moves 4, 8 or 16 bytes per access in the
+ * default layout of its tile. Other chains stay in
  * registers, as the prefetch pass left them. */
 #include <math.h>
 
@@ -83,9 +86,9 @@ static uint32_t chain(Lw *L, const MtInst *loop, MtVal head, uint32_t *slots, ui
     const MtForData *l = loop->loop;
     const MtRegion *body = &l->body;
     const MtInst *y = body->v[body->n - 1];
-    const MtInst *u = mt_tensor_core_operand(L->f, body, head, L->uses, operand, widened);
+    const MtInst *u = mt_staged_dot_operand(L->f, body, head, L->uses, operand, widened);
     MtDtype dt;
-    if (!u || !lw_dot_on_tensor_cores(L, u, &dt))
+    if (!u || !lw_dot_reads_stages(L, u, &dt))
         return 0;
     *dot = u;
     uint32_t n = 0;

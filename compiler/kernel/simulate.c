@@ -621,10 +621,11 @@ static void run_stmt(Sim *s, const KStmt *st, const uint8_t *active)
             if (on && at % st->u.vec.vec)
                 fault(s, mt_sprintf(s->c, "misaligned %u-wide load from %s", st->u.vec.vec,
                                     s->f->vars.v[st->u.vec.ptr].name), at);
+            bool shared = s->f->vars.v[st->u.vec.ptr].kind == KV_SHARED;
             for (uint32_t i = 0; i < st->u.vec.vec && !s->fault; i++) {
                 Slot v = {0};
                 if (on)
-                    v = load(s, st->u.vec.ptr, at + i);
+                    v = shared ? *var_slot(s, t, st->u.vec.ptr, at + i) : load(s, st->u.vec.ptr, at + i);
                 else if (st->u.vec.other)
                     v = eval(s, t, st->u.vec.other[i]);
                 *var_slot(s, t, st->u.vec.var, st->u.vec.first + i) = v;

@@ -237,18 +237,19 @@ static void read_carried(Pf *p, const MtInst *load, MtVal a, uint32_t nslots)
             y->args[q] = a;
 }
 
-/* Whether a load's tile is only an operand of a tl.dot that suits the
- * tensor cores: the fast lowering copies such tiles straight into shared
- * memory, so they may be loaded further ahead at no cost in registers. */
-static bool feeds_tensor_cores(const Pf *p, const MtInst *load, const uint32_t *uses)
+/* Whether a load's tile is only an operand of a tl.dot that can read it
+ * from shared memory (mt_staged_dot_operand): the fast lowering copies
+ * such tiles straight into stages, so they may be loaded further ahead at
+ * no cost in registers. */
+static bool feeds_stages(const Pf *p, const MtInst *load, const uint32_t *uses)
 {
     int operand;
     MtVal widened;
-    return mt_tensor_core_operand(p->f, &p->loop->loop->body, load->dst, uses, &operand, &widened) != NULL;
+    return mt_staged_dot_operand(p->f, &p->loop->loop->body, load->dst, uses, &operand, &widened) != NULL;
 }
 
 /* The shared memory the fast lowering may give the stages of a loop's
- * tensor-core tiles (the H100's and H200's opt-in limit is 227 KiB; what
+ * tiles (the H100's and H200's opt-in limit is 227 KiB; what
  * is left serves the kernel's other uses of shared memory). */
 enum { STAGE_BYTES_MAX = 160 * 1024 };
 
@@ -303,7 +304,7 @@ static void pipeline(MtCtx *c, MtFunc *f, MtRegion *parent, uint32_t where, uint
             ok = recomputable(&p, in->args[k], memo);
         if (!ok)
             continue;
-        depth[nloads] = feeds_tensor_cores(&p, in, uses) ? ahead : 1;
+        depth[nloads] = feeds_stages(&p, in, uses) ? ahead : 1;
         if (depth[nloads] > 1)
             stage_bytes += (uint64_t)mt_ty_numel(in->ty) * (uint64_t)mt_ty_info(mt_ty_elem(in->ty))->size;
         loads[nloads++] = in;
@@ -325,7 +326,7 @@ static void pipeline(MtCtx *c, MtFunc *f, MtRegion *parent, uint32_t where, uint
                 read_slots(&p, y->args[s], seen, slots);
             }
     }
-    /* the tensor-core tiles go `deep` iterations ahead, as many as their
+    /* the staged tiles go `deep` iterations ahead, as many as their
      * stages (one more than that) fit in STAGE_BYTES_MAX */
     uint32_t deep = ahead;
     while (deep > 1 && stage_bytes * (deep + 1) > STAGE_BYTES_MAX)

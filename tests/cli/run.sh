@@ -158,22 +158,26 @@ option.num_stages)
     ;;
 
 compile.num_stages)
-    # tests/exec/fast/dots.py's K loop of tl.dot: by default its first tiles
-    # are loaded before the loop (each iteration loads the next); with
+    # tests/exec/fast/dots.py's K loop of tl.dot of f32 tiles: with S stages
+    # (default 3) the tiles of the first S - 1 iterations are copied into
+    # shared memory before the loop, one commit per tile of A and of B; with
     # --num-stages 1 every load stays in the loop.
     DOTS="$SRC/tests/exec/fast/dots.py"
     DSIG='*fp32,*fp32,*fp32,i32,32,32,16'
-    loads_before_loop() { awk '/^  for /{exit} /load /{n++} END{print n+0}' out; }
+    before_loop() { awk '/^ *for /{exit} {print}' out; }
     for stages in "" 2 8; do
         mt compile "$DOTS" --kernel advancing_matmul_kernel --signature "$DSIG" --emit kernel ${stages:+--num-stages $stages}
         rc_is 0
-        grep -q '^  for ' out || fail "no loop in the kernel layer"
-        [ "$(loads_before_loop)" -gt 0 ] || fail "--num-stages '$stages': no load before the loop"
+        grep -q '^ *for ' out || fail "no loop in the kernel layer"
+        want=$(( 2 * (${stages:-3} - 1) ))
+        got=$(before_loop | grep -c 'cp.async.commit')
+        [ "$got" = "$want" ] || fail "--num-stages '$stages': $got tiles copied before the loop, not $want"
     done
     mt compile "$DOTS" --kernel advancing_matmul_kernel --signature "$DSIG" --emit kernel --num-stages 1
     rc_is 0
-    grep -q '^  for ' out || fail "no loop in the kernel layer"
-    [ "$(loads_before_loop)" = 0 ] || fail "--num-stages 1: $(loads_before_loop) loads before the loop"
+    grep -q '^ *for ' out || fail "no loop in the kernel layer"
+    n=$(before_loop | grep -c 'load \|cp.async')
+    [ "$n" = 0 ] || fail "--num-stages 1: $n loads or copies before the loop"
     ;;
 
 output.is_input)

@@ -1,8 +1,9 @@
 /* check_prefetch.c: the fast lowering's software pipelining (opt/prefetch.c)
  * on SSA read from text: a tl.dot loop's loads move one iteration ahead
  * (first iteration before the loop, masked by the loop running at all;
- * the next one before the dot, masked by its being in range), and loops it
- * must not touch stay as they are: a store in the body, no dot, an address
+ * the next one before the dot, masked by its being in range), the tiles a
+ * dot reads from shared-memory stages as many iterations ahead as asked,
+ * and loops it must not touch stay as they are: a store in the body, no dot, an address
  * read from memory, a runtime step. The clone it runs on keeps the
  * original untouched. */
 #include <check.h>
@@ -33,9 +34,9 @@ static void check_prefetch_ahead(const char *in, uint32_t ahead, const char *wan
     mt_ctx_free(c);
 }
 
-/* Tensor-core tiles may go two iterations ahead; these f32 dots run on
- * CUDA cores, whose loads stay one ahead whatever the depth asked. */
-static void check_prefetch(const char *in, const char *want) { check_prefetch_ahead(in, 2, want); }
+/* One iteration ahead (num_stages 2); the depth asked for the tiles a
+ * dot reads from shared-memory stages is the last tests' business. */
+static void check_prefetch(const char *in, const char *want) { check_prefetch_ahead(in, 1, want); }
 
 #define H "kernel k(a: ptr<f32>, b: ptr<f32>, out: ptr<f32>, K: i32)\n"
 /* A's and B's tile pointers, and the store of the result */
@@ -59,17 +60,21 @@ static void check_prefetch(const char *in, const char *want) { check_prefetch_ah
     "%32 = addptr %31, %12 : block<16x16 x ptr<f32>>\n"                                                           \
     "store %32, %24, none\n"
 
+/* the body: A masked along K, B not */
+#define DOT_BODY                                                                                                  \
+    "  %30 = cmp_lt %6, K : block<1x8 x bool>\n"                                                                  \
+    "  %18 = load %16, %30, 0.0 : block<16x8 x f32>\n"                                                            \
+    "  %19 = load %17, none, none : block<8x16 x f32>\n"                                                          \
+    "  %20 = dot %18, %19 : block<16x16 x f32>\n"                                                                 \
+    "  %21 = add %15, %20 : block<16x16 x f32>\n"                                                                 \
+    "  %22 = addptr %16, 8 : block<16x8 x ptr<f32>>\n"                                                            \
+    "  %23 = addptr %17, 128 : block<8x16 x ptr<f32>>\n"                                                          \
+    "  yield %21, %22, %23\n"
+
 START_TEST(dot_loop_loads_one_iteration_ahead)
 {
     check_prefetch(H TILES LOOP
-                   "  %30 = cmp_lt %6, K : block<1x8 x bool>\n"
-                   "  %18 = load %16, %30, 0.0 : block<16x8 x f32>\n"
-                   "  %19 = load %17, none, none : block<8x16 x f32>\n"
-                   "  %20 = dot %18, %19 : block<16x16 x f32>\n"
-                   "  %21 = add %15, %20 : block<16x16 x f32>\n"
-                   "  %22 = addptr %16, 8 : block<16x8 x ptr<f32>>\n"
-                   "  %23 = addptr %17, 128 : block<8x16 x ptr<f32>>\n"
-                   "  yield %21, %22, %23\n"
+                   DOT_BODY
                    "}\n" STORE,
                    H TILES
                    "%33 = cmp_lt 0, K : bool\n"
@@ -91,6 +96,80 @@ START_TEST(dot_loop_loads_one_iteration_ahead)
                    "  %21 = add %15, %20 : block<16x16 x f32>\n"
                    "  yield %21, %40, %43, %42, %44\n"
                    "}\n" STORE);
+}
+END_TEST
+
+/* A dot of f32 tiles as they are loaded reads them from stages on CUDA
+ * cores too: asked for two, they go two iterations ahead (as the tensor
+ * cores' tiles below); a tile the dot reads through arithmetic stays one
+ * ahead, in registers. */
+START_TEST(f32_dot_tiles_go_two_iterations_ahead)
+{
+    check_prefetch_ahead(H TILES LOOP DOT_BODY "}\n" STORE, 2, H TILES
+                         "%33 = cmp_lt 0, K : bool\n"
+                         "%34 = cmp_lt %6, K : block<1x8 x bool>\n"
+                         "%35 = and %34, %33 : block<1x8 x bool>\n"
+                         "%36 = load %7, %35, 0.0 : block<16x8 x f32>\n"
+                         "%37 = load %13, %33, none : block<8x16 x f32>\n"
+                         "%38 = add 0, 8 : i32\n"
+                         "%39 = cmp_lt %38, K : bool\n"
+                         "%40 = addptr %7, 8 : block<16x8 x ptr<f32>>\n"
+                         "%42 = and %34, %39 : block<1x8 x bool>\n"
+                         "%43 = load %40, %42, 0.0 : block<16x8 x f32>\n"
+                         "%44 = addptr %13, 128 : block<8x16 x ptr<f32>>\n"
+                         "%45 = load %44, %39, none : block<8x16 x f32>\n"
+                         "%24, %25, %26, %58, %60, %62, %64 = for %14 in range(0, K, 8) iter_args(%15 = %0, %16 = %7, %17 = %13, %57 = %36, %59 = %43, %61 = %37, %63 = %45) : block<16x16 x f32>, block<16x8 x ptr<f32>>, block<8x16 x ptr<f32>>, block<16x8 x f32>, block<16x8 x f32>, block<8x16 x f32>, block<8x16 x f32> {\n"
+                         "  %48 = add %14, 16 : i32\n"
+                         "  %49 = cmp_lt %48, K : bool\n"
+                         "  %50 = addptr %16, 8 : block<16x8 x ptr<f32>>\n"
+                         "  %51 = addptr %50, 8 : block<16x8 x ptr<f32>>\n"
+                         "  %52 = and %34, %49 : block<1x8 x bool>\n"
+                         "  %53 = load %51, %52, 0.0 : block<16x8 x f32>\n"
+                         "  %54 = addptr %17, 128 : block<8x16 x ptr<f32>>\n"
+                         "  %55 = addptr %54, 128 : block<8x16 x ptr<f32>>\n"
+                         "  %56 = load %55, %49, none : block<8x16 x f32>\n"
+                         "  %20 = dot %57, %61 : block<16x16 x f32>\n"
+                         "  %21 = add %15, %20 : block<16x16 x f32>\n"
+                         "  yield %21, %50, %54, %59, %53, %63, %56\n"
+                         "}\n" STORE);
+}
+END_TEST
+
+START_TEST(tile_read_through_arithmetic_stays_one_ahead)
+{
+    check_prefetch_ahead(H TILES LOOP
+                         "  %18 = load %16, none, none : block<16x8 x f32>\n"
+                         "  %27 = mul %18, 2.0 : block<16x8 x f32>\n"
+                         "  %19 = load %17, none, none : block<8x16 x f32>\n"
+                         "  %20 = dot %27, %19 : block<16x16 x f32>\n"
+                         "  %21 = add %15, %20 : block<16x16 x f32>\n"
+                         "  %22 = addptr %16, 8 : block<16x8 x ptr<f32>>\n"
+                         "  %23 = addptr %17, 128 : block<8x16 x ptr<f32>>\n"
+                         "  yield %21, %22, %23\n"
+                         "}\n" STORE,
+                         2, H TILES
+                         "%33 = cmp_lt 0, K : bool\n"
+                         "%34 = load %7, %33, none : block<16x8 x f32>\n"
+                         "%35 = load %13, %33, none : block<8x16 x f32>\n"
+                         "%36 = add 0, 8 : i32\n"
+                         "%37 = cmp_lt %36, K : bool\n"
+                         "%38 = addptr %13, 128 : block<8x16 x ptr<f32>>\n"
+                         "%39 = load %38, %37, none : block<8x16 x f32>\n"
+                         "%24, %25, %26, %50, %52, %54 = for %14 in range(0, K, 8) iter_args(%15 = %0, %16 = %7, %17 = %13, %49 = %34, %51 = %35, %53 = %39) : block<16x16 x f32>, block<16x8 x ptr<f32>>, block<8x16 x ptr<f32>>, block<16x8 x f32>, block<8x16 x f32>, block<8x16 x f32> {\n"
+                         "  %27 = mul %49, 2.0 : block<16x8 x f32>\n"
+                         "  %40 = add %14, 8 : i32\n"
+                         "  %41 = cmp_lt %40, K : bool\n"
+                         "  %42 = addptr %16, 8 : block<16x8 x ptr<f32>>\n"
+                         "  %43 = load %42, %41, none : block<16x8 x f32>\n"
+                         "  %44 = add %14, 16 : i32\n"
+                         "  %45 = cmp_lt %44, K : bool\n"
+                         "  %46 = addptr %17, 128 : block<8x16 x ptr<f32>>\n"
+                         "  %47 = addptr %46, 128 : block<8x16 x ptr<f32>>\n"
+                         "  %48 = load %47, %45, none : block<8x16 x f32>\n"
+                         "  %20 = dot %27, %51 : block<16x16 x f32>\n"
+                         "  %21 = add %15, %20 : block<16x16 x f32>\n"
+                         "  yield %21, %42, %46, %43, %53, %48\n"
+                         "}\n" STORE);
 }
 END_TEST
 
@@ -286,6 +365,8 @@ int main(void)
     Suite *s = suite_create("prefetch");
     TCase *t = tcase_create("prefetch");
     tcase_add_test(t, dot_loop_loads_one_iteration_ahead);
+    tcase_add_test(t, f32_dot_tiles_go_two_iterations_ahead);
+    tcase_add_test(t, tile_read_through_arithmetic_stays_one_ahead);
     tcase_add_test(t, tensor_core_tiles_go_two_iterations_ahead);
     tcase_add_test(t, loop_that_stores_is_left_alone);
     tcase_add_test(t, loop_without_a_dot_is_left_alone);

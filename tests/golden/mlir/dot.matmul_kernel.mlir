@@ -1,6 +1,6 @@
 module attributes {gpu.container_module} {
   gpu.module @matmul_kernel_module {
-    llvm.mlir.global internal @mt_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4096 x i8>
+    llvm.mlir.global internal @mt_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4608 x i8>
     gpu.func @matmul_kernel(%a: !llvm.ptr, %b: !llvm.ptr, %c: !llvm.ptr, %M: i32, %N: i32, %K: i32, %mt_grid_x: i32, %mt_grid_y: i32, %mt_grid_z: i32) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c31_i32 = arith.constant 31 : i32
       %c5_i32 = arith.constant 5 : i32
@@ -15,8 +15,10 @@ module attributes {gpu.container_module} {
       %cst = arith.constant 0.000000e+00 : f32
       %c16_i32 = arith.constant 16 : i32
       %c-1_i32 = arith.constant -1 : i32
+      %c20_i32 = arith.constant 20 : i32
+      %c160_i32 = arith.constant 160 : i32
       %c128_i32 = arith.constant 128 : i32
-      %c2048_i32 = arith.constant 2048 : i32
+      %c2560_i32 = arith.constant 2560 : i32
       %0 = nvvm.read.ptx.sreg.tid.x : i32
       %lane = arith.andi %0, %c31_i32 : i32
       %1 = nvvm.read.ptx.sreg.tid.x : i32
@@ -267,36 +269,36 @@ module attributes {gpu.container_module} {
             scf.yield %cst : f32
           }
           nvvm.bar.warp.sync %c-1_i32 : i32
-          %33 = arith.muli %base10, %c8_i32 : i32
-          %34 = arith.addi %33, %base5 : i32
-          %35 = arith.muli %slot, %c128_i32 : i32
+          %33 = arith.muli %base5, %c20_i32 : i32
+          %34 = arith.addi %33, %base10 : i32
+          %35 = arith.muli %slot, %c160_i32 : i32
           %36 = arith.addi %35, %34 : i32
           %37 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
           %38 = llvm.getelementptr %37[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
           %39 = llvm.getelementptr %38[%36] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
           llvm.store %c34_0, %39 : f32, !llvm.ptr<3>
           %40 = arith.addi %base10, %c1_i32 : i32
-          %41 = arith.muli %40, %c8_i32 : i32
-          %42 = arith.addi %41, %base5 : i32
-          %43 = arith.muli %slot, %c128_i32 : i32
+          %41 = arith.muli %base5, %c20_i32 : i32
+          %42 = arith.addi %41, %40 : i32
+          %43 = arith.muli %slot, %c160_i32 : i32
           %44 = arith.addi %43, %42 : i32
           %45 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
           %46 = llvm.getelementptr %45[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
           %47 = llvm.getelementptr %46[%44] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
           llvm.store %c34_1, %47 : f32, !llvm.ptr<3>
           %48 = arith.addi %base10, %c2_i32 : i32
-          %49 = arith.muli %48, %c8_i32 : i32
-          %50 = arith.addi %49, %base5 : i32
-          %51 = arith.muli %slot, %c128_i32 : i32
+          %49 = arith.muli %base5, %c20_i32 : i32
+          %50 = arith.addi %49, %48 : i32
+          %51 = arith.muli %slot, %c160_i32 : i32
           %52 = arith.addi %51, %50 : i32
           %53 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
           %54 = llvm.getelementptr %53[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
           %55 = llvm.getelementptr %54[%52] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
           llvm.store %c34_2, %55 : f32, !llvm.ptr<3>
           %56 = arith.addi %base10, %c3_i32 : i32
-          %57 = arith.muli %56, %c8_i32 : i32
-          %58 = arith.addi %57, %base5 : i32
-          %59 = arith.muli %slot, %c128_i32 : i32
+          %57 = arith.muli %base5, %c20_i32 : i32
+          %58 = arith.addi %57, %56 : i32
+          %59 = arith.muli %slot, %c160_i32 : i32
           %60 = arith.addi %59, %58 : i32
           %61 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
           %62 = llvm.getelementptr %61[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
@@ -307,7 +309,7 @@ module attributes {gpu.container_module} {
           %66 = arith.muli %slot, %c128_i32 : i32
           %67 = arith.addi %66, %65 : i32
           %68 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
-          %69 = llvm.getelementptr %68[%c2048_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %69 = llvm.getelementptr %68[%c2560_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
           %70 = llvm.getelementptr %69[%67] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
           llvm.store %c35_0, %70 : f32, !llvm.ptr<3>
           %71 = arith.addi %base25, %c1_i32 : i32
@@ -316,7 +318,7 @@ module attributes {gpu.container_module} {
           %74 = arith.muli %slot, %c128_i32 : i32
           %75 = arith.addi %74, %73 : i32
           %76 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
-          %77 = llvm.getelementptr %76[%c2048_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %77 = llvm.getelementptr %76[%c2560_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
           %78 = llvm.getelementptr %77[%75] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
           llvm.store %c35_1, %78 : f32, !llvm.ptr<3>
           %79 = arith.addi %base25, %c2_i32 : i32
@@ -325,7 +327,7 @@ module attributes {gpu.container_module} {
           %82 = arith.muli %slot, %c128_i32 : i32
           %83 = arith.addi %82, %81 : i32
           %84 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
-          %85 = llvm.getelementptr %84[%c2048_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %85 = llvm.getelementptr %84[%c2560_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
           %86 = llvm.getelementptr %85[%83] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
           llvm.store %c35_2, %86 : f32, !llvm.ptr<3>
           %87 = arith.addi %base25, %c3_i32 : i32
@@ -334,39 +336,80 @@ module attributes {gpu.container_module} {
           %90 = arith.muli %slot, %c128_i32 : i32
           %91 = arith.addi %90, %89 : i32
           %92 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
-          %93 = llvm.getelementptr %92[%c2048_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %93 = llvm.getelementptr %92[%c2560_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
           %94 = llvm.getelementptr %93[%91] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
           llvm.store %c35_3, %94 : f32, !llvm.ptr<3>
           nvvm.bar.warp.sync %c-1_i32 : i32
-          %95:2 = scf.for %k58 = %c0_i32 to %c16_i32 step %c1_i32 iter_args(%acc55_0 = %c33_0, %acc55_1 = %c33_1) -> (f32, f32)  : i32 {
-            %96 = arith.muli %k58, %c8_i32 : i32
-            %97 = arith.addi %96, %base56 : i32
-            %98 = arith.muli %slot, %c128_i32 : i32
+          %95:2 = scf.for %k58 = %c0_i32 to %c16_i32 step %c4_i32 iter_args(%acc55_0 = %c33_0, %acc55_1 = %c33_1) -> (f32, f32)  : i32 {
+            %96 = arith.muli %base56, %c20_i32 : i32
+            %97 = arith.addi %96, %k58 : i32
+            %98 = arith.muli %slot, %c160_i32 : i32
             %99 = arith.addi %98, %97 : i32
             %100 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
             %101 = llvm.getelementptr %100[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
             %102 = llvm.getelementptr %101[%99] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-            %a59_0 = llvm.load %102 : !llvm.ptr<3> -> f32
-            %103 = arith.muli %k58, %c8_i32 : i32
-            %104 = arith.addi %103, %base56 : i32
-            %105 = arith.muli %slot, %c128_i32 : i32
-            %106 = arith.addi %105, %104 : i32
-            %107 = arith.addi %106, %c1_i32 : i32
-            %108 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
-            %109 = llvm.getelementptr %108[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-            %110 = llvm.getelementptr %109[%107] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-            %a59_1 = llvm.load %110 : !llvm.ptr<3> -> f32
-            %111 = arith.muli %k58, %c8_i32 : i32
-            %112 = arith.addi %111, %base57 : i32
-            %113 = arith.muli %slot, %c128_i32 : i32
-            %114 = arith.addi %113, %112 : i32
-            %115 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
-            %116 = llvm.getelementptr %115[%c2048_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-            %117 = llvm.getelementptr %116[%114] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-            %b60_0 = llvm.load %117 : !llvm.ptr<3> -> f32
+            %103 = llvm.load %102 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+            %a59_0 = llvm.extractelement %103[%c0_i32 : i32] : vector<4xf32>
+            %a59_1 = llvm.extractelement %103[%c1_i32 : i32] : vector<4xf32>
+            %a59_2 = llvm.extractelement %103[%c2_i32 : i32] : vector<4xf32>
+            %a59_3 = llvm.extractelement %103[%c3_i32 : i32] : vector<4xf32>
+            %104 = arith.addi %base56, %c1_i32 : i32
+            %105 = arith.muli %104, %c20_i32 : i32
+            %106 = arith.addi %105, %k58 : i32
+            %107 = arith.muli %slot, %c160_i32 : i32
+            %108 = arith.addi %107, %106 : i32
+            %109 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+            %110 = llvm.getelementptr %109[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+            %111 = llvm.getelementptr %110[%108] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %112 = llvm.load %111 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+            %a59_4 = llvm.extractelement %112[%c0_i32 : i32] : vector<4xf32>
+            %a59_5 = llvm.extractelement %112[%c1_i32 : i32] : vector<4xf32>
+            %a59_6 = llvm.extractelement %112[%c2_i32 : i32] : vector<4xf32>
+            %a59_7 = llvm.extractelement %112[%c3_i32 : i32] : vector<4xf32>
+            %113 = arith.muli %k58, %c8_i32 : i32
+            %114 = arith.muli %slot, %c128_i32 : i32
+            %115 = arith.addi %114, %113 : i32
+            %116 = arith.addi %115, %base57 : i32
+            %117 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+            %118 = llvm.getelementptr %117[%c2560_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+            %119 = llvm.getelementptr %118[%116] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %b60_0 = llvm.load %119 : !llvm.ptr<3> -> f32
             %acc55_0_0 = math.fma %a59_0, %b60_0, %acc55_0 : f32
-            %acc55_1_1 = math.fma %a59_1, %b60_0, %acc55_1 : f32
-            scf.yield %acc55_0_0, %acc55_1_1 : f32, f32
+            %acc55_1_1 = math.fma %a59_4, %b60_0, %acc55_1 : f32
+            %120 = arith.addi %k58, %c1_i32 : i32
+            %121 = arith.muli %120, %c8_i32 : i32
+            %122 = arith.muli %slot, %c128_i32 : i32
+            %123 = arith.addi %122, %121 : i32
+            %124 = arith.addi %123, %base57 : i32
+            %125 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+            %126 = llvm.getelementptr %125[%c2560_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+            %127 = llvm.getelementptr %126[%124] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %b60_0_2 = llvm.load %127 : !llvm.ptr<3> -> f32
+            %acc55_0_3 = math.fma %a59_1, %b60_0_2, %acc55_0_0 : f32
+            %acc55_1_4 = math.fma %a59_5, %b60_0_2, %acc55_1_1 : f32
+            %128 = arith.addi %k58, %c2_i32 : i32
+            %129 = arith.muli %128, %c8_i32 : i32
+            %130 = arith.muli %slot, %c128_i32 : i32
+            %131 = arith.addi %130, %129 : i32
+            %132 = arith.addi %131, %base57 : i32
+            %133 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+            %134 = llvm.getelementptr %133[%c2560_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+            %135 = llvm.getelementptr %134[%132] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %b60_0_5 = llvm.load %135 : !llvm.ptr<3> -> f32
+            %acc55_0_6 = math.fma %a59_2, %b60_0_5, %acc55_0_3 : f32
+            %acc55_1_7 = math.fma %a59_6, %b60_0_5, %acc55_1_4 : f32
+            %136 = arith.addi %k58, %c3_i32 : i32
+            %137 = arith.muli %136, %c8_i32 : i32
+            %138 = arith.muli %slot, %c128_i32 : i32
+            %139 = arith.addi %138, %137 : i32
+            %140 = arith.addi %139, %base57 : i32
+            %141 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+            %142 = llvm.getelementptr %141[%c2560_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+            %143 = llvm.getelementptr %142[%140] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %b60_0_8 = llvm.load %143 : !llvm.ptr<3> -> f32
+            %acc55_0_9 = math.fma %a59_3, %b60_0_8, %acc55_0_6 : f32
+            %acc55_1_10 = math.fma %a59_7, %b60_0_8, %acc55_1_7 : f32
+            scf.yield %acc55_0_9, %acc55_1_10 : f32, f32
           }
           scf.yield %95#0, %95#1, %v44_0, %v44_1, %v44_2, %v44_3, %v52_0, %v52_1, %v52_2, %v52_3 : f32, f32, f32, f32, f32, f32, f32, f32, f32, f32
         }
