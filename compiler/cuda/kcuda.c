@@ -566,10 +566,8 @@ static void decl(Pr *p, const KStmt *s)
 static void shared_address(Pr *p, const KStmt *s, KVarId smem, const KExpr *at)
 {
     line_start(p, s);
-    mt_buf_printf(p->b,
-                  "{ unsigned mt_sa; asm(\"{ .reg .u64 mt_t; cvta.to.shared.u64 mt_t, %%1; cvt.u32.u64 %%0, mt_t; }\" : "
-                  "\"=r\"(mt_sa) : \"l\"(&%s[%s]));\n",
-                  p->names[smem], expr_text(p, at));
+    mt_buf_printf(p->b, "{ unsigned mt_sa = (unsigned)__cvta_generic_to_shared(&%s[%s]);\n", p->names[smem],
+                  expr_text(p, at));
     line_start(p, NULL);
 }
 
@@ -639,8 +637,7 @@ static void mma(Pr *p, const KStmt *s)
 static const char wgmma_desc_fn[] =
     "static __device__ __forceinline__ unsigned long long mt_wgmma_desc(const void *p, unsigned lbo, unsigned sbo,\n"
     "                                                                   unsigned long long mode) {\n"
-    "    unsigned a;\n"
-    "    asm(\"{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }\" : \"=r\"(a) : \"l\"(p));\n"
+    "    unsigned a = (unsigned)__cvta_generic_to_shared(p);\n"
     "    return (unsigned long long)((a & 0x3FFFF) >> 4) | (unsigned long long)(lbo >> 4) << 16 |\n"
     "           (unsigned long long)(sbo >> 4) << 32 | mode << 62;\n"
     "}\n";

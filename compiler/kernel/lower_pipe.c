@@ -258,13 +258,16 @@ static const KExpr *stage_at(Lw *L, const LRing *r, const KExpr *stage)
     return k_add(L->c, r->share, k_mul(L->c, stage, k_int(L->c, MT_DT_I32, r->stage_elems)));
 }
 
-/* (s + t) % S of the loop's stage counter. */
+/* (s + t) % S of the loop's stage counter, as a select: s < S and t < S. */
 static const KExpr *stage_after(Lw *L, const LPipe *p, uint32_t t)
 {
     MtCtx *c = L->c;
     const KExpr *s = k_ref(c, L->kf, p->stage);
-    return t ? k_op(c, K_REM, MT_DT_I32, k_add(c, s, k_int(c, MT_DT_I32, t)), k_int(c, MT_DT_I32, p->stages), NULL)
-             : s;
+    if (!t)
+        return s;
+    const KExpr *sum = k_add(c, s, k_int(c, MT_DT_I32, t));
+    return k_op(c, K_SELECT, MT_DT_I32, k_op(c, K_LT, MT_DT_I32, sum, k_int(c, MT_DT_I32, p->stages), NULL), sum,
+                k_add(c, s, k_int(c, MT_DT_I32, (int64_t)t - p->stages)));
 }
 
 void lw_pipe_load(Lw *L, const MtInst *in)
