@@ -422,7 +422,7 @@ static int tiles_before_loop(const cJSON *doc)
         loop++;
     ck_assert_ptr_nonnull(loop);
     int n = 0;
-    for (const char *word = "load \0= cp.async"; *word; word += strlen(word) + 1)
+    for (const char *word = "load \0= cp.async\0"; *word; word += strlen(word) + 1)
         for (const char *p = strstr(text, word); p && p < loop; p = strstr(p + 1, word))
             n++;
     return n;
