@@ -420,6 +420,32 @@ static void stage(Lw *L, KVarId sm, const KExpr *slot, const LVal *x, const LTil
     }
 }
 
+/* The operands x[i] that are not in a pipeline's stage (registers, or
+ * uniform) staged here, into scratch shared memory laid out as tiles[i]
+ * (values converted to dt, rounded to TF32 with tf32), between barriers;
+ * with proxy, made visible to the tensor core's reads (wgmma). x[i]
+ * becomes the staged tile. */
+static void stage_held(Lw *L, LVal *x, const LTileShape *tiles, MtDtype dt, bool tf32, bool proxy)
+{
+    if (x[0].kind == LV_STAGED && x[1].kind == LV_STAGED)
+        return;
+    LVal held[2] = {x[0], x[1]};
+    lw_scratch_begin(L);
+    for (int i = 0; i < 2; i++)
+        if (held[i].kind != LV_STAGED) {
+            x[i] = (LVal){.kind = LV_STAGED, .tile = tiles[i]};
+            x[i].smem = lw_shared_aligned(L, dt, lw_tile_elems(&tiles[i]), lw_tile_align(&tiles[i]),
+                                          i ? "dot_b" : "dot_a", &x[i].at);
+        }
+    k_barrier(&L->b);
+    for (int i = 0; i < 2; i++)
+        if (held[i].kind != LV_STAGED)
+            stage(L, x[i].smem, x[i].at, &held[i], &x[i].tile, dt, false, tf32);
+    if (proxy)
+        k_stmt(&L->b, KST_PROXY_FENCE);
+    k_barrier(&L->b);
+}
+
 /* The dot's accumulators, in ll: the addend of the add it feeds (acc +
  * tl.dot(a, b), which is tl.dot(a, b, acc)) when that is lowered already
  * -- the add is then this dot's result -- else zero. */
@@ -585,28 +611,9 @@ static void wgmma_dot(Lw *L, const MtInst *in, MtDtype half, const WgPlan *p)
     int32_t K = mt_val_ty(L->f, in->args[0])->shape[1];
     /* the halves the operands were widened from: in a stage, or staged
      * here from registers */
-    LVal x[2], held[2];
-    bool staged = true;
-    for (int i = 0; i < 2; i++) {
-        held[i] = lw_get_any(L, L->def[in->args[i]]->args[0]);
-        x[i] = held[i];
-        staged &= held[i].kind == LV_STAGED;
-    }
-    if (!staged) {
-        lw_scratch_begin(L);
-        for (int i = 0; i < 2; i++)
-            if (held[i].kind != LV_STAGED) {
-                x[i] = (LVal){.kind = LV_STAGED, .tile = lw_dot_operand_tile(L, in, i)};
-                x[i].smem = lw_shared_aligned(L, half, lw_tile_elems(&x[i].tile), lw_tile_align(&x[i].tile),
-                                              i ? "dot_b" : "dot_a", &x[i].at);
-            }
-        k_barrier(&L->b);
-        for (int i = 0; i < 2; i++)
-            if (held[i].kind != LV_STAGED)
-                stage(L, x[i].smem, x[i].at, &held[i], &x[i].tile, half, false, false);
-        k_stmt(&L->b, KST_PROXY_FENCE);
-        k_barrier(&L->b);
-    }
+    LVal x[2] = {lw_get_any(L, L->def[in->args[0]]->args[0]), lw_get_any(L, L->def[in->args[1]]->args[0])};
+    const LTileShape tiles[2] = {lw_dot_operand_tile(L, in, 0), lw_dot_operand_tile(L, in, 1)};
+    stage_held(L, x, tiles, half, false, true);
     /* a loop's accumulator added into in place stays in flight until the
      * next iteration's wgmmas (lower_pipe.c), else the dot waits for its own */
     LPipe *pipe = lw_pipe_accumulating(L, in);
@@ -701,21 +708,8 @@ static void cuda_core_dot(Lw *L, const MtInst *in)
     const MtLinear *ll = L->home[in->dst];
     /* the operands where a pipeline's stages hold them, or staged here */
     LVal x[2] = {lw_get_any(L, in->args[0]), lw_get_any(L, in->args[1])};
-    if (x[0].kind != LV_STAGED || x[1].kind != LV_STAGED) {
-        bool tf32 = in->attr.mode == MT_DOT_TF32;
-        lw_scratch_begin(L);
-        LVal held[2] = {x[0], x[1]};
-        for (int i = 0; i < 2; i++)
-            if (held[i].kind != LV_STAGED) {
-                x[i] = (LVal){.kind = LV_STAGED, .tile = cuda_core_tile(dt, i ? bt : at, i)};
-                x[i].smem = lw_shared(L, dt, lw_tile_elems(&x[i].tile), i ? "dot_b" : "dot_a", &x[i].at);
-            }
-        k_barrier(&L->b);
-        for (int i = 0; i < 2; i++)
-            if (held[i].kind != LV_STAGED)
-                stage(L, x[i].smem, x[i].at, &held[i], &x[i].tile, dt, false, tf32);
-        k_barrier(&L->b);
-    }
+    const LTileShape tiles[2] = {cuda_core_tile(dt, at, 0), cuda_core_tile(dt, bt, 1)};
+    stage_held(L, x, tiles, dt, in->attr.mode == MT_DOT_TF32, false);
     /* The micro-tile: the distinct row and column offsets of the registers. */
     uint32_t n = mt_ll_nregs(ll), nrow = 0, ncol = 0;
     int32_t *rows = mt_arena_alloc(&c->arena, n * sizeof *rows), *cols = mt_arena_alloc(&c->arena, n * sizeof *cols);

@@ -46,8 +46,8 @@
  * tile on tensor cores), every other slot's one use is the yield, the
  * loop's results for the slots are unused, and every load of it has an
  * `other` of zero (or none) and moves 4, 8 or 16 bytes per access in the
- * default layout of its tile. Other chains stay in
- * registers, as the prefetch pass left them. */
+ * default layout of its tile. Other chains stay in registers, as the
+ * prefetch pass left them. */
 #include <math.h>
 
 #include "lower.h"
