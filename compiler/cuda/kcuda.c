@@ -645,28 +645,38 @@ static const char wgmma_desc_fn[] =
 /* The descriptor's swizzle mode for a width of W bytes. */
 static unsigned swizzle_mode(unsigned w) { return w == 128 ? 1 : w == 64 ? 2 : 3; }
 
-/* One warpgroup's wgmma: n / 2 accumulators in place, the descriptors of
- * A (K-major: its leading offset unused, 16) and of B (N-major: the
- * transpose bit), scale-d true (accumulate). */
+/* One warpgroup's wgmma: n / 2 accumulators in place, scale-d true
+ * (accumulate). Halves: the descriptors of A (K-major: its leading
+ * offset unused, 16) and of B (N-major: the transpose bit). TF32: A's
+ * four registers, as raw f32 bits, and B's descriptor (K-major; TF32
+ * takes no transpose bits). */
 static void wgmma(Pr *p, const KStmt *s)
 {
     MtBuf *b = p->b;
     unsigned n = s->u.wg.n, regs = n / 2, first = s->u.wg.acc_first;
     const char *acc = p->names[s->u.wg.acc];
-    const char *ty = s->u.wg.in_dt == MT_DT_BF16 ? "bf16" : "f16";
+    bool rs = s->u.wg.a_in_regs;
+    const char *ty = s->u.wg.in_dt == MT_DT_F32 ? "tf32" : s->u.wg.in_dt == MT_DT_BF16 ? "bf16" : "f16";
     line_start(p, s);
-    mt_buf_printf(b, "{ const unsigned long long mt_da = mt_wgmma_desc(&%s[%s], 16u, %uu, %uull);\n",
-                  p->names[s->u.wg.a], expr_text(p, s->u.wg.a_at), s->u.wg.a_sbo, swizzle_mode(s->u.wg.a_swizzle));
+    mt_buf_puts(b, "{ ");
+    if (!rs) {
+        mt_buf_printf(b, "const unsigned long long mt_da = mt_wgmma_desc(&%s[%s], 16u, %uu, %uull);\n",
+                      p->names[s->u.wg.a], expr_text(p, s->u.wg.a_at), s->u.wg.a_sbo, swizzle_mode(s->u.wg.a_swizzle));
+        line_start(p, NULL);
+        mt_buf_puts(b, "  ");
+    }
+    mt_buf_printf(b, "const unsigned long long mt_db = mt_wgmma_desc(&%s[%s], %uu, %uu, %uull);\n",
+                  p->names[s->u.wg.b], expr_text(p, s->u.wg.b_at), s->u.wg.b_k_major ? 16u : s->u.wg.b_lbo,
+                  s->u.wg.b_sbo, swizzle_mode(s->u.wg.b_swizzle));
     line_start(p, NULL);
-    mt_buf_printf(b, "  const unsigned long long mt_db = mt_wgmma_desc(&%s[%s], %uu, %uu, %uull);\n",
-                  p->names[s->u.wg.b], expr_text(p, s->u.wg.b_at), s->u.wg.b_lbo, s->u.wg.b_sbo,
-                  swizzle_mode(s->u.wg.b_swizzle));
-    line_start(p, NULL);
-    mt_buf_printf(b, "  asm volatile(\"{ .reg .pred p; setp.ne.b32 p, 1, 0; wgmma.mma_async.sync.aligned.m64n%uk16.f32.%s.%s {",
-                  n, ty, ty);
+    mt_buf_printf(b, "  asm volatile(\"{ .reg .pred p; setp.ne.b32 p, 1, 0; wgmma.mma_async.sync.aligned.m64n%uk%d.f32.%s.%s {",
+                  n, k_wgmma_k(s), ty, ty);
     for (unsigned i = 0; i < regs; i++)
         mt_buf_printf(b, "%s%%%u", i ? "," : "", i);
-    mt_buf_printf(b, "}, %%%u, %%%u, p, 1, 1, 0, 1; }\"\n", regs, regs + 1);
+    if (rs)
+        mt_buf_printf(b, "}, {%%%u,%%%u,%%%u,%%%u}, %%%u, p, 1, 1; }\"\n", regs, regs + 1, regs + 2, regs + 3, regs + 4);
+    else
+        mt_buf_printf(b, "}, %%%u, %%%u, p, 1, 1, 0, 1; }\"\n", regs, regs + 1);
     line_start(p, NULL);
     mt_buf_puts(b, "    :");
     for (unsigned i = 0; i < regs; i++) {
@@ -679,7 +689,15 @@ static void wgmma(Pr *p, const KStmt *s)
     }
     mt_buf_puts(b, "\n");
     line_start(p, NULL);
-    mt_buf_puts(b, "    : \"l\"(mt_da), \"l\"(mt_db) : \"memory\"); }\n");
+    if (rs) {
+        const char *fa = p->names[s->u.wg.a];
+        unsigned f = s->u.wg.a_first;
+        mt_buf_printf(b, "    : \"r\"(__float_as_uint(%s[%u])), \"r\"(__float_as_uint(%s[%u])), \"r\"(__float_as_uint(%s[%u])), "
+                      "\"r\"(__float_as_uint(%s[%u])), \"l\"(mt_db) : \"memory\"); }\n",
+                      fa, f, fa, f + 1, fa, f + 2, fa, f + 3);
+    } else {
+        mt_buf_puts(b, "    : \"l\"(mt_da), \"l\"(mt_db) : \"memory\"); }\n");
+    }
 }
 
 /* An empty asm that reads and writes every accumulator: the compiler may

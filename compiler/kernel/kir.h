@@ -133,8 +133,8 @@ typedef enum KStmtKind {
     KST_PROXY_FENCE,          /* this thread's writes to shared memory become visible to the tensor
                                * core's reads of it, which a barrier then orders (fence.proxy.async) */
     KST_WGMMA,                /* one warpgroup's asynchronous tensor-core multiply-add of a 64 x n tile
-                               * (PTX wgmma.mma_async m64nNk16, sm_90a), both operands read from shared
-                               * memory through descriptors: see u.wg */
+                               * (PTX wgmma.mma_async m64nNk16 of halves, m64nNk8 of TF32, sm_90a), B (and
+                               * A of halves) read from shared memory through descriptors: see u.wg */
     KST_WGMMA_FENCE,          /* the accumulators u.wg.acc as written before it are what the next
                                * KST_WGMMA reads (wgmma.fence) */
     KST_WGMMA_COMMIT,         /* the warpgroup's KST_WGMMAs since the last commit form a group */
@@ -197,26 +197,37 @@ struct KStmt {
          *     B[k][c] = b[b_first + k / 4] of lane 4 c + k % 4. */
         struct { KVarId acc, a, b; const KExpr *index; uint32_t a_first, b_first; uint8_t in_dt; } mma;
         /* For the warpgroup of this thread (threads 128w to 128w + 127 of
-         * the block): D[r][c] += sum over k < 16 of A[r][k] * B[k][c] for
+         * the block): D[r][c] += sum over k < K of A[r][k] * B[k][c] for
          * r < 64, c < n, with D the warpgroup's accumulators in
          * acc[acc_first ..], wgmma's layout: thread t of the warpgroup holds
          * element i < n / 2 at row 16 (t / 32) + (t % 32) / 4 + 8 ((i / 2) % 2),
-         * column 8 (i / 4) + 2 (t % 4) + i % 2. A and B are halves of in_dt
-         * in shared memory, each in a canonical layout of swizzle width
-         * a_swizzle / b_swizzle bytes W (32, 64 or 128), starting at element
-         * a_at / b_at of smem (the descriptor's start address, its byte
-         * address s). With e the element size, A's [r][k] is at byte
+         * column 8 (i / 4) + 2 (t % 4) + i % 2. in_dt f16 or bf16: K = 16,
+         * A and B halves in shared memory; in_dt f32 (TF32): K = 8, A in
+         * registers (a_in_regs), B in shared memory, K-major (b_k_major),
+         * the tensor core reading each value's TF32 bits (the 13 low bits
+         * of its mantissa dropped). In shared memory an operand is in a
+         * canonical layout of swizzle width a_swizzle / b_swizzle bytes W
+         * (32, 64 or 128), starting at element a_at / b_at of smem (the
+         * descriptor's start address, its byte address s). With e the
+         * element size, A's [r][k] is at byte
          *     s + (r / 8) a_sbo + (r % 8) W + k e                 (K-major)
          * and B's [k][c], N-major (the tile as it is, [K][N]), at
          *     s + (c e / W) b_lbo + (c e % W) + (k / 8) b_sbo + (k % 8) W,
+         * or K-major (b_k_major: the tile [N][K]) at
+         *     s + (c / 8) b_sbo + (c % 8) W + k e,
          * each address x then swizzled as the hardware does it, on the
-         * pool's absolute addresses: bits 4 .. of x XOR ((x >> 7) & (W / 16 - 1)). */
+         * pool's absolute addresses: bits 4 .. of x XOR ((x >> 7) & (W / 16 - 1)).
+         * A in registers is mma.sync m16n8k8's A fragment for each warp w
+         * of the warpgroup, its rows at 16 w: A[r][k] is register
+         * a[a_first + (r % 16) / 8 + 2 (k / 4)] of the warpgroup's thread
+         * 32 (r / 16) + 4 (r % 8) + k % 4. */
         struct {
             KVarId acc, a, b;
             const KExpr *a_at, *b_at;
-            uint32_t acc_first, a_sbo, b_lbo, b_sbo, pending;
+            uint32_t acc_first, a_first, a_sbo, b_lbo, b_sbo, pending;
             uint16_t n;
             uint8_t in_dt, a_swizzle, b_swizzle;
+            bool a_in_regs, b_k_major;
         } wg;
         KAtomic atomic;
         struct { KVarId smem, ptr; const KExpr *smem_at, *index, *mask; uint8_t bytes; } cp;
@@ -226,6 +237,9 @@ struct KStmt {
 
 /* The k extent of one KST_MMA: 8 for TF32 operands, 16 for halves. */
 static inline int k_mma_k(const KStmt *s) { return s->u.mma.in_dt == MT_DT_F32 ? 8 : 16; }
+
+/* The k extent of one KST_WGMMA: 8 for TF32 operands, 16 for halves. */
+static inline int k_wgmma_k(const KStmt *s) { return s->u.wg.in_dt == MT_DT_F32 ? 8 : 16; }
 
 /* One kernel: what a thread block runs. */
 typedef struct KFunc {

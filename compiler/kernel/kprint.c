@@ -204,14 +204,23 @@ static void stmt(MtBuf *b, const KFunc *f, const KStmt *s, int indent)
         mt_buf_puts(b, "fence.proxy.async");
         break;
     case KST_WGMMA:
-        /* wgmma.m64n128k16.f16 acc[0:64] += stage[at] swizzle 128 sbo 1024 x stage5[at] swizzle 128 lbo 8192 sbo 1024 */
-        mt_buf_printf(b, "wgmma.m64n%uk16.%s %s[%u:%u] += %s[", s->u.wg.n, tyname((MtDtype)s->u.wg.in_dt),
+        /* wgmma.m64n128k16.f16 acc[0:64] += stage[at] swizzle 128 sbo 1024 x stage5[at] swizzle 128 lbo 8192 sbo 1024
+         * wgmma.m64n128k8.tf32 acc[0:64] += fa[0:4] x stage[at] k-major swizzle 128 sbo 1024 */
+        mt_buf_printf(b, "wgmma.m64n%uk%d.%s %s[%u:%u] += %s[", s->u.wg.n, k_wgmma_k(s),
+                      s->u.wg.in_dt == MT_DT_F32 ? "tf32" : tyname((MtDtype)s->u.wg.in_dt),
                       k_var_at(f, s->u.wg.acc)->name, s->u.wg.acc_first, s->u.wg.acc_first + s->u.wg.n / 2u,
                       k_var_at(f, s->u.wg.a)->name);
-        expr(b, f, s->u.wg.a_at);
-        mt_buf_printf(b, "] swizzle %u sbo %u x %s[", s->u.wg.a_swizzle, s->u.wg.a_sbo, k_var_at(f, s->u.wg.b)->name);
+        if (s->u.wg.a_in_regs) {
+            mt_buf_printf(b, "%u:%u] x %s[", s->u.wg.a_first, s->u.wg.a_first + 4, k_var_at(f, s->u.wg.b)->name);
+        } else {
+            expr(b, f, s->u.wg.a_at);
+            mt_buf_printf(b, "] swizzle %u sbo %u x %s[", s->u.wg.a_swizzle, s->u.wg.a_sbo, k_var_at(f, s->u.wg.b)->name);
+        }
         expr(b, f, s->u.wg.b_at);
-        mt_buf_printf(b, "] swizzle %u lbo %u sbo %u", s->u.wg.b_swizzle, s->u.wg.b_lbo, s->u.wg.b_sbo);
+        if (s->u.wg.b_k_major)
+            mt_buf_printf(b, "] k-major swizzle %u sbo %u", s->u.wg.b_swizzle, s->u.wg.b_sbo);
+        else
+            mt_buf_printf(b, "] swizzle %u lbo %u sbo %u", s->u.wg.b_swizzle, s->u.wg.b_lbo, s->u.wg.b_sbo);
         break;
     case KST_WGMMA_FENCE:
         mt_buf_printf(b, "wgmma.fence %s", k_var_at(f, s->u.wg.acc)->name);

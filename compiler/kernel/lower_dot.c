@@ -178,33 +178,42 @@ static uint8_t swizzle_for(int64_t bytes)
     return bytes == 32 || bytes == 64 ? (uint8_t)bytes : bytes % 128 == 0 ? 128 : 0;
 }
 
-/* How a dot runs on the warpgroups. */
+/* How a dot runs on the warpgroups, in the wgmma's own terms: its rows
+ * are the result's M, or with `swapped` (TF32: the product runs as
+ * C^T = B^T A^T) its N. */
 typedef struct WgPlan {
-    int32_t wm, wn;           /* warpgroups along M and N */
-    int32_t tm, tn;           /* a warpgroup's tile */
-    uint8_t a_swizzle, b_swizzle;
+    bool swapped;
+    int32_t wr, wc;           /* warpgroups along the wgmma's rows and columns */
+    int32_t tr, tc;           /* a warpgroup's tile: tr rows (64 per wgmma) by tc columns */
+    uint8_t a_swizzle, b_swizzle; /* the dot's A and B tiles' (0: B read as mma.sync's, padded) */
 } WgPlan;
 
-/* Whether a dot of halves runs on the warpgroups (the file's comment),
- * and how: as many warpgroups along M as its 64-row steps allow. */
-static bool wgmma_plan(const Lw *L, const MtInst *in, MtDtype half, int warps, WgPlan *p)
+/* Whether a dot of halves, or of TF32, runs on the warpgroups (the
+ * file's comment), and how: as many warpgroups along the rows as their
+ * 64-row steps allow. */
+static bool wgmma_plan(const Lw *L, const MtInst *in, MtDtype dt, int warps, WgPlan *p)
 {
-    if (L->sm != 90 || warps % 4 || (half != MT_DT_F16 && half != MT_DT_BF16))
+    if (L->sm != 90 || warps % 4 || (dt != MT_DT_F16 && dt != MT_DT_BF16 && dt != MT_DT_F32))
         return false;
     const MtType *at = mt_val_ty(L->f, in->args[0]);
     int32_t M = in->ty->shape[0], N = in->ty->shape[1], K = at->shape[1], groups = warps / 4;
-    p->a_swizzle = swizzle_for((int64_t)K * 2);
-    p->b_swizzle = swizzle_for((int64_t)N * 2);
-    if (!p->a_swizzle || !p->b_swizzle || K % 16)
+    int64_t esize = (int64_t)mt_dtype_info(dt)->size;
+    p->swapped = dt == MT_DT_F32;
+    int32_t rows = p->swapped ? N : M, cols = p->swapped ? M : N;
+    p->a_swizzle = swizzle_for(K * esize);
+    p->b_swizzle = p->swapped ? 0 : swizzle_for(N * esize);
+    if (!p->a_swizzle || (!p->swapped && !p->b_swizzle) || K % (p->swapped ? 8 : 16))
         return false;
-    p->wm = 1;
-    while (p->wm * 2 <= groups && M % (64 * p->wm * 2) == 0)
-        p->wm *= 2;
-    p->wn = groups / p->wm;
-    p->tm = M / p->wm;
-    p->tn = N / p->wn;
-    return M % (64 * p->wm) == 0 && N % p->wn == 0 && p->tn % 8 == 0 && p->tn <= 256 &&
-           (p->wn == 1 || (p->tn * 2) % p->b_swizzle == 0);
+    p->wr = 1;
+    while (p->wr * 2 <= groups && rows % (64 * p->wr * 2) == 0)
+        p->wr *= 2;
+    p->wc = groups / p->wr;
+    p->tr = rows / p->wr;
+    p->tc = cols / p->wc;
+    /* an N-major B's columns split at its swizzle atoms; a K-major one's
+     * at any 8 rows */
+    return rows % (64 * p->wr) == 0 && cols % p->wc == 0 && p->tc % 8 == 0 && p->tc <= 256 &&
+           (p->wc == 1 || p->swapped || (p->tc * esize) % p->b_swizzle == 0);
 }
 
 /* How the CUDA cores read an operand of dt: A [M][K + pad], B [K][N]. */
@@ -222,8 +231,9 @@ LTileShape lw_dot_operand_tile(Lw *L, const MtInst *dot, int operand)
     if (!lw_dot_on_tensor_cores(L, dot, &dt))
         return cuda_core_tile(MT_DT_F32, t, operand);
     WgPlan p;
-    if (wgmma_plan(L, dot, dt, L->warps, &p))
-        return (LTileShape){.rows = t->shape[0], .cols = t->shape[1], .swizzle = operand ? p.b_swizzle : p.a_swizzle,
+    uint8_t swizzle = !wgmma_plan(L, dot, dt, L->warps, &p) ? 0 : operand ? p.b_swizzle : p.a_swizzle;
+    if (swizzle)
+        return (LTileShape){.rows = t->shape[0], .cols = t->shape[1], .swizzle = swizzle,
                             .esize = (uint8_t)mt_dtype_info(dt)->size};
     return padded_tile(dt, t->shape[0], t->shape[1], dt == MT_DT_F32 && operand == 1);
 }
@@ -276,11 +286,11 @@ static bool warpgroup_plan(Lw *L, const MtInst *in, int warps, MtDtype *half, Wg
     return L->tensor_cores && mt_dot_suits_tensor_cores(L->f, in, half) && wgmma_plan(L, in, *half, warps, p);
 }
 
-bool lw_dot_on_warpgroups(Lw *L, const MtInst *in)
+bool lw_dot_in_flight(Lw *L, const MtInst *in)
 {
     MtDtype half;
     WgPlan p;
-    return warpgroup_plan(L, in, L->warps, &half, &p);
+    return warpgroup_plan(L, in, L->warps, &half, &p) && !p.swapped;
 }
 
 bool lw_dot_suits_warpgroups(Lw *L, const MtInst *in)
@@ -308,13 +318,16 @@ bool lw_dot_reads_stages(Lw *L, const MtInst *in, MtDtype *operand_dt)
 }
 
 /* The accumulator layout of tensor-core tiles of 16 x 8 per warp (the
- * file's comment): register bit 0 is column + 1, lanes 0-1 columns + 2,
- * + 4, lanes 2-4 rows + 1, + 2, + 4, register bit 1 row + 8, then
- * register bits for the 8-column steps of a tm x tn tile and its 16-row
- * steps past the first `warp_rows` (warps that split the tile's rows 16
- * at a time: a warpgroup's 2 bits, none for mma.sync), then warp bits for
- * those, for the tiles along M and for the tiles along N. */
-static const MtLinear *fragment_layout(Lw *L, int32_t M, int32_t N, int32_t tm, int32_t tn, int warp_rows)
+ * file's comment) over an M x N result: register bit 0 is column + 1,
+ * lanes 0-1 columns + 2, + 4, lanes 2-4 rows + 1, + 2, + 4, register
+ * bit 1 row + 8, then register bits for the 8-column steps of a tm x tn
+ * tile and its 16-row steps past the first `warp_rows` (warps that split
+ * the tile's rows 16 at a time: a warpgroup's 2 bits, none for
+ * mma.sync), then warp bits for those, for the tiles along M and for the
+ * tiles along N; with `transposed`, the layout of the transpose of that
+ * result (a TF32 warpgroup dot's, whose wgmma rows are the dot's N). */
+static const MtLinear *fragment_layout(Lw *L, int32_t M, int32_t N, int32_t tm, int32_t tn, int warp_rows,
+                                       bool transposed)
 {
     MtLinear l = {.rank = 2, .shape = {M, N}};
     int r = 0;
@@ -336,7 +349,8 @@ static const MtLinear *fragment_layout(Lw *L, int32_t M, int32_t N, int32_t tm, 
     for (int32_t x = tn; x < N; x *= 2)
         l.warp[w][1] = x, w++;
     l.nwarp = (uint8_t)w;
-    return lw_layout(L, l);
+    static const int8_t swap[2] = {1, 0};
+    return lw_layout(L, transposed ? mt_ll_permute(&l, swap) : l);
 }
 
 const MtLinear *lw_dot_layout(Lw *L, const MtInst *in)
@@ -346,10 +360,10 @@ const MtLinear *lw_dot_layout(Lw *L, const MtInst *in)
     MtDtype half;
     WgPlan p;
     if (warpgroup_plan(L, in, L->warps, &half, &p))
-        return fragment_layout(L, M, N, p.tm, p.tn, 2);
+        return p.swapped ? fragment_layout(L, N, M, p.tr, p.tc, 2, true) : fragment_layout(L, M, N, p.tr, p.tc, 2, false);
     if (lw_dot_on_tensor_cores(L, in, &half)) {
         int32_t wm = mma_warps_m(L, M, N);
-        return fragment_layout(L, M, N, M / wm, N / (L->warps / wm), 0);
+        return fragment_layout(L, M, N, M / wm, N / (L->warps / wm), 0, false);
     }
     int64_t threads = 32 * (int64_t)L->warps;
     int64_t per = (int64_t)M * N / threads;
@@ -467,23 +481,25 @@ static LVal start_acc(Lw *L, const MtInst *in, MtDtype dt, const MtLinear *ll)
     return acc;
 }
 
-/* An A fragment (16 rows at r0) or B fragment (8 columns at c0) of TF32
- * for k-step ks, read element by element from the operands in shared
- * memory (A [M][lda]; B transposed [N][ldb] as staged here, or as is
- * [K][ldb] in a pipeline's stage: `b_rows`) in mma.sync m16n8k8's layout:
- * A's four values at rows g, g + 8 and columns t, t + 4 (g = lane / 4,
- * t = lane % 4), B's two at column g and rows t, t + 4; a stage's values
- * are rounded to TF32 as they are read (staging rounds them as it writes). */
+/* An A fragment (16 rows) or B fragment (8 columns) of TF32 in
+ * mma.sync m16n8k8's layout, its first element at base in sm: A's four
+ * values at rows g, g + 8 and k t, t + 4 (g = lane / 4, t = lane % 4),
+ * B's two at column g and k t, t + 4, read element by element from a
+ * tile of pitch ld whose rows are the fragment's rows (A [M][K], B
+ * transposed [N][K] as staged here) or, `transposed`, its k (A^T [K][M],
+ * B as is [K][N] in a pipeline's stage); with round, each value is
+ * rounded to TF32 as it is read (staging rounds them as it writes). */
 static void tf32_fragment(Lw *L, KVarId frag, uint32_t first, KVarId sm, const KExpr *base, int32_t ld, bool is_a,
-                          bool b_rows, bool round)
+                          bool transposed, bool round)
 {
     MtCtx *c = L->c;
+    int64_t row_step = transposed ? 1 : ld, k_step = transposed ? ld : 1;
     const KExpr *g = k_op(c, K_SHR, MT_DT_I32, L->lane, k_int(c, MT_DT_I32, 2), NULL);
     const KExpr *t = k_op(c, K_BAND, MT_DT_I32, L->lane, k_int(c, MT_DT_I32, 3), NULL);
-    const KExpr *at = b_rows ? k_add(c, base, k_add(c, k_mul(c, t, k_int(c, MT_DT_I32, ld)), g))
-                             : k_add(c, base, k_add(c, k_mul(c, g, k_int(c, MT_DT_I32, ld)), t));
+    const KExpr *at = k_add(c, base, k_add(c, k_mul(c, g, k_int(c, MT_DT_I32, row_step)),
+                                           k_mul(c, t, k_int(c, MT_DT_I32, k_step))));
     for (uint32_t q = 0; q < (is_a ? 4u : 2u); q++) {
-        int64_t off = is_a ? (int64_t)(q & 1) * 8 * ld + (q >> 1) * 4 : (int64_t)q * 4 * (b_rows ? ld : 1);
+        int64_t off = is_a ? (int64_t)(q & 1) * 8 * row_step + (q >> 1) * 4 * k_step : (int64_t)q * 4 * k_step;
         const KExpr *e = k_elem(c, L->kf, sm, k_add(c, at, k_int(c, MT_DT_I32, off)));
         k_set(&L->b, frag, k_int(c, MT_DT_I32, first + q), round ? to_tf32(c, e) : e);
     }
@@ -605,18 +621,44 @@ static const KExpr *wgmma_start(Lw *L, const LVal *x, const KExpr *row, const KE
                                 k_int(c, MT_DT_I32, log2i(x->tile.esize)), NULL));
 }
 
-static void wgmma_dot(Lw *L, const MtInst *in, MtDtype half, const WgPlan *p)
+/* B^T's TF32 fragments (wgmma's A in registers, KST_WGMMA's rule) for
+ * every k-step of 8 and every 64 rows of the warpgroup's tile, from B
+ * as it is, [K][N], in x: register 4 (kstep (tr / 64) + m) onwards for
+ * k-step kstep and rows row0 + 64 m. */
+static KVarId transposed_fragments(Lw *L, const LVal *x, int32_t K, const KExpr *row0, int32_t tr)
 {
     MtCtx *c = L->c;
-    int32_t K = mt_val_ty(L->f, in->args[0])->shape[1];
-    /* the halves the operands were widened from: in a stage, or staged
-     * here from registers */
-    LVal x[2] = {lw_get_any(L, L->def[in->args[0]]->args[0]), lw_get_any(L, L->def[in->args[1]]->args[0])};
+    int32_t steps = tr / 64;
+    KVarId fa = k_var(c, L->kf, KV_REGS, MT_DT_F32, (uint32_t)(4 * (K / 8) * steps), lw_name(L, "fa"));
+    k_decl(&L->b, fa, NULL);
+    /* the warp's 16 rows of each 64 */
+    const KExpr *rows = k_add(c, row0, k_mul(c, k_op(c, K_BAND, MT_DT_I32, L->warp, k_int(c, MT_DT_I32, 3), NULL),
+                                             k_int(c, MT_DT_I32, 16)));
+    for (int32_t k0 = 0; k0 < K; k0 += 8)
+        for (int32_t m = 0; m < steps; m++) {
+            const KExpr *base = k_add(c, x->at, k_add(c, k_int(c, MT_DT_I32, (int64_t)k0 * x->tile.ld),
+                                                      k_add(c, rows, k_int(c, MT_DT_I32, 64 * m))));
+            tf32_fragment(L, fa, (uint32_t)(4 * (k0 / 8 * steps + m)), x->smem, base, x->tile.ld, true, true, false);
+        }
+    return fa;
+}
+
+static void wgmma_dot(Lw *L, const MtInst *in, MtDtype dt, const WgPlan *p)
+{
+    MtCtx *c = L->c;
+    int32_t K = mt_val_ty(L->f, in->args[0])->shape[1], kstep = p->swapped ? 8 : 16;
+    /* the f32 operands, or the halves they were widened from: in a
+     * stage, or staged here from registers (as they are: the tensor core
+     * drops TF32's low bits itself) */
+    MtVal v[2];
+    for (int i = 0; i < 2; i++)
+        v[i] = p->swapped ? in->args[i] : L->def[in->args[i]]->args[0];
+    LVal x[2] = {lw_get_any(L, v[0]), lw_get_any(L, v[1])};
     const LTileShape tiles[2] = {lw_dot_operand_tile(L, in, 0), lw_dot_operand_tile(L, in, 1)};
-    stage_held(L, x, tiles, half, false, true);
+    stage_held(L, x, tiles, dt, false, true);
     /* a loop's accumulator added into in place stays in flight until the
      * next iteration's wgmmas (lower_pipe.c), else the dot waits for its own */
-    LPipe *pipe = lw_pipe_accumulating(L, in);
+    LPipe *pipe = p->swapped ? NULL : lw_pipe_accumulating(L, in);
     LVal acc;
     if (pipe) {
         acc = L->val[pipe->acc];
@@ -626,32 +668,47 @@ static void wgmma_dot(Lw *L, const MtInst *in, MtDtype half, const WgPlan *p)
     } else {
         acc = start_acc(L, in, MT_DT_F32, L->home[in->dst]);
     }
-    /* the warpgroup's tile: warpgroup bits along M first, then along N */
+    /* the warpgroup's tile: warpgroup bits along the wgmma's rows first,
+     * then along its columns */
     const KExpr *group = k_op(c, K_SHR, MT_DT_I32, L->warp, k_int(c, MT_DT_I32, 2), NULL), *zero = k_int(c, MT_DT_I32, 0);
-    const KExpr *row0 = p->wm == 1 ? zero
-                                   : k_mul(c, k_op(c, K_BAND, MT_DT_I32, group, k_int(c, MT_DT_I32, p->wm - 1), NULL),
-                                           k_int(c, MT_DT_I32, p->tm));
-    const KExpr *col0 = p->wn == 1 ? zero
-                                   : k_mul(c, k_op(c, K_SHR, MT_DT_I32, group, k_int(c, MT_DT_I32, log2i(p->wm)), NULL),
-                                           k_int(c, MT_DT_I32, p->tn));
+    const KExpr *row0 = p->wr == 1 ? zero
+                                   : k_mul(c, k_op(c, K_BAND, MT_DT_I32, group, k_int(c, MT_DT_I32, p->wr - 1), NULL),
+                                           k_int(c, MT_DT_I32, p->tr));
+    const KExpr *col0 = p->wc == 1 ? zero
+                                   : k_mul(c, k_op(c, K_SHR, MT_DT_I32, group, k_int(c, MT_DT_I32, log2i(p->wr)), NULL),
+                                           k_int(c, MT_DT_I32, p->tc));
+    /* swapped: the wgmma's A is B^T, from registers; its B is A^T, the
+     * dot's A tile read K-major */
+    KVarId fa = p->swapped ? transposed_fragments(L, &x[1], K, row0, p->tr) : 0;
+    const LVal *wa = &x[0], *wb = p->swapped ? &x[0] : &x[1];
     KStmt *fence = k_stmt(&L->b, KST_WGMMA_FENCE);
     fence->u.wg.acc = acc.regs;
-    for (int32_t k0 = 0; k0 < K; k0 += 16)
-        for (int32_t m = 0; m < p->tm / 64; m++) {
+    for (int32_t k0 = 0; k0 < K; k0 += kstep)
+        for (int32_t m = 0; m < p->tr / 64; m++) {
             KStmt *s = k_stmt(&L->b, KST_WGMMA);
             s->u.wg.acc = acc.regs;
-            s->u.wg.acc_first = (uint32_t)(m * p->tn / 2);
-            s->u.wg.n = (uint16_t)p->tn;
-            s->u.wg.in_dt = (uint8_t)half;
-            s->u.wg.a = x[0].smem;
-            s->u.wg.a_at = wgmma_start(L, &x[0], k_add(c, row0, k_int(c, MT_DT_I32, 64 * m)), k_int(c, MT_DT_I32, k0));
-            s->u.wg.a_swizzle = x[0].tile.swizzle;
-            s->u.wg.a_sbo = 8u * x[0].tile.swizzle;
-            s->u.wg.b = x[1].smem;
-            s->u.wg.b_at = wgmma_start(L, &x[1], k_int(c, MT_DT_I32, k0), col0);
-            s->u.wg.b_swizzle = x[1].tile.swizzle;
-            s->u.wg.b_lbo = (uint32_t)x[1].tile.rows * x[1].tile.swizzle;
-            s->u.wg.b_sbo = 8u * x[1].tile.swizzle;
+            s->u.wg.acc_first = (uint32_t)(m * p->tc / 2);
+            s->u.wg.n = (uint16_t)p->tc;
+            s->u.wg.in_dt = (uint8_t)dt;
+            const KExpr *k = k_int(c, MT_DT_I32, k0);
+            if (p->swapped) {
+                s->u.wg.a = fa;
+                s->u.wg.a_in_regs = true;
+                s->u.wg.a_first = (uint32_t)(4 * (k0 / 8 * (p->tr / 64) + m));
+                s->u.wg.b_k_major = true;
+                s->u.wg.b_at = wgmma_start(L, wb, col0, k);
+                s->u.wg.b_sbo = 8u * wb->tile.swizzle;
+            } else {
+                s->u.wg.a = wa->smem;
+                s->u.wg.a_at = wgmma_start(L, wa, k_add(c, row0, k_int(c, MT_DT_I32, 64 * m)), k);
+                s->u.wg.a_swizzle = wa->tile.swizzle;
+                s->u.wg.a_sbo = 8u * wa->tile.swizzle;
+                s->u.wg.b_at = wgmma_start(L, wb, k, col0);
+                s->u.wg.b_lbo = (uint32_t)wb->tile.rows * wb->tile.swizzle;
+                s->u.wg.b_sbo = 8u * wb->tile.swizzle;
+            }
+            s->u.wg.b = wb->smem;
+            s->u.wg.b_swizzle = wb->tile.swizzle;
         }
     k_stmt(&L->b, KST_WGMMA_COMMIT);
     KStmt *wait = k_stmt(&L->b, KST_WGMMA_WAIT);

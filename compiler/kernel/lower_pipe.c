@@ -10,7 +10,8 @@
  * (d + 2 with a dot in flight, below) in shared memory, each holding its
  * tile as the dot reads it (lw_dot_operand_tile, lower_dot.c: row-major
  * with a padded pitch for mma.sync and for A on CUDA cores, as it is for
- * B on CUDA cores, wgmma's swizzled layout for the warpgroups):
+ * B on CUDA cores, wgmma's swizzled layout for the warpgroups, but for
+ * a TF32 one's B, padded, which its threads read):
  *
  *   before the loop   barrier; for t < d: cp.async tile t -> stage t; commit
  *   each iteration    cp.async.wait (d - 1) * rings; [fence.proxy.async]; barrier
@@ -29,9 +30,9 @@
  * edge, or an iteration past the loop's end) writes zeros and reads
  * nothing, as the load's `other` of zero would give.
  *
- * A warpgroup dot (wgmma, lower_dot.c) that adds into a carried
- * accumulator in place leaves its products in flight at the end of an
- * iteration (wgmma.wait 1) and the loop waits for them after it; its
+ * A warpgroup dot of halves (wgmma, lower_dot.c; a TF32 one, its A in
+ * registers, waits for its own) that adds into a carried accumulator in
+ * place leaves its products in flight at the end of an iteration (wgmma.wait 1) and the loop waits for them after it; its
  * ring then has S = d + 2 stages, so that the stage a copy overwrites was
  * read two iterations before, by wgmmas that every warpgroup has waited
  * for by the barrier before the copy (when S stages fit 200 KiB; else
@@ -137,7 +138,7 @@ static MtVal in_place_acc(Lw *L, const MtInst *loop, const MtInst *dot)
 {
     const MtForData *l = loop->loop;
     const MtInst *sum = L->sum_of[dot->dst], *y = l->body.v[l->body.n - 1];
-    if (!lw_dot_on_warpgroups(L, dot) || !sum)
+    if (!lw_dot_in_flight(L, dot) || !sum)
         return 0;
     MtVal acc = sum->args[sum->args[0] == dot->dst];
     const MtValue *x = &L->f->vals[acc];

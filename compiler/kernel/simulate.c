@@ -547,18 +547,34 @@ static void run_mma(Sim *s, uint32_t t, const KStmt *st)
     }
 }
 
-/* Element [r][c] (r < rows of the 64 x 16 A or the 16 x n B) of a
- * wgmma operand, found as the hardware finds it: the canonical layout's
- * byte address (KST_WGMMA's rule) on the pool, swizzled, then the element
- * of the shared array there. */
-static double wgmma_operand(Sim *s, uint32_t t, const KStmt *st, bool is_a, uint32_t r, uint32_t c)
+/* x with the 13 low bits of its mantissa dropped: the TF32 value the
+ * tensor core takes of an f32 (NaN stays NaN). */
+static double tf32_bits(double x)
+{
+    float f = (float)x;
+    if (isnan(f))
+        return x;
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    u &= 0xffffe000u;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* Element [r][c] (r < rows of the 64 x K A or the K x n B) of a wgmma
+ * operand in shared memory, found as the hardware finds it: the
+ * canonical layout's byte address (KST_WGMMA's rule) on the pool,
+ * swizzled, then the element of the shared array there. */
+static double wgmma_shared(Sim *s, uint32_t t, const KStmt *st, bool is_a, uint32_t r, uint32_t c)
 {
     KVarId v = is_a ? st->u.wg.a : st->u.wg.b;
     const KVar *x = &s->f->vars.v[v];
     uint64_t e = mt_dtype_info((MtDtype)x->dt)->size, w = is_a ? st->u.wg.a_swizzle : st->u.wg.b_swizzle;
     uint64_t start = x->offset + (uint64_t)eval(s, t, is_a ? st->u.wg.a_at : st->u.wg.b_at).i * e;
-    uint64_t at = is_a ? start + (r / 8) * st->u.wg.a_sbo + (r % 8) * w + c * e
-                       : start + (c * e / w) * st->u.wg.b_lbo + (c * e % w) + (r / 8) * st->u.wg.b_sbo + (r % 8) * w;
+    uint64_t at = is_a               ? start + (r / 8) * st->u.wg.a_sbo + (r % 8) * w + c * e
+                  : st->u.wg.b_k_major ? start + (c / 8) * st->u.wg.b_sbo + (c % 8) * w + r * e
+                                       : start + (c * e / w) * st->u.wg.b_lbo + (c * e % w) + (r / 8) * st->u.wg.b_sbo +
+                                             (r % 8) * w;
     at ^= ((at >> 7) & (w / 16 - 1)) << 4;
     if (at < x->offset || (at - x->offset) % e) {
         fault(s, mt_sprintf(s->c, "wgmma operand in %s", x->name), (int64_t)at);
@@ -567,16 +583,29 @@ static double wgmma_operand(Sim *s, uint32_t t, const KStmt *st, bool is_a, uint
     return var_slot(s, t, v, (int64_t)((at - x->offset) / e))->f;
 }
 
+/* Element [r][k] of a wgmma's A held in registers by the warpgroup of
+ * thread t (KST_WGMMA's rule). */
+static double wgmma_register(Sim *s, uint32_t t, const KStmt *st, uint32_t r, uint32_t k)
+{
+    uint32_t holder = t - t % 128 + 32 * (r / 16) + 4 * (r % 8) + k % 4;
+    return var_slot(s, holder, st->u.wg.a, st->u.wg.a_first + (r % 16) / 8 + 2 * (k / 4))->f;
+}
+
 /* wgmma for thread t: its n / 2 accumulators, each a sum over k in order
- * with one f32 rounding per step, of its warpgroup's operands. */
+ * with one f32 rounding per step, of its warpgroup's operands (TF32 ones
+ * as the tensor core takes them). */
 static void run_wgmma(Sim *s, uint32_t t, const KStmt *st)
 {
     uint32_t w = (t / 32) % 4, lane = t % 32;
+    bool tf32 = st->u.wg.in_dt == MT_DT_F32;
     for (uint32_t i = 0; i < st->u.wg.n / 2u && !s->fault; i++) {
         uint32_t row = 16 * w + lane / 4 + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * (lane % 4) + i % 2;
         Slot *acc = var_slot(s, t, st->u.wg.acc, st->u.wg.acc_first + i);
-        for (uint32_t k = 0; k < 16 && !s->fault; k++) {
-            double a = wgmma_operand(s, t, st, true, row, k), b = wgmma_operand(s, t, st, false, k, col);
+        for (uint32_t k = 0; k < (uint32_t)k_wgmma_k(st) && !s->fault; k++) {
+            double a = st->u.wg.a_in_regs ? wgmma_register(s, t, st, row, k) : wgmma_shared(s, t, st, true, row, k);
+            double b = wgmma_shared(s, t, st, false, k, col);
+            if (tf32)
+                a = tf32_bits(a), b = tf32_bits(b);
             acc->f = fix(MT_DT_F32, (Slot){.f = acc->f + a * b}).f;
         }
     }

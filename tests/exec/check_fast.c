@@ -31,8 +31,9 @@
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* Run the interpreter (sim false) or the simulator on fresh inputs bound
- * from the spec; returns the launch (caller frees) with the outputs. */
-static MtLaunch run_spec(const char *path, bool sim, bool may_skip, char **signature_out, double tol[2])
+ * from the spec, the kernel compiled for num_warps (0: the default);
+ * returns the launch (caller frees) with the outputs. */
+static MtLaunch run_spec(const char *path, bool sim, bool may_skip, int num_warps, char **signature_out, double tol[2])
 {
     MtLaunchSpec spec;
     MtSpecError se;
@@ -47,7 +48,8 @@ static MtLaunch run_spec(const char *path, bool sim, bool may_skip, char **signa
     ck_assert_msg(ki != NULL, "%s: kernel", path);
     char *sig = NULL;
     ck_assert_msg(mt_launch_spec_signature(&spec, ki, &sig, &se) == MT_OK, "%s: %s", path, se.text);
-    MtSpec cs = {.kernel = ki->name, .signature = sig, .lowering = MT_LOWERING_FAST, .last_stage = MT_STAGE_CUDA};
+    MtSpec cs = {.kernel = ki->name, .signature = sig, .lowering = MT_LOWERING_FAST, .last_stage = MT_STAGE_CUDA,
+                  .num_warps = num_warps};
     MtCompiled *k;
     MtStatus cst = mt_compile(c, m, &cs, &k);
     if (cst != MT_OK && may_skip && strstr(all_diags(c), "[E0603]")) {
@@ -101,11 +103,12 @@ static MtLaunch run_spec(const char *path, bool sim, bool may_skip, char **signa
     return launch;
 }
 
-static void compare_spec(const char *path, bool may_skip)
+static void compare_spec(const char *path, bool may_skip, int num_warps)
 {
     char *sig = NULL;
     double tol[2] = {-1, -1}; /* the spec's rtol, atol; negative: none */
-    MtLaunch want = run_spec(path, false, may_skip, &sig, tol), got = run_spec(path, true, may_skip, NULL, NULL);
+    MtLaunch want = run_spec(path, false, may_skip, num_warps, &sig, tol);
+    MtLaunch got = run_spec(path, true, may_skip, num_warps, NULL, NULL);
     if (!want.args || !got.args) {
         free(sig);
         mt_launch_free(&want);
@@ -157,7 +160,7 @@ static void compare_folder(const char *sub, bool may_skip, size_t at_least)
     for (size_t i = 0; i < n; i++) {
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        compare_spec(path, may_skip);
+        compare_spec(path, may_skip, 0);
         free(names[i]);
     }
 }
@@ -170,6 +173,20 @@ END_TEST
 START_TEST(every_fast_case_lowers_and_matches_the_interpreter) { compare_folder("tests/exec/fast", false, 3); }
 END_TEST
 
+/* Two warpgroups split a warpgroup dot's result (num_warps=8): along
+ * the wgmma's columns (a 64 x 512 f16 tile, a 64 x 64 TF32 one) or its
+ * rows (TF32 64 x 128: rows are N there). */
+START_TEST(warpgroup_dots_split_over_eight_warps)
+{
+    static const char *const specs[] = {"wgmma_wide", "wgmma_tf32", "wgmma_tf32_wide"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/tests/exec/fast/dots.pipelined_matmul_kernel.%s.json", MT_SOURCE_DIR, specs[i]);
+        compare_spec(path, false, 8);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("fast");
@@ -177,6 +194,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, every_example_spec_matches_the_interpreter);
     tcase_add_test(tc, every_fast_case_lowers_and_matches_the_interpreter);
+    tcase_add_test(tc, warpgroup_dots_split_over_eight_warps);
     suite_add_tcase(s, tc);
     return s;
 }

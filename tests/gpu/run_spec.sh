@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_spec.sh MYTRITON SPEC [exact|tolerance] [LOWERING] [PTX]
+# run_spec.sh MYTRITON SPEC [exact|tolerance] [LOWERING] [PTX] [OPTION...]
 # Run a launch spec on the GPU and on the CPU interpreter with the same
 # inputs (mytriton run --backend cuda --compare interp). "exact" demands
 # bit-identical arrays (kernels without exp: mytriton's CUDA is compiled
@@ -7,7 +7,7 @@
 # interpreter's order); otherwise the spec's tolerance (or 1e-5 relative)
 # applies. LOWERING (seed or fast) picks the CUDA lowering; "mlir" runs the
 # MLIR code generator's PTX file PTX (made by tests/mlir: ctest -L mlir on a
-# machine with MLIR).
+# machine with MLIR). OPTIONs go to mytriton run (--num-warps 8).
 #
 # Skips (exit 77, with the reason on stdout, which ctest shows):
 #  - no GPU (run says R0706, before it compiles anything for the GPU),
@@ -20,12 +20,13 @@
 # counts, by reason.
 set -u
 mytriton=$1 spec=$2 mode=${3:-} lowering=${4:-seed} ptx=${5:-}
+shift $(($# < 5 ? $# : 5))
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 if [ "$lowering" = mlir ]; then
-  set -- --codegen mlir --ptx "$ptx"
+  set -- --codegen mlir --ptx "$ptx" "$@"
 else
-  set -- --lowering "$lowering"
+  set -- --lowering "$lowering" "$@"
 fi
 if [ "$mode" = exact ]; then
   "$mytriton" run "$spec" --backend cuda "$@" --compare interp --rtol 0 --atol 0 2>"$err"

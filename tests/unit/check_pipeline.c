@@ -121,15 +121,40 @@ START_TEST(mma_sync_before_sm90_reads_padded_stages)
 }
 END_TEST
 
+#define TF32_ROWS "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,1,i32:16"
+
 START_TEST(tf32_operands_take_stages_too)
 {
     /* f32 tiles of a TF32 dot are operands without a cast: both rings */
     static Out o;
-    compile("*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,1,i32:16,64,64,32,\"tf32\"", 0, &o);
+    compile(TF32_ROWS ",64,64,32,\"tf32\"", 0, &o);
     ck_assert_int_eq(count(o.kernel, "cp.async.wait 2\n"), 1);
-    /* one warp: 8 KiB a tile, 16 copies a thread, three tiles */
-    ck_assert_int_eq(count(o.kernel, "= cp.async16 a["), 3 * 16);
-    ck_assert_int_eq(count(o.kernel, "= cp.async16 b["), 3 * 16);
+    /* the dot takes a warpgroup: 8 KiB a tile, 4 copies a thread, three tiles */
+    ck_assert_uint_eq(o.shape.threads, 128);
+    ck_assert_int_eq(count(o.kernel, "= cp.async16 a["), 3 * 4);
+    ck_assert_int_eq(count(o.kernel, "= cp.async16 b["), 3 * 4);
+}
+END_TEST
+
+START_TEST(tf32_on_the_warpgroups_runs_transposed)
+{
+    /* C^T = B^T A^T: B^T's fragments read from its stage into registers
+     * (4 values of each of 2 x 64 rows a k-step of 8), A's stage read by
+     * the tensor core K-major; the registers must outlive the wgmmas, so
+     * the dot waits for its own */
+    static Out o;
+    compile(TF32_ROWS ",128,128,32,\"tf32\"", 0, &o);
+    ck_assert_int_eq(count(o.kernel, "wgmma.m64n128k8.tf32 "), 4 * 2);
+    ck_assert_int_eq(count(o.kernel, "] k-major swizzle 128 sbo 1024"), 4 * 2);
+    ck_assert_int_eq(count(o.kernel, "wgmma.wait 1 "), 0);
+    ck_assert_int_eq(count(o.kernel, "wgmma.wait 0 "), 1);
+    ck_assert_int_eq(count(o.kernel, "fence.proxy.async\n"), 1);
+    /* three stages of A 128 x 32 swizzled and B 32 x (128 + 8) padded */
+    ck_assert_uint_eq(o.shape.shared_bytes, 3 * (128 * 32 + 32 * 136) * 4);
+    /* before sm_90, mma.sync m16n8k8 from the same stages, A padded too */
+    compile_kernel("mm", TF32_ROWS ",128,128,32,\"tf32\"", 0, 80, &o);
+    ck_assert_int_eq(count(o.kernel, "wgmma"), 0);
+    ck_assert_int_gt(count(o.kernel, "mma.m16n8k8.tf32 "), 0);
 }
 END_TEST
 
@@ -164,6 +189,7 @@ int main(void)
     tcase_add_test(t, a_dot_not_added_in_place_waits_for_itself);
     tcase_add_test(t, mma_sync_before_sm90_reads_padded_stages);
     tcase_add_test(t, tf32_operands_take_stages_too);
+    tcase_add_test(t, tf32_on_the_warpgroups_runs_transposed);
     tcase_add_test(t, num_stages_sets_the_depth);
     tcase_add_test(t, tiles_the_stages_cannot_hold_go_one_ahead);
     suite_add_tcase(s, t);
