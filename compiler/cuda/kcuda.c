@@ -715,11 +715,11 @@ static void wgmma_pin(Pr *p, KVarId acc)
     }
 }
 
-/* After the last wait, each accumulator plus -0.0 (__fadd_rn, which the
- * compiler keeps): the same value, but ptxas (CUDA 13.0, C7514 in
- * `ptxas -v`) serialises every wgmma of a kernel whose accumulators are
- * read by inline PTX without such an instruction in between (the f16
- * rounding of khalf.c is one), waiting after each. */
+/* After the last wait (no more wgmmas into them), each accumulator plus
+ * -0.0 (__fadd_rn, which the compiler keeps): the same value, but ptxas
+ * (CUDA 13.0, C7514 in `ptxas -v`) serialises every wgmma of a kernel
+ * whose accumulators are read by inline PTX without such an instruction
+ * in between (the f16 rounding of khalf.c is one), waiting after each. */
 static void wgmma_release(Pr *p, KVarId acc)
 {
     MtBuf *b = p->b;
@@ -923,7 +923,7 @@ static void stmt(Pr *p, const KStmt *s)
     case KST_WGMMA_WAIT:
         ptx_line(p, s, mt_sprintf(p->c, "wgmma.wait_group.sync.aligned %u;", s->u.wg.pending));
         wgmma_pin(p, s->u.wg.acc);
-        if (!s->u.wg.pending)
+        if (!s->u.wg.pending && !s->u.wg.more)
             wgmma_release(p, s->u.wg.acc);
         return;
     case KST_ATOMIC:

@@ -139,7 +139,9 @@ typedef enum KStmtKind {
                                * KST_WGMMA reads (wgmma.fence) */
     KST_WGMMA_COMMIT,         /* the warpgroup's KST_WGMMAs since the last commit form a group */
     KST_WGMMA_WAIT,           /* wait until at most u.wg.pending of the groups are in flight: the
-                               * accumulators u.wg.acc are then written and the operands read */
+                               * accumulators u.wg.acc are then written and the operands read;
+                               * u.wg.more: wgmmas into them follow before they are read (a loop's
+                               * accumulator in flight) */
     KST_BLANK,                /* an empty line (formatting) */
 } KStmtKind;
 
@@ -227,7 +229,7 @@ struct KStmt {
             uint32_t acc_first, a_first, a_sbo, b_lbo, b_sbo, pending;
             uint16_t n;
             uint8_t in_dt, a_swizzle, b_swizzle;
-            bool a_in_regs, b_k_major;
+            bool a_in_regs, b_k_major, more;
         } wg;
         KAtomic atomic;
         struct { KVarId smem, ptr; const KExpr *smem_at, *index, *mask; uint8_t bytes; } cp;

@@ -229,7 +229,7 @@ static void stmt(MtBuf *b, const KFunc *f, const KStmt *s, int indent)
         mt_buf_puts(b, "wgmma.commit");
         break;
     case KST_WGMMA_WAIT:
-        mt_buf_printf(b, "wgmma.wait %u %s", s->u.wg.pending, k_var_at(f, s->u.wg.acc)->name);
+        mt_buf_printf(b, "wgmma.wait %u %s%s", s->u.wg.pending, k_var_at(f, s->u.wg.acc)->name, s->u.wg.more ? " more" : "");
         break;
     case KST_LDMATRIX:
         /* fa3[0:4] = ldmatrix.x4.f16 dot_a[row address] */

@@ -251,12 +251,10 @@ const MtLinear *lw_dot_layout(Lw *L, const MtInst *in);
 /* Whether a dot's operands and shape suit the tensor cores, the warps
  * aside (the launch shape asks before it chooses them). */
 bool lw_dot_suits_tensor_cores(Lw *L, const MtInst *in);
-/* Whether it would run on the warpgroups (wgmma) of a 4-warp program;
- * whether it does in this program with both operands in shared memory,
- * so that its accumulators may stay in flight across a loop's iterations
- * (a TF32 one, its A in registers, waits for its own wgmmas). */
+/* Whether it would run on the warpgroups (wgmma) of a 4-warp program,
+ * and whether it does in this program. */
 bool lw_dot_suits_warpgroups(Lw *L, const MtInst *in);
-bool lw_dot_in_flight(Lw *L, const MtInst *in);
+bool lw_dot_on_warpgroups(Lw *L, const MtInst *in);
 /* Whether a dot runs on tensor cores (its operands suit them and the
  * program's warps tile its result), and its operands' dtype there. */
 bool lw_dot_on_tensor_cores(Lw *L, const MtInst *in, MtDtype *operand_dt);

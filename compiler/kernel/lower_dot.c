@@ -20,10 +20,10 @@
  * the interpreter's in the last bits.
  *
  * Warpgroups (sm_90: PTX wgmma.mma_async, code for sm_90a). A dot of
- * halves whose program has a multiple of 4 warps runs on the warpgroups
- * (4 warps each) when they tile its result: wm of them along M, wn along
- * N, each warpgroup's tile 64 rows or a multiple of them by tn columns
- * (a multiple of 8, at most 256). Both operands are read from shared
+ * halves (or of TF32, below) whose program has a multiple of 4 warps runs
+ * on the warpgroups (4 warps each) when they tile its result: wr of them
+ * along M, wc along N, each warpgroup's tile 64 rows or a multiple of
+ * them by tc columns (a multiple of 8, at most 256). Both operands are read from shared
  * memory by the tensor core itself, through descriptors, in wgmma's
  * canonical layouts with 16-byte chunks swizzled (lw_tile_index): A as it
  * is, K-major, B as it is, [K][N], N-major (the descriptor's transpose
@@ -33,12 +33,31 @@
  * each warp, the warp's 16 rows at 16 w of its warpgroup, the tile's
  * 8-column steps in registers, then its 64-row steps.
  *
- * TF32 (tl.dot of f32 blocks with input_precision="tf32") runs the same
- * way as m16n8k8 (M, N, K multiples of 16, 8 and 8): the operands are
- * rounded to TF32 as they are staged, in f32 arrays A [M][K + 4] and B
- * transposed [N][K + 4] (the 4-element pad spreads a fragment's rows over
- * all 32 banks), whose fragments are read element by element. On CUDA cores a TF32 dot rounds its operands the same
- * way, so every path computes the interpreter's products.
+ * TF32 (tl.dot of f32 blocks with input_precision="tf32") runs on
+ * mma.sync as m16n8k8 (M, N, K multiples of 16, 8 and 8): the operands
+ * are rounded to TF32 as they are staged, in f32 arrays A [M][K + 4] and
+ * B transposed [N][K + 4] (the 4-element pad spreads a fragment's rows
+ * over all 32 banks), or as they are read from a pipeline's stages, whose
+ * fragments are read element by element. On CUDA cores a TF32 dot rounds
+ * its operands the same way, so those paths compute the interpreter's
+ * products.
+ *
+ * On the warpgroups (above) TF32 takes both of wgmma's operands K-major
+ * only, and B [K][N] is not: the dot runs as its transpose C^T = B^T A^T,
+ * wgmma's rows along N (64 per wgmma m64nTMk8, a multiple of 64 of them a
+ * warpgroup) and its columns along M, its A being B^T in registers --
+ * mma.sync m16n8k8's A fragment for each warp, read element by element
+ * from B's stage, padded [K][N + 8] so that a fragment's four k rows fall
+ * in distinct banks -- and its B being A^T, the dot's A stage as it is
+ * ([M][K] is K-major for A^T), swizzled, through a descriptor. The result
+ * layout is the transpose of the accumulators'. Each k-step of 8 is a
+ * group of its own, its registers loaded while the earlier k-steps run;
+ * with the accumulator in flight (lower_pipe.c) a k-step's registers are
+ * loaded anew only once the group that read them an iteration before is
+ * done, the K / 8 - 1 after it still running. Here the tensor core takes
+ * each f32 as it is, dropping the 13 low bits of its mantissa (as Triton's
+ * TF32 does): products differ from the interpreter's, which rounds, by up
+ * to a unit of TF32 (2^-10 relative) per operand.
  *
  * CUDA cores (every other dot, and every dot of the MLIR backend).
  *
@@ -286,11 +305,11 @@ static bool warpgroup_plan(Lw *L, const MtInst *in, int warps, MtDtype *half, Wg
     return L->tensor_cores && mt_dot_suits_tensor_cores(L->f, in, half) && wgmma_plan(L, in, *half, warps, p);
 }
 
-bool lw_dot_in_flight(Lw *L, const MtInst *in)
+bool lw_dot_on_warpgroups(Lw *L, const MtInst *in)
 {
     MtDtype half;
     WgPlan p;
-    return warpgroup_plan(L, in, L->warps, &half, &p) && !p.swapped;
+    return warpgroup_plan(L, in, L->warps, &half, &p);
 }
 
 bool lw_dot_suits_warpgroups(Lw *L, const MtInst *in)
@@ -622,25 +641,21 @@ static const KExpr *wgmma_start(Lw *L, const LVal *x, const KExpr *row, const KE
 }
 
 /* B^T's TF32 fragments (wgmma's A in registers, KST_WGMMA's rule) for
- * every k-step of 8 and every 64 rows of the warpgroup's tile, from B
- * as it is, [K][N], in x: register 4 (kstep (tr / 64) + m) onwards for
- * k-step kstep and rows row0 + 64 m. */
-static KVarId transposed_fragments(Lw *L, const LVal *x, int32_t K, const KExpr *row0, int32_t tr)
+ * the k-step at k0 and every 64 rows of the warpgroup's tile, from B as
+ * it is, [K][N], in x: register 4 (k0 / 8 (tr / 64) + m) onwards for
+ * rows row0 + 64 m. */
+static void transposed_fragments(Lw *L, KVarId fa, const LVal *x, int32_t k0, const KExpr *row0, int32_t tr)
 {
     MtCtx *c = L->c;
     int32_t steps = tr / 64;
-    KVarId fa = k_var(c, L->kf, KV_REGS, MT_DT_F32, (uint32_t)(4 * (K / 8) * steps), lw_name(L, "fa"));
-    k_decl(&L->b, fa, NULL);
     /* the warp's 16 rows of each 64 */
     const KExpr *rows = k_add(c, row0, k_mul(c, k_op(c, K_BAND, MT_DT_I32, L->warp, k_int(c, MT_DT_I32, 3), NULL),
                                              k_int(c, MT_DT_I32, 16)));
-    for (int32_t k0 = 0; k0 < K; k0 += 8)
-        for (int32_t m = 0; m < steps; m++) {
-            const KExpr *base = k_add(c, x->at, k_add(c, k_int(c, MT_DT_I32, (int64_t)k0 * x->tile.ld),
-                                                      k_add(c, rows, k_int(c, MT_DT_I32, 64 * m))));
-            tf32_fragment(L, fa, (uint32_t)(4 * (k0 / 8 * steps + m)), x->smem, base, x->tile.ld, true, true, false);
-        }
-    return fa;
+    for (int32_t m = 0; m < steps; m++) {
+        const KExpr *base = k_add(c, x->at, k_add(c, k_int(c, MT_DT_I32, (int64_t)k0 * x->tile.ld),
+                                                  k_add(c, rows, k_int(c, MT_DT_I32, 64 * m))));
+        tf32_fragment(L, fa, (uint32_t)(4 * (k0 / 8 * steps + m)), x->smem, base, x->tile.ld, true, true, false);
+    }
 }
 
 static void wgmma_dot(Lw *L, const MtInst *in, MtDtype dt, const WgPlan *p)
@@ -656,9 +671,11 @@ static void wgmma_dot(Lw *L, const MtInst *in, MtDtype dt, const WgPlan *p)
     LVal x[2] = {lw_get_any(L, v[0]), lw_get_any(L, v[1])};
     const LTileShape tiles[2] = {lw_dot_operand_tile(L, in, 0), lw_dot_operand_tile(L, in, 1)};
     stage_held(L, x, tiles, dt, false, true);
-    /* a loop's accumulator added into in place stays in flight until the
-     * next iteration's wgmmas (lower_pipe.c), else the dot waits for its own */
-    LPipe *pipe = p->swapped ? NULL : lw_pipe_accumulating(L, in);
+    /* a loop's accumulator added into in place stays in flight into the
+     * next iteration (lower_pipe.c): until its wgmmas, or for TF32 until
+     * the registers they read are loaded anew; else the dot waits for
+     * its own */
+    LPipe *pipe = lw_pipe_accumulating(L, in);
     LVal acc;
     if (pipe) {
         acc = L->val[pipe->acc];
@@ -677,13 +694,31 @@ static void wgmma_dot(Lw *L, const MtInst *in, MtDtype dt, const WgPlan *p)
     const KExpr *col0 = p->wc == 1 ? zero
                                    : k_mul(c, k_op(c, K_SHR, MT_DT_I32, group, k_int(c, MT_DT_I32, log2i(p->wr)), NULL),
                                            k_int(c, MT_DT_I32, p->tc));
-    /* swapped: the wgmma's A is B^T, from registers; its B is A^T, the
-     * dot's A tile read K-major */
-    KVarId fa = p->swapped ? transposed_fragments(L, &x[1], K, row0, p->tr) : 0;
+    /* swapped: the wgmma's A is B^T, from registers, each k-step's
+     * loaded (after the wgmmas that read them an iteration before, with
+     * the accumulator in flight) while the earlier k-steps' run, and
+     * committed as a group of its own; its B is A^T, the dot's A tile
+     * read K-major */
     const LVal *wa = &x[0], *wb = p->swapped ? &x[0] : &x[1];
-    KStmt *fence = k_stmt(&L->b, KST_WGMMA_FENCE);
-    fence->u.wg.acc = acc.regs;
-    for (int32_t k0 = 0; k0 < K; k0 += kstep)
+    int32_t groups = p->swapped ? K / 8 : 1;
+    KVarId fa = 0;
+    if (p->swapped) {
+        fa = k_var(c, L->kf, KV_REGS, MT_DT_F32, (uint32_t)(4 * groups * (p->tr / 64)), lw_name(L, "fa"));
+        k_decl(&L->b, fa, NULL);
+    }
+    for (int32_t k0 = 0; k0 < K; k0 += kstep) {
+        if (p->swapped && pipe) {
+            KStmt *before = k_stmt(&L->b, KST_WGMMA_WAIT);
+            before->u.wg.acc = acc.regs;
+            before->u.wg.pending = (uint32_t)groups - 1;
+            before->u.wg.more = true;
+        }
+        if (p->swapped)
+            transposed_fragments(L, fa, &x[1], k0, row0, p->tr);
+        if (p->swapped || !k0) {
+            KStmt *fence = k_stmt(&L->b, KST_WGMMA_FENCE);
+            fence->u.wg.acc = acc.regs;
+        }
         for (int32_t m = 0; m < p->tr / 64; m++) {
             KStmt *s = k_stmt(&L->b, KST_WGMMA);
             s->u.wg.acc = acc.regs;
@@ -710,10 +745,15 @@ static void wgmma_dot(Lw *L, const MtInst *in, MtDtype dt, const WgPlan *p)
             s->u.wg.b = wb->smem;
             s->u.wg.b_swizzle = wb->tile.swizzle;
         }
-    k_stmt(&L->b, KST_WGMMA_COMMIT);
-    KStmt *wait = k_stmt(&L->b, KST_WGMMA_WAIT);
-    wait->u.wg.acc = acc.regs;
-    wait->u.wg.pending = pipe ? 1 : 0;
+        if (p->swapped || k0 + kstep >= K)
+            k_stmt(&L->b, KST_WGMMA_COMMIT);
+    }
+    if (!(p->swapped && pipe)) {
+        KStmt *wait = k_stmt(&L->b, KST_WGMMA_WAIT);
+        wait->u.wg.acc = acc.regs;
+        wait->u.wg.pending = pipe ? 1 : 0;
+        wait->u.wg.more = pipe != NULL;
+    }
     L->kf->uses_wgmma = true;
     L->val[in->dst] = acc;
 }

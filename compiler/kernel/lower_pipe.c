@@ -30,9 +30,11 @@
  * edge, or an iteration past the loop's end) writes zeros and reads
  * nothing, as the load's `other` of zero would give.
  *
- * A warpgroup dot of halves (wgmma, lower_dot.c; a TF32 one, its A in
- * registers, waits for its own) that adds into a carried accumulator in
- * place leaves its products in flight at the end of an iteration (wgmma.wait 1) and the loop waits for them after it; its
+ * A warpgroup dot (wgmma, lower_dot.c) that adds into a carried
+ * accumulator in place leaves its products in flight at the end of an
+ * iteration and the loop waits for them after it: a dot of halves waits
+ * for the iteration before's after its own (wgmma.wait 1), a TF32 one for
+ * all of them before it loads anew the registers its wgmmas read. Its
  * ring then has S = d + 2 stages, so that the stage a copy overwrites was
  * read two iterations before, by wgmmas that every warpgroup has waited
  * for by the barrier before the copy (when S stages fit 200 KiB; else
@@ -138,7 +140,7 @@ static MtVal in_place_acc(Lw *L, const MtInst *loop, const MtInst *dot)
 {
     const MtForData *l = loop->loop;
     const MtInst *sum = L->sum_of[dot->dst], *y = l->body.v[l->body.n - 1];
-    if (!lw_dot_in_flight(L, dot) || !sum)
+    if (!lw_dot_on_warpgroups(L, dot) || !sum)
         return 0;
     MtVal acc = sum->args[sum->args[0] == dot->dst];
     const MtValue *x = &L->f->vals[acc];

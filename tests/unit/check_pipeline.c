@@ -140,17 +140,24 @@ START_TEST(tf32_on_the_warpgroups_runs_transposed)
 {
     /* C^T = B^T A^T: B^T's fragments read from its stage into registers
      * (4 values of each of 2 x 64 rows a k-step of 8), A's stage read by
-     * the tensor core K-major; the registers must outlive the wgmmas, so
-     * the dot waits for its own */
+     * the tensor core K-major. Each k-step is a group: its registers are
+     * loaded anew once the group that read them an iteration before is
+     * done, the three after it still in flight; the loop waits for all */
     static Out o;
     compile(TF32_ROWS ",128,128,32,\"tf32\"", 0, &o);
     ck_assert_int_eq(count(o.kernel, "wgmma.m64n128k8.tf32 "), 4 * 2);
     ck_assert_int_eq(count(o.kernel, "] k-major swizzle 128 sbo 1024"), 4 * 2);
-    ck_assert_int_eq(count(o.kernel, "wgmma.wait 1 "), 0);
+    ck_assert_int_eq(count(o.kernel, "wgmma.commit"), 4);
+    ck_assert_int_eq(count(o.kernel, "wgmma.wait 3 "), 4);
+    ck_assert_int_eq(count(o.kernel, " more\n  fa"), 4);
     ck_assert_int_eq(count(o.kernel, "wgmma.wait 0 "), 1);
     ck_assert_int_eq(count(o.kernel, "fence.proxy.async\n"), 1);
-    /* three stages of A 128 x 32 swizzled and B 32 x (128 + 8) padded */
-    ck_assert_uint_eq(o.shape.shared_bytes, 3 * (128 * 32 + 32 * 136) * 4);
+    /* four stages (one in flight) of A 128 x 32 swizzled and B 32 x (128 + 8) padded */
+    ck_assert_uint_eq(o.shape.shared_bytes, 4 * (128 * 32 + 32 * 136) * 4);
+    /* a dot not added in place waits for its own */
+    compile_kernel("mm_scaled", TF32_ROWS ",128,128,32,\"tf32\"", 0, 0, &o);
+    ck_assert_int_eq(count(o.kernel, "wgmma.wait 0 "), 1);
+    ck_assert_int_eq(count(o.kernel, " more"), 0);
     /* before sm_90, mma.sync m16n8k8 from the same stages, A padded too */
     compile_kernel("mm", TF32_ROWS ",128,128,32,\"tf32\"", 0, 80, &o);
     ck_assert_int_eq(count(o.kernel, "wgmma"), 0);
