@@ -46,11 +46,12 @@
  * only, and B [K][N] is not: the dot runs as its transpose C^T = B^T A^T,
  * wgmma's rows along N (64 per wgmma m64nTMk8, a multiple of 64 of them a
  * warpgroup) and its columns along M, its A being B^T in registers --
- * mma.sync m16n8k8's A fragment for each warp, read element by element
- * from B's stage, padded [K][N + 8] so that a fragment's four k rows fall
- * in distinct banks -- and its B being A^T, the dot's A stage as it is
- * ([M][K] is K-major for A^T), swizzled, through a descriptor. The result
- * layout is the transpose of the accumulators'. Each k-step of 8 is a
+ * mma.sync m16n8k8's A fragment for each warp, its rows paired so that
+ * each k of a thread is one 8-byte read from B's stage, padded [K][N + 8]
+ * so that a half-warp's reads fall in distinct banks -- and its B being
+ * A^T, the dot's A stage as it is ([M][K] is K-major for A^T), swizzled,
+ * through a descriptor. The result layout is the transpose of the
+ * accumulators', rows paired the same way. Each k-step of 8 is a
  * group of its own, its registers loaded while the earlier k-steps run;
  * with the accumulator in flight (lower_pipe.c) a k-step's registers are
  * loaded anew only once the group that read them an iteration before is
@@ -344,20 +345,23 @@ bool lw_dot_reads_stages(Lw *L, const MtInst *in, MtDtype *operand_dt)
  * the tile's rows 16 at a time: a warpgroup's 2 bits, none for
  * mma.sync), then warp bits for those, for the tiles along M and for the
  * tiles along N; with `transposed`, the layout of the transpose of that
- * result (a TF32 warpgroup dot's, whose wgmma rows are the dot's N). */
+ * result (a TF32 warpgroup dot's, whose wgmma rows are the dot's N), its
+ * rows of each 16 paired as that dot loads them (transposed_fragments):
+ * register bit 1 row + 1, lanes 2-4 rows + 2, + 4, + 8. */
 static const MtLinear *fragment_layout(Lw *L, int32_t M, int32_t N, int32_t tm, int32_t tn, int warp_rows,
                                        bool transposed)
 {
     MtLinear l = {.rank = 2, .shape = {M, N}};
+    int32_t lane_row = transposed ? 2 : 1;
     int r = 0;
     l.reg[r][1] = 1, r++;
-    l.reg[r][0] = 8, r++;
+    l.reg[r][0] = transposed ? 1 : 8, r++;
     for (int32_t x = 8; x < tn; x *= 2)
         l.reg[r][1] = x, r++;
     for (int32_t x = 16 << warp_rows; x < tm; x *= 2)
         l.reg[r][0] = x, r++;
     l.nreg = (uint8_t)r;
-    static const int32_t lanes[MT_LL_LANES][2] = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+    const int32_t lanes[MT_LL_LANES][2] = {{0, 2}, {0, 4}, {lane_row, 0}, {2 * lane_row, 0}, {4 * lane_row, 0}};
     for (int i = 0; i < MT_LL_LANES; i++)
         l.lane[i][0] = lanes[i][0], l.lane[i][1] = lanes[i][1];
     int w = 0;
@@ -500,25 +504,23 @@ static LVal start_acc(Lw *L, const MtInst *in, MtDtype dt, const MtLinear *ll)
     return acc;
 }
 
-/* An A fragment (16 rows) or B fragment (8 columns) of TF32 in
- * mma.sync m16n8k8's layout, its first element at base in sm: A's four
- * values at rows g, g + 8 and k t, t + 4 (g = lane / 4, t = lane % 4),
- * B's two at column g and k t, t + 4, read element by element from a
- * tile of pitch ld whose rows are the fragment's rows (A [M][K], B
- * transposed [N][K] as staged here) or, `transposed`, its k (A^T [K][M],
- * B as is [K][N] in a pipeline's stage); with round, each value is
- * rounded to TF32 as it is read (staging rounds them as it writes). */
+/* An A fragment (16 rows at r0) or B fragment (8 columns at c0) of TF32
+ * for k-step ks, read element by element from the operands in shared
+ * memory (A [M][lda]; B transposed [N][ldb] as staged here, or as is
+ * [K][ldb] in a pipeline's stage: `b_rows`) in mma.sync m16n8k8's layout:
+ * A's four values at rows g, g + 8 and columns t, t + 4 (g = lane / 4,
+ * t = lane % 4), B's two at column g and rows t, t + 4; a stage's values
+ * are rounded to TF32 as they are read (staging rounds them as it writes). */
 static void tf32_fragment(Lw *L, KVarId frag, uint32_t first, KVarId sm, const KExpr *base, int32_t ld, bool is_a,
-                          bool transposed, bool round)
+                          bool b_rows, bool round)
 {
     MtCtx *c = L->c;
-    int64_t row_step = transposed ? 1 : ld, k_step = transposed ? ld : 1;
     const KExpr *g = k_op(c, K_SHR, MT_DT_I32, L->lane, k_int(c, MT_DT_I32, 2), NULL);
     const KExpr *t = k_op(c, K_BAND, MT_DT_I32, L->lane, k_int(c, MT_DT_I32, 3), NULL);
-    const KExpr *at = k_add(c, base, k_add(c, k_mul(c, g, k_int(c, MT_DT_I32, row_step)),
-                                           k_mul(c, t, k_int(c, MT_DT_I32, k_step))));
+    const KExpr *at = b_rows ? k_add(c, base, k_add(c, k_mul(c, t, k_int(c, MT_DT_I32, ld)), g))
+                             : k_add(c, base, k_add(c, k_mul(c, g, k_int(c, MT_DT_I32, ld)), t));
     for (uint32_t q = 0; q < (is_a ? 4u : 2u); q++) {
-        int64_t off = is_a ? (int64_t)(q & 1) * 8 * row_step + (q >> 1) * 4 * k_step : (int64_t)q * 4 * k_step;
+        int64_t off = is_a ? (int64_t)(q & 1) * 8 * ld + (q >> 1) * 4 : (int64_t)q * 4 * (b_rows ? ld : 1);
         const KExpr *e = k_elem(c, L->kf, sm, k_add(c, at, k_int(c, MT_DT_I32, off)));
         k_set(&L->b, frag, k_int(c, MT_DT_I32, first + q), round ? to_tf32(c, e) : e);
     }
@@ -640,22 +642,37 @@ static const KExpr *wgmma_start(Lw *L, const LVal *x, const KExpr *row, const KE
                                 k_int(c, MT_DT_I32, log2i(x->tile.esize)), NULL));
 }
 
+/* regs[first ..+ vec) = sm[at ..+ vec), one read. */
+static void read_shared(Lw *L, KVarId regs, uint32_t first, KVarId sm, const KExpr *at, uint32_t vec)
+{
+    if (vec > 1)
+        k_vload(&L->b, regs, first, sm, at, (int)vec, NULL, NULL);
+    else
+        k_set(&L->b, regs, k_int(L->c, MT_DT_I32, first), k_elem(L->c, L->kf, sm, at));
+}
+
 /* B^T's TF32 fragments (wgmma's A in registers, KST_WGMMA's rule) for
  * the k-step at k0 and every 64 rows of the warpgroup's tile, from B as
  * it is, [K][N], in x: register 4 (k0 / 8 (tr / 64) + m) onwards for
- * rows row0 + 64 m. */
+ * rows row0 + 64 m. The wgmma's rows g and g + 8 of each 16 (g = lane /
+ * 4) are B's columns 2 g and 2 g + 1 there, so that each of a thread's
+ * two k (t and t + 4, t = lane % 4) is one 8-byte read; the result's
+ * layout pairs its rows the same way (fragment_layout). */
 static void transposed_fragments(Lw *L, KVarId fa, const LVal *x, int32_t k0, const KExpr *row0, int32_t tr)
 {
     MtCtx *c = L->c;
-    int32_t steps = tr / 64;
-    /* the warp's 16 rows of each 64 */
-    const KExpr *rows = k_add(c, row0, k_mul(c, k_op(c, K_BAND, MT_DT_I32, L->warp, k_int(c, MT_DT_I32, 3), NULL),
-                                             k_int(c, MT_DT_I32, 16)));
-    for (int32_t m = 0; m < steps; m++) {
-        const KExpr *base = k_add(c, x->at, k_add(c, k_int(c, MT_DT_I32, (int64_t)k0 * x->tile.ld),
-                                                  k_add(c, rows, k_int(c, MT_DT_I32, 64 * m))));
-        tf32_fragment(L, fa, (uint32_t)(4 * (k0 / 8 * steps + m)), x->smem, base, x->tile.ld, true, true, false);
-    }
+    int32_t steps = tr / 64, ld = x->tile.ld;
+    const KExpr *g = k_op(c, K_SHR, MT_DT_I32, L->lane, k_int(c, MT_DT_I32, 2), NULL);
+    const KExpr *t = k_op(c, K_BAND, MT_DT_I32, L->lane, k_int(c, MT_DT_I32, 3), NULL);
+    /* the thread's first column of each 64: the warp's 16, then 2 g */
+    const KExpr *col = k_add(c, row0, k_add(c, k_mul(c, k_op(c, K_BAND, MT_DT_I32, L->warp, k_int(c, MT_DT_I32, 3), NULL),
+                                                     k_int(c, MT_DT_I32, 16)),
+                                            k_mul(c, g, k_int(c, MT_DT_I32, 2))));
+    const KExpr *at = k_add(c, x->at, k_add(c, k_mul(c, k_add(c, t, k_int(c, MT_DT_I32, k0)), k_int(c, MT_DT_I32, ld)), col));
+    for (int32_t m = 0; m < steps; m++)
+        for (int32_t h = 0; h < 2; h++)
+            read_shared(L, fa, (uint32_t)(4 * (k0 / 8 * steps + m) + 2 * h), x->smem,
+                        k_add(c, at, k_int(c, MT_DT_I32, (int64_t)4 * h * ld + 64 * m)), 2);
 }
 
 static void wgmma_dot(Lw *L, const MtInst *in, MtDtype dt, const WgPlan *p)
@@ -784,15 +801,6 @@ static uint32_t column_run(const MtLinear *ll, const int32_t *cols, uint32_t nco
             return v;
     }
     return 1;
-}
-
-/* regs[first ..+ vec) = sm[at ..+ vec), one read. */
-static void read_shared(Lw *L, KVarId regs, uint32_t first, KVarId sm, const KExpr *at, uint32_t vec)
-{
-    if (vec > 1)
-        k_vload(&L->b, regs, first, sm, at, (int)vec, NULL, NULL);
-    else
-        k_set(&L->b, regs, k_int(L->c, MT_DT_I32, first), k_elem(L->c, L->kf, sm, at));
 }
 
 static void cuda_core_dot(Lw *L, const MtInst *in)
