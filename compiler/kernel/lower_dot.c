@@ -51,14 +51,15 @@
  * so that a half-warp's reads fall in distinct banks -- and its B being
  * A^T, the dot's A stage as it is ([M][K] is K-major for A^T), swizzled,
  * through a descriptor. The result layout is the transpose of the
- * accumulators', rows paired the same way. Each k-step of 8 is a
- * group of its own, its registers loaded while the earlier k-steps run;
- * with the accumulator in flight (lower_pipe.c) a k-step's registers are
- * loaded anew only once the group that read them an iteration before is
- * done, the K / 8 - 1 after it still running. Here the tensor core takes
- * each f32 as it is, dropping the 13 low bits of its mantissa (as Triton's
- * TF32 does): products differ from the interpreter's, which rounds, by up
- * to a unit of TF32 (2^-10 relative) per operand.
+ * accumulators', rows paired the same way. The registers of every
+ * k-step are loaded before the wgmmas; with the accumulator in flight
+ * (lower_pipe.c) the dot first waits for the wgmmas that read them an
+ * iteration before, so the tensor core runs on through the loop's copies
+ * and barrier. (Loading a k-step's registers while the earlier k-steps
+ * run, a group each, measured 2-3% slower on the H200.) Here the tensor
+ * core takes each f32 as it is, dropping the 13 low bits of its mantissa
+ * (as Triton's TF32 does): products differ from the interpreter's, which
+ * rounds, by up to a unit of TF32 (2^-10 relative) per operand.
  *
  * CUDA cores (every other dot, and every dot of the MLIR backend).
  *
@@ -711,31 +712,26 @@ static void wgmma_dot(Lw *L, const MtInst *in, MtDtype dt, const WgPlan *p)
     const KExpr *col0 = p->wc == 1 ? zero
                                    : k_mul(c, k_op(c, K_SHR, MT_DT_I32, group, k_int(c, MT_DT_I32, log2i(p->wr)), NULL),
                                            k_int(c, MT_DT_I32, p->tc));
-    /* swapped: the wgmma's A is B^T, from registers, each k-step's
-     * loaded (after the wgmmas that read them an iteration before, with
-     * the accumulator in flight) while the earlier k-steps' run, and
-     * committed as a group of its own; its B is A^T, the dot's A tile
+    /* swapped: the wgmma's A is B^T, from registers, loaded (with the
+     * accumulator in flight, once the wgmmas that read them an iteration
+     * before are done) before the wgmmas; its B is A^T, the dot's A tile
      * read K-major */
     const LVal *wa = &x[0], *wb = p->swapped ? &x[0] : &x[1];
-    int32_t groups = p->swapped ? K / 8 : 1;
     KVarId fa = 0;
-    if (p->swapped) {
-        fa = k_var(c, L->kf, KV_REGS, MT_DT_F32, (uint32_t)(4 * groups * (p->tr / 64)), lw_name(L, "fa"));
-        k_decl(&L->b, fa, NULL);
+    if (p->swapped && pipe) {
+        KStmt *before = k_stmt(&L->b, KST_WGMMA_WAIT);
+        before->u.wg.acc = acc.regs;
+        before->u.wg.more = true;
     }
-    for (int32_t k0 = 0; k0 < K; k0 += kstep) {
-        if (p->swapped && pipe) {
-            KStmt *before = k_stmt(&L->b, KST_WGMMA_WAIT);
-            before->u.wg.acc = acc.regs;
-            before->u.wg.pending = (uint32_t)groups - 1;
-            before->u.wg.more = true;
-        }
-        if (p->swapped)
+    if (p->swapped) {
+        fa = k_var(c, L->kf, KV_REGS, MT_DT_F32, (uint32_t)(4 * (K / 8) * (p->tr / 64)), lw_name(L, "fa"));
+        k_decl(&L->b, fa, NULL);
+        for (int32_t k0 = 0; k0 < K; k0 += kstep)
             transposed_fragments(L, fa, &x[1], k0, row0, p->tr);
-        if (p->swapped || !k0) {
-            KStmt *fence = k_stmt(&L->b, KST_WGMMA_FENCE);
-            fence->u.wg.acc = acc.regs;
-        }
+    }
+    KStmt *fence = k_stmt(&L->b, KST_WGMMA_FENCE);
+    fence->u.wg.acc = acc.regs;
+    for (int32_t k0 = 0; k0 < K; k0 += kstep)
         for (int32_t m = 0; m < p->tr / 64; m++) {
             KStmt *s = k_stmt(&L->b, KST_WGMMA);
             s->u.wg.acc = acc.regs;
@@ -762,9 +758,7 @@ static void wgmma_dot(Lw *L, const MtInst *in, MtDtype dt, const WgPlan *p)
             s->u.wg.b = wb->smem;
             s->u.wg.b_swizzle = wb->tile.swizzle;
         }
-        if (p->swapped || k0 + kstep >= K)
-            k_stmt(&L->b, KST_WGMMA_COMMIT);
-    }
+    k_stmt(&L->b, KST_WGMMA_COMMIT);
     if (!(p->swapped && pipe)) {
         KStmt *wait = k_stmt(&L->b, KST_WGMMA_WAIT);
         wait->u.wg.acc = acc.regs;
