@@ -23,8 +23,8 @@
  * halves (or of TF32, below) whose program has a multiple of 4 warps runs
  * on the warpgroups (4 warps each) when they tile its result: wr of them
  * along M, wc along N, each warpgroup's tile 64 rows or a multiple of
- * them by tc columns (a multiple of 8, at most 256). Both operands are read from shared
- * memory by the tensor core itself, through descriptors, in wgmma's
+ * them by tc columns (a multiple of 8, at most 256). Both operands are
+ * read from shared memory by the tensor core itself, through descriptors, in wgmma's
  * canonical layouts with 16-byte chunks swizzled (lw_tile_index): A as it
  * is, K-major, B as it is, [K][N], N-major (the descriptor's transpose
  * bit). Each k-step of 16 is one wgmma m64nTNk16 per 64 rows of the tile;
