@@ -11,6 +11,7 @@
 
 #include "kcuda.h"
 
+#include "addr.h"
 #include "base/strbuf.h"
 #include "emit.h"
 
@@ -19,6 +20,7 @@ typedef struct Pr {
     const KFunc *f;
     MtBuf *b;
     const char **names;       /* per variable: its C name */
+    KcAddr addr;              /* offset variables declared as pointers (addr.c) */
     int indent;
 } Pr;
 
@@ -349,6 +351,12 @@ static void expr(Pr *p, const KExpr *e)
             call_via_float(p, dt == MT_DT_F64 ? math64[e->u.math] : math32[e->u.math], e, e->nargs);
         return;
     case K_LOAD:
+        if (kc_pointer_term(&p->addr, e->a[0])) {
+            mt_buf_puts(b, "(*");
+            expr(p, e->a[0]);
+            mt_buf_putc(b, ')');
+            return;
+        }
         mt_buf_printf(b, "%s[", p->names[e->u.var]);
         expr(p, e->a[0]);
         mt_buf_putc(b, ']');
@@ -486,6 +494,26 @@ static const char *expr_text(Pr *p, const KExpr *e)
     return mt_buf_str(&b);
 }
 
+/* The address of element `index` of global array ptr: &ptr[index], or
+ * the index itself where it is a pointer (addr.c). */
+static const char *address(Pr *p, KVarId ptr, const KExpr *index)
+{
+    const char *i = expr_text(p, index);
+    return kc_pointer_term(&p->addr, index) ? i : mt_sprintf(p->c, "&%s[%s]", p->names[ptr], i);
+}
+
+/* The value assigned to var: P + value where var points into P and the
+ * value is an offset. */
+static void assigned(Pr *p, KVarId var, const KExpr *value)
+{
+    bool offset = p->addr.ptr[var] && !kc_pointer_term(&p->addr, value);
+    if (offset)
+        mt_buf_printf(p->b, "(%s + ", p->names[p->addr.param[var]]);
+    expr(p, value);
+    if (offset)
+        mt_buf_putc(p->b, ')');
+}
+
 static void line_start(Pr *p, const KStmt *s);
 
 /* { uint4 t = mask ? *(const uint4 *)&x[i] : make_uint4(others); v[0] = ...; } */
@@ -496,7 +524,7 @@ static void vector_access(Pr *p, const KStmt *s)
     const KVar *v = k_var_at(p->f, s->u.vec.var);
     MtDtype dt = (MtDtype)v->dt;
     unsigned vec = s->u.vec.vec, bytes = vec * mt_dtype_info(dt)->size;
-    const char *ptr = p->names[s->u.vec.ptr], *var = p->names[s->u.vec.var], *raw = raw_type(bytes);
+    const char *at = address(p, s->u.vec.ptr, s->u.vec.index), *var = p->names[s->u.vec.var], *raw = raw_type(bytes);
     line_start(p, s);
     if (s->kind == KST_VSTORE) {
         const char **vals = mt_arena_alloc(&c->arena, vec * sizeof *vals);
@@ -504,11 +532,11 @@ static void vector_access(Pr *p, const KStmt *s)
             vals[i] = mt_sprintf(c, "%s[%u]", var, s->u.vec.first + i);
         if (s->u.vec.mask)
             mt_buf_printf(b, "if (%s) ", expr_text(p, s->u.vec.mask));
-        mt_buf_printf(b, "*(%s *)&%s[%s] = %s;\n", raw, ptr, expr_text(p, s->u.vec.index), pack(c, dt, vec, vals));
+        mt_buf_printf(b, "*(%s *)%s = %s;\n", raw, at, pack(c, dt, vec, vals));
         return;
     }
     mt_buf_printf(b, "{ %s mt_v = ", raw);
-    const char *load = mt_sprintf(c, "*(const %s *)&%s[%s]", raw, ptr, expr_text(p, s->u.vec.index));
+    const char *load = mt_sprintf(c, "*(const %s *)%s", raw, at);
     if (s->u.vec.mask) {
         const char **others = mt_arena_alloc(&c->arena, vec * sizeof *others);
         for (unsigned i = 0; i < vec; i++)
@@ -532,6 +560,15 @@ static void line_start(Pr *p, const KStmt *s)
 
 static void block(Pr *p, const KBlock *blk);
 
+/* A local's C type: its dtype's, or a pointer into its parameter. */
+static const char *var_type(Pr *p, KVarId v)
+{
+    KVarId param = p->addr.param[v];
+    if (param)
+        return mt_sprintf(p->c, "%s *", ctype((MtDtype)k_var_at(p->f, param)->dt));
+    return ctype((MtDtype)k_var_at(p->f, v)->dt);
+}
+
 static void decl(Pr *p, const KStmt *s)
 {
     const KVar *v = k_var_at(p->f, s->u.set.var);
@@ -542,14 +579,14 @@ static void decl(Pr *p, const KStmt *s)
                       ctype((MtDtype)v->dt), v->offset, v->n);
         return;
     case KV_REGS:
-        mt_buf_printf(p->b, "%s %s[%u];\n", ctype((MtDtype)v->dt), name, v->n);
+        mt_buf_printf(p->b, "%s %s[%u];\n", var_type(p, s->u.set.var), name, v->n);
         return;
     case KV_LOCAL:
     case KV_PARAM:
-        mt_buf_printf(p->b, "%s %s", ctype((MtDtype)v->dt), name);
+        mt_buf_printf(p->b, "%s %s", var_type(p, s->u.set.var), name);
         if (s->u.set.value) {
             mt_buf_puts(p->b, " = ");
-            expr(p, s->u.set.value);
+            assigned(p, s->u.set.var, s->u.set.value);
         }
         mt_buf_puts(p->b, ";\n");
         return;
@@ -597,9 +634,9 @@ static void cp_async(Pr *p, const KStmt *s)
     MtBuf *b = p->b;
     shared_address(p, s, s->u.cp.smem, s->u.cp.smem_at);
     unsigned n = s->u.cp.bytes;
-    mt_buf_printf(b, "  asm volatile(\"cp.async.%s.shared.global [%%0], [%%1], %u, %%2;\" :: \"r\"(mt_sa), \"l\"(&%s[%s]), "
+    mt_buf_printf(b, "  asm volatile(\"cp.async.%s.shared.global [%%0], [%%1], %u, %%2;\" :: \"r\"(mt_sa), \"l\"(%s), "
                      "\"r\"(",
-                  n == 16 ? "cg" : "ca", n, p->names[s->u.cp.ptr], expr_text(p, s->u.cp.index));
+                  n == 16 ? "cg" : "ca", n, address(p, s->u.cp.ptr, s->u.cp.index));
     if (s->u.cp.mask)
         mt_buf_printf(b, "(%s) ? %uu : 0u", expr_text(p, s->u.cp.mask), n);
     else
@@ -816,7 +853,7 @@ static void stmt(Pr *p, const KStmt *s)
             mt_buf_putc(b, ']');
         }
         mt_buf_puts(b, " = ");
-        expr(p, s->u.set.value);
+        assigned(p, s->u.set.var, s->u.set.value);
         mt_buf_puts(b, ";\n");
         return;
     case KST_STORE:
@@ -826,9 +863,10 @@ static void stmt(Pr *p, const KStmt *s)
             expr(p, s->u.store.mask);
             mt_buf_puts(b, ") ");
         }
-        mt_buf_printf(b, "%s[", p->names[s->u.store.ptr]);
-        expr(p, s->u.store.index);
-        mt_buf_puts(b, "] = ");
+        if (kc_pointer_term(&p->addr, s->u.store.index))
+            mt_buf_printf(b, "*%s = ", expr_text(p, s->u.store.index));
+        else
+            mt_buf_printf(b, "%s[%s] = ", p->names[s->u.store.ptr], expr_text(p, s->u.store.index));
         expr(p, s->u.store.value);
         mt_buf_puts(b, ";\n");
         return;
@@ -947,7 +985,7 @@ const char *mt_kir_cuda(MtCtx *c, const KFunc *f, MtLineMarks *marks)
     mt_buf_init(&b, &c->arena);
     if (marks)
         mt_buf_record_marks(&b, marks);
-    Pr p = {.c = c, .f = f, .b = &b, .indent = 1};
+    Pr p = {.c = c, .f = f, .b = &b, .addr = kc_pointer_vars(c, f), .indent = 1};
     p.names = mt_arena_alloc(&c->arena, (f->vars.n + 1) * sizeof *p.names);
     for (uint32_t v = 1; v < f->vars.n; v++) {
         const KVar *x = &f->vars.v[v];

@@ -275,11 +275,32 @@ static const KExpr *tile_bytes(Lw *L, const LTileShape *t, const KExpr *row, con
                  k_add(c, k_mul(c, row, k_int(c, MT_DT_I32, t->swizzle)), bytes));
 }
 
+/* e as base + *off, *off a constant (the base 0 when e is one). */
+static const KExpr *split_offset(Lw *L, const KExpr *e, int64_t *off)
+{
+    if (k_is_const(e, off))
+        return k_int(L->c, MT_DT_I32, 0);
+    if (e->op == K_ADD && k_is_const(e->a[1], off))
+        return e->a[0];
+    if (e->op == K_ADD && k_is_const(e->a[0], off))
+        return e->a[1];
+    *off = 0;
+    return e;
+}
+
 const KExpr *lw_tile_index(Lw *L, const LTileShape *t, const KExpr *at, const KExpr *row, const KExpr *col)
 {
     MtCtx *c = L->c;
     if (!t->swizzle)
         return k_add(c, at, k_add(c, k_mul(c, row, k_int(c, MT_DT_I32, t->ld)), col));
+    /* 8 rows further, or a whole atom of columns, is the same swizzle
+     * phase: the element of (row + 8 i, col + per j) is that of (row, col)
+     * plus a constant, which the copies of one thread then share */
+    int64_t dr, dc, per = t->swizzle / t->esize;
+    const KExpr *rb = split_offset(L, row, &dr), *cb = split_offset(L, col, &dc);
+    if ((dr || dc) && t->rows % 8 == 0 && dr % 8 == 0 && dc % per == 0)
+        return k_add(c, lw_tile_index(L, t, at, rb, cb),
+                     k_int(c, MT_DT_I32, (dr * t->swizzle + dc / per * t->rows * t->swizzle) / t->esize));
     const KExpr *x = tile_bytes(L, t, row, col);
     const KExpr *phase = k_op(c, K_BAND, MT_DT_I32, k_op(c, K_SHR, MT_DT_I32, x, k_int(c, MT_DT_I32, 7), NULL),
                               k_int(c, MT_DT_I32, t->swizzle / 16 - 1), NULL);

@@ -14,7 +14,7 @@
  * a TF32 one's B, padded, which its threads read):
  *
  *   before the loop   barrier; for t < d: cp.async tile t -> stage t; commit
- *   each iteration    cp.async.wait (d - 1) * rings; [fence.proxy.async]; barrier
+ *   each iteration    cp.async.wait (d - 1) * rings; barrier
  *                     cp.async tile k + d -> stage (s + d) % S; commit
  *                     the dot reads stage s
  *                     s = (s + 1) % S
@@ -22,8 +22,10 @@
  *
  * where s, the loop's stage counter, starts at 0. The wait at the top of
  * iteration k leaves the d - 1 later tiles in flight and lands tile k;
- * the barrier after it (after a proxy fence when the warpgroups' tensor
- * cores read the stages) shows every thread's copies to every thread and
+ * the barrier after it shows every thread's copies to every thread, the
+ * warpgroups' tensor cores included (the copies are cp.async's, which
+ * need no proxy fence before a wgmma reads them, as in Triton's and
+ * CUTLASS's pipelines; a fence costs a MEMBAR.ALL.CTA an iteration), and
  * also ends the reads of iteration k - 1, whose stage the copy of tile
  * k + d then overwrites. A slot passing its tile on costs nothing: the
  * stage a slot names moves with s. A copy whose mask is off (the tile's
@@ -317,12 +319,6 @@ LVal lw_pipe_value(Lw *L, const LPipe *p, MtVal arg)
 void lw_pipe_iteration(Lw *L, const LPipe *p)
 {
     k_cp_wait(&L->b, (p->depth - 1) * p->nrings);
-    /* the warpgroups' tensor cores read swizzled stages */
-    for (const LRing *r = p->rings; r; r = r->next)
-        if (r->tile.swizzle) {
-            k_stmt(&L->b, KST_PROXY_FENCE);
-            break;
-        }
     k_barrier(&L->b);
 }
 
