@@ -32,6 +32,19 @@ static const char src[] =
     "    tl.store(c + stride_cm * rm[:, None] + stride_cn * rn[None, :], acc.to(tl.float16))\n"
     "\n"
     "@triton.jit\n"
+    "def mm32(a, b, c, K, stride_am, stride_bk, stride_cm, stride_cn, BM: tl.constexpr, BN: tl.constexpr,\n"
+    "         BK: tl.constexpr):\n"
+    "    rm = tl.arange(0, BM)\n"
+    "    rn = tl.arange(0, BN)\n"
+    "    rk = tl.arange(0, BK)\n"
+    "    acc = tl.zeros((BM, BN), dtype=tl.float32)\n"
+    "    for k in range(0, tl.cdiv(K, BK)):\n"
+    "        x = tl.load(a + rm[:, None] * stride_am + (k * BK + rk)[None, :])\n"
+    "        y = tl.load(b + (k * BK + rk)[:, None] * stride_bk + rn[None, :])\n"
+    "        acc += tl.dot(x, y)\n"
+    "    tl.store(c + stride_cm * rm[:, None] + stride_cn * rn[None, :], acc)\n"
+    "\n"
+    "@triton.jit\n"
     "def add(x, y, out, n, BLOCK: tl.constexpr):\n"
     "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
     "    m = offs < n\n"
@@ -114,6 +127,19 @@ START_TEST(a_unit_stride_on_the_left_keeps_stores_wide)
 }
 END_TEST
 
+START_TEST(a_cuda_core_accumulator_is_stored_in_words)
+{
+    /* f32 tiles multiplied on CUDA cores: the loop's accumulator is stored
+     * from its registers 4 bytes at a time, the same contiguous offsets
+     * (lower_mem.c: vectors would bind those registers to aligned quads
+     * through the loop) */
+    const char *t = compile("mm32", "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,i32:16,1,64,64,32", 4);
+    ck_assert_int_eq(count(t, "*(uint4 *)"), 0);
+    ck_assert_int_eq(count(t, "*(uint2 *)"), 0);
+    ck_assert_int_eq(count(t, "\n    *v"), 64 * 64 / 128); /* through the pointers of the epilogue */
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cuda_addr");
@@ -122,6 +148,7 @@ int main(void)
     tcase_add_test(k, swizzled_neighbours_share_a_shared_address);
     tcase_add_test(k, offsets_used_once_stay_offsets);
     tcase_add_test(k, a_unit_stride_on_the_left_keeps_stores_wide);
+    tcase_add_test(k, a_cuda_core_accumulator_is_stored_in_words);
     suite_add_tcase(s, k);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
