@@ -40,15 +40,32 @@ static void reject(An *a, KVarId v)
 
 static bool refers(const KExpr *e) { return e->op == K_VAR || e->op == K_ELEM; }
 
-/* Every candidate e refers to is no longer one. */
-static void reject_all(An *a, const KExpr *e)
+static void access(An *a, KVarId ptr, const KExpr *index);
+
+/* e is a value (not an address): every candidate it refers to is no
+ * longer one, but for the indices of the loads in it, which are
+ * accesses. */
+static void use(An *a, const KExpr *e)
 {
     if (!e)
         return;
-    if (refers(e))
+    if (e->op == K_LOAD)
+        access(a, e->u.var, e->a[0]);
+    else if (refers(e))
         reject(a, e->u.var);
+    for (int i = e->op == K_LOAD; i < e->nargs; i++)
+        use(a, e->a[i]);
+}
+
+/* The loads in e, an index or a value whose pointer term is allowed. */
+static void loads_in(An *a, const KExpr *e)
+{
+    if (e->op == K_LOAD) {
+        use(a, e);
+        return;
+    }
     for (int i = 0; i < e->nargs; i++)
-        reject_all(a, e->a[i]);
+        loads_in(a, e->a[i]);
 }
 
 /* The number of candidate pointer terms of e (at most one is allowed),
@@ -79,6 +96,7 @@ static int terms(const bool *cand, const KExpr *e, KVarId *x)
         if (e->dt == MT_DT_I64 && e->a[0]->dt == MT_DT_I64)
             return terms(cand, e->a[0], x);
         break;
+    case K_LOAD: return 0; /* a value read from memory (its index is an access of its own) */
     default: break;
     }
     for (int i = 0; i < e->nargs; i++)
@@ -104,24 +122,31 @@ static void access(An *a, KVarId ptr, const KExpr *index)
     KVarId x = 0;
     const KVar *v = k_var_at(a->f, ptr);
     int n = terms(a->cand, index, &x);
-    if (n == 1 && v->kind == KV_PARAM && v->ptr)
+    if (n == 1 && v->kind == KV_PARAM && v->ptr) {
         bind(a, x, ptr);
-    else if (n)
-        reject_all(a, index);
+        loads_in(a, index);
+    } else if (n) {
+        use(a, index);
+    } else {
+        loads_in(a, index);
+    }
 }
 
 /* var (or var[index]) = value. */
 static void assign(An *a, KVarId var, const KExpr *index, const KExpr *value)
 {
-    reject_all(a, index);
+    use(a, index);
     if (!value)
         return;
     KVarId x = 0;
     int n = terms(a->cand, value, &x);
     if (!a->cand[var] || n < 0 || n > 1) {
         reject(a, var);
-        reject_all(a, value);
-    } else if (n == 1) {
+        use(a, value);
+        return;
+    }
+    loads_in(a, value);
+    if (n == 1) {
         /* both point into the same parameter, once one of them is known to */
         KVarId p = a->param[var] ? a->param[var] : a->param[x];
         if (p) {
@@ -145,57 +170,57 @@ static void stmt(An *a, const KStmt *s)
     case KST_SET: assign(a, s->u.set.var, s->u.set.index, s->u.set.value); return;
     case KST_STORE:
         access(a, s->u.store.ptr, s->u.store.index);
-        reject_all(a, s->u.store.value);
-        reject_all(a, s->u.store.mask);
+        use(a, s->u.store.value);
+        use(a, s->u.store.mask);
         return;
     case KST_VLOAD:
     case KST_VSTORE:
         access(a, s->u.vec.ptr, s->u.vec.index);
         reject(a, s->u.vec.var);
-        reject_all(a, s->u.vec.mask);
+        use(a, s->u.vec.mask);
         for (unsigned i = 0; s->u.vec.other && i < s->u.vec.vec; i++)
-            reject_all(a, s->u.vec.other[i]);
+            use(a, s->u.vec.other[i]);
         return;
     case KST_IF:
-        reject_all(a, s->u.if_.cond);
+        use(a, s->u.if_.cond);
         block(a, &s->u.if_.then);
         block(a, &s->u.if_.els);
         return;
     case KST_FOR:
         reject(a, s->u.for_.iv);
-        reject_all(a, s->u.for_.start);
-        reject_all(a, s->u.for_.stop);
+        use(a, s->u.for_.start);
+        use(a, s->u.for_.stop);
         block(a, &s->u.for_.body);
         return;
     case KST_WHILE:
-        reject_all(a, s->u.while_.cond);
+        use(a, s->u.while_.cond);
         block(a, &s->u.while_.body);
         return;
     case KST_LDMATRIX:
         reject(a, s->u.ldm.dst);
-        reject_all(a, s->u.ldm.row_at);
+        use(a, s->u.ldm.row_at);
         return;
     case KST_MMA:
         reject(a, s->u.mma.acc);
-        reject_all(a, s->u.mma.index);
+        use(a, s->u.mma.index);
         return;
     case KST_ATOMIC: {
         const KAtomic *x = &s->u.atomic;
         reject(a, x->dst);
         const KExpr *e[] = {x->index, x->value, x->cmp, x->mask, x->dst_index};
         for (size_t i = 0; i < sizeof e / sizeof *e; i++)
-            reject_all(a, e[i]);
+            use(a, e[i]);
         return;
     }
     case KST_CP_ASYNC:
         access(a, s->u.cp.ptr, s->u.cp.index);
-        reject_all(a, s->u.cp.smem_at);
-        reject_all(a, s->u.cp.mask);
+        use(a, s->u.cp.smem_at);
+        use(a, s->u.cp.mask);
         return;
     case KST_WGMMA:
         reject(a, s->u.wg.acc);
-        reject_all(a, s->u.wg.a_at);
-        reject_all(a, s->u.wg.b_at);
+        use(a, s->u.wg.a_at);
+        use(a, s->u.wg.b_at);
         return;
     case KST_BARRIER:
     case KST_CP_COMMIT:
@@ -212,55 +237,6 @@ static void block(An *a, const KBlock *b)
 {
     for (uint32_t i = 0; i < b->n; i++)
         stmt(a, b->v[i]);
-}
-
-/* Loads inside expressions are accesses too; their uses elsewhere were
- * checked by the statements that hold them. */
-static void loads(An *a, const KExpr *e)
-{
-    if (!e)
-        return;
-    if (e->op == K_LOAD)
-        access(a, e->u.var, e->a[0]);
-    for (int i = 0; i < e->nargs; i++)
-        if (e->op != K_LOAD || i)
-            loads(a, e->a[i]);
-}
-
-static void block_loads(An *a, const KBlock *b);
-
-static void stmt_loads(An *a, const KStmt *s)
-{
-    switch ((KStmtKind)s->kind) {
-    case KST_DECL:
-    case KST_SET:
-        loads(a, s->u.set.index);
-        loads(a, s->u.set.value);
-        return;
-    case KST_STORE:
-        loads(a, s->u.store.value);
-        loads(a, s->u.store.mask);
-        return;
-    case KST_IF:
-        loads(a, s->u.if_.cond);
-        block_loads(a, &s->u.if_.then);
-        block_loads(a, &s->u.if_.els);
-        return;
-    case KST_FOR:
-        block_loads(a, &s->u.for_.body);
-        return;
-    case KST_WHILE:
-        loads(a, s->u.while_.cond);
-        block_loads(a, &s->u.while_.body);
-        return;
-    default: return;
-    }
-}
-
-static void block_loads(An *a, const KBlock *b)
-{
-    for (uint32_t i = 0; i < b->n; i++)
-        stmt_loads(a, b->v[i]);
 }
 
 KcAddr kc_pointer_vars(MtCtx *c, const KFunc *f)
@@ -280,10 +256,8 @@ KcAddr kc_pointer_vars(MtCtx *c, const KFunc *f)
     while (again) {
         do {
             a.changed = false;
-            for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+            for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
                 block(&a, parts[i]);
-                block_loads(&a, parts[i]);
-            }
         } while (a.changed);
         /* a candidate that no access binds to a parameter stays an
          * integer, and so does one that takes no part in pointer
