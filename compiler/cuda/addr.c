@@ -15,11 +15,12 @@
  *     variable of the same P,
  * and is assigned only by declarations and assignments, becomes a `T *`
  * into P when it is assigned from, or to, another such variable (a
- * carried block, a pointer advanced): an assignment whose value has no pointer term becomes
- * P + value, an access P[x + i] becomes *(x + i). C's pointer
- * arithmetic counts elements of T, as the offsets do, so every address
- * is the one the offsets gave. Anything else keeps the variable an
- * integer: the rules are checked until no variable changes. */
+ * carried block, a pointer advanced): an assignment whose value has no
+ * pointer term becomes P + value, an access P[x + i] becomes *(x + i).
+ * C's pointer arithmetic counts elements of T, as the offsets do, so
+ * every address is the one the offsets gave. Anything else keeps the
+ * variable an integer: the rules are checked until no variable changes.
+ * A load inside an expression is an access of its own. */
 #include "addr.h"
 
 typedef struct An {
