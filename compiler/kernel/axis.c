@@ -177,8 +177,7 @@ static LAxis inst_axis(Lw *L, const MtInst *in)
         /* a stride specialised to 1 keeps the offsets' facts, on either
          * side (the SSA keeps `mul 1, x` as the seeds do) */
         for (int i = 0; i < 2; i++)
-            if (mt_val_is_const(f, in->args[i]) && f->vals[in->args[i]].cst.kind == CST_INT &&
-                f->vals[in->args[i]].cst.i == 1 && mt_val_ty(f, in->args[1 - i]) == t)
+            if (mt_val_is_int(f, in->args[i], 1) && mt_val_ty(f, in->args[1 - i]) == t)
                 return x[1 - i];
         for (int d = 0; d < MT_LL_MAX_RANK; d++) {
             int64_t p = (int64_t)x[0].div[d] * x[1].div[d];

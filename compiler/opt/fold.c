@@ -177,12 +177,6 @@ static MtVal fold_const(Folder *F, const MtInst *in)
     return mt_func_const(F->c, F->f, mt_num_const(r, rk), rk);
 }
 
-static bool is_int_const(const MtFunc *f, MtVal v, int64_t want)
-{
-    return mt_val_is_const(f, v) && f->vals[v].cst.kind == CST_INT && f->vals[v].cst.i == want &&
-           !mt_ty_is_float(f->vals[v].ty);
-}
-
 /* What `in` reduces to: a constant, one of its operands, or 0 (kept). */
 static MtVal simplify(Folder *F, const MtInst *in)
 {
@@ -205,9 +199,9 @@ static MtVal simplify(Folder *F, const MtInst *in)
     if (!mt_ty_is_intlike(mt_ty_elem(in->ty)) || mt_ty_is_bool(mt_ty_elem(in->ty)) ||
         mt_val_ty(f, in->args[0]) != in->ty)
         return 0;
-    if ((in->op == OP_ADD || in->op == OP_SUB) && is_int_const(f, in->args[1], 0))
+    if ((in->op == OP_ADD || in->op == OP_SUB) && mt_val_is_int(f, in->args[1], 0))
         return in->args[0];
-    if (in->op == OP_MUL && is_int_const(f, in->args[1], 1))
+    if (in->op == OP_MUL && mt_val_is_int(f, in->args[1], 1))
         return in->args[0];
     return 0;
 }

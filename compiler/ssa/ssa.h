@@ -164,6 +164,12 @@ void mt_region_push(MtCtx *c, MtRegion *r, MtInst *in);
 static inline MtValue *mt_val(const MtFunc *f, MtVal v) { return &f->vals[v]; }
 static inline const MtType *mt_val_ty(const MtFunc *f, MtVal v) { return f->vals[v].ty; }
 static inline bool mt_val_is_const(const MtFunc *f, MtVal v) { return v && f->vals[v].kind == VK_CONST; }
+/* Whether v is the integer constant `want` (not a float that equals it). */
+static inline bool mt_val_is_int(const MtFunc *f, MtVal v, int64_t want)
+{
+    return mt_val_is_const(f, v) && f->vals[v].cst.kind == CST_INT && f->vals[v].cst.i == want &&
+           !mt_ty_is_float(f->vals[v].ty);
+}
 
 /* ---- printing --------------------------------------------------------------- */
 
