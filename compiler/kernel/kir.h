@@ -9,7 +9,8 @@
  * only print it: cuda/kcuda.c as CUDA C++, the MLIR backend through the
  * MLIR C API, and kernel/kprint.c as text for `--emit kernel`.
  *
- * Shape of the IR (all arena-owned, built once, never mutated after):
+ * Shape of the IR (all arena-owned, built once; afterwards only
+ * kernel/schedule.c reorders statements within their lists):
  *   - variables: kernel parameters, scalar locals, register arrays
  *     (`float v5[8]`, indexed only by compile-time expressions once
  *     register loops are unrolled) and shared-memory arrays;
@@ -325,6 +326,13 @@ void k_cp_async(KBuilder *b, KVarId smem, const KExpr *smem_at, KVarId ptr, cons
 void k_cp_commit(KBuilder *b);
 void k_cp_wait(KBuilder *b, uint32_t pending);
 void k_atomic(KBuilder *b, const KAtomic *a);
+
+/* ---- scheduling (schedule.c) ------------------------------------------------------ */
+
+/* Moves each global load, and what computes its operands, up to just
+ * after the last statement it depends on, within its statement list:
+ * its latency then overlaps the arithmetic written before it. */
+void k_schedule_loads(MtCtx *c, KFunc *f);
 
 /* ---- text (kprint.c) -------------------------------------------------------------- */
 

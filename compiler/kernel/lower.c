@@ -1240,7 +1240,9 @@ KFunc *mt_kernel_lower(MtCtx *c, const MtFunc *f, const MtKernelOptions *opt)
     KFunc *kf = lower_kernel(c, f, opt, true);
     if (kf && kf->programs_per_block > 1 && kf->shared_bytes > STATIC_SHARED_MAX)
         kf = lower_kernel(c, f, opt, false);
-    if (kf)
+    if (kf) {
         kf->dynamic_shared = kf->shared_bytes > STATIC_SHARED_MAX;
+        k_schedule_loads(c, kf);
+    }
     return kf;
 }

@@ -48,3 +48,22 @@ def block_ptr_kernel(x_ptr, out_ptr, xt_ptr, M, N, stride_xm, stride_xn,
     out_block = tl.make_block_ptr(base=out_ptr, shape=(M, BLOCK_N), strides=(BLOCK_N, 1),
                                   offsets=(pid * BLOCK_M, 0), block_shape=(BLOCK_M, BLOCK_N), order=(1, 0))
     tl.store(out_block, acc, boundary_check=(0,))
+
+
+@triton.jit
+def norm_load_order_kernel(x_ptr, w_ptr, out_ptr, eps, BLOCK: tl.constexpr):
+    # kernel/schedule.c moves global loads up to the last statement they
+    # depend on (tests/unit/check_schedule.c pins where): w's load goes
+    # before the square root, while y's reads what the store before it
+    # wrote and g's index is the argmax, so those two stay where they are
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * BLOCK + cols)
+    var = tl.sum(x * x, axis=0) / BLOCK
+    r = 1 / tl.sqrt(var + eps)
+    w = tl.load(w_ptr + cols)
+    tl.store(out_ptr + row * BLOCK + cols, x * r * w)
+    y = tl.load(out_ptr + row * BLOCK + cols)
+    i = tl.argmax(x, axis=0)
+    g = tl.load(w_ptr + i)
+    tl.store(out_ptr + row * BLOCK + cols, y + g)

@@ -69,10 +69,6 @@ module attributes {gpu.container_module} {
         } else {
           scf.yield %cst : f32
         }
-        %v8_0 = arith.addf %cst, %v7_0 : f32
-        %v8_1 = arith.addf %cst, %v7_1 : f32
-        %v8_2 = arith.addf %cst, %v7_2 : f32
-        %v8_3 = arith.addf %cst, %v7_3 : f32
         %v9_0 = arith.addi %c4_i32, %c0_i32 : i32
         %v9_1 = arith.addi %c4_i32, %c1_i32 : i32
         %v9_2 = arith.addi %c4_i32, %c2_i32 : i32
@@ -117,10 +113,6 @@ module attributes {gpu.container_module} {
         } else {
           scf.yield %cst : f32
         }
-        %v13_0 = arith.addf %v8_0, %v12_0 : f32
-        %v13_1 = arith.addf %v8_1, %v12_1 : f32
-        %v13_2 = arith.addf %v8_2, %v12_2 : f32
-        %v13_3 = arith.addf %v8_3, %v12_3 : f32
         %v14_0 = arith.addi %c8_i32, %c0_i32 : i32
         %v14_1 = arith.addi %c8_i32, %c1_i32 : i32
         %v14_2 = arith.addi %c8_i32, %c2_i32 : i32
@@ -165,6 +157,14 @@ module attributes {gpu.container_module} {
         } else {
           scf.yield %cst : f32
         }
+        %v8_0 = arith.addf %cst, %v7_0 : f32
+        %v8_1 = arith.addf %cst, %v7_1 : f32
+        %v8_2 = arith.addf %cst, %v7_2 : f32
+        %v8_3 = arith.addf %cst, %v7_3 : f32
+        %v13_0 = arith.addf %v8_0, %v12_0 : f32
+        %v13_1 = arith.addf %v8_1, %v12_1 : f32
+        %v13_2 = arith.addf %v8_2, %v12_2 : f32
+        %v13_3 = arith.addf %v8_3, %v12_3 : f32
         %v18_0 = arith.addf %v13_0, %v17_0 : f32
         %v18_1 = arith.addf %v13_1, %v17_1 : f32
         %v18_2 = arith.addf %v13_2, %v17_2 : f32

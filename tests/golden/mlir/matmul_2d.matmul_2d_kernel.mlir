@@ -100,34 +100,6 @@ module attributes {gpu.container_module} {
         %14 = llvm.getelementptr %13[%11] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
         llvm.store %v10_0, %14 : f32, !llvm.ptr<3>
         nvvm.bar.warp.sync %c-1_i32 : i32
-        %15 = arith.muli %slot, %c4_i32 : i32
-        %16 = arith.addi %15, %base21 : i32
-        %17 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
-        %18 = llvm.getelementptr %17[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        %19 = llvm.getelementptr %18[%16] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-        %v20_0 = llvm.load %19 : !llvm.ptr<3> -> f32
-        %v22_0 = arith.mulf %v20_0, %v18_0 : f32
-        %v22_1 = arith.mulf %v20_0, %v18_1 : f32
-        %v22_2 = arith.mulf %v20_0, %v18_2 : f32
-        %v22_3 = arith.mulf %v20_0, %v18_3 : f32
-        %v24_0 = arith.addi %s1, %base21 : i32
-        %v25_0 = arith.muli %v24_0, %N : i32
-        %v26_0 = arith.addi %v25_0, %v14_0 : i32
-        %v26_1 = arith.addi %v25_0, %v14_1 : i32
-        %v26_2 = arith.addi %v25_0, %v14_2 : i32
-        %v26_3 = arith.addi %v25_0, %v14_3 : i32
-        %20 = arith.sitofp %v26_0 : i32 to f32
-        %v27_0 = arith.mulf %20, %cst : f32
-        %21 = arith.sitofp %v26_1 : i32 to f32
-        %v27_1 = arith.mulf %21, %cst : f32
-        %22 = arith.sitofp %v26_2 : i32 to f32
-        %v27_2 = arith.mulf %22, %cst : f32
-        %23 = arith.sitofp %v26_3 : i32 to f32
-        %v27_3 = arith.mulf %23, %cst : f32
-        %v28_0 = arith.addf %v27_0, %v22_0 : f32
-        %v28_1 = arith.addf %v27_1, %v22_1 : f32
-        %v28_2 = arith.addf %v27_2, %v22_2 : f32
-        %v28_3 = arith.addf %v27_3, %v22_3 : f32
         %v29_0 = arith.addi %v7_0, %c1_i32 : i32
         %v30_0 = arith.extsi %v29_0 : i32 to i64
         %v31_0 = scf.if %v9_0 -> (f32) {
@@ -174,6 +146,34 @@ module attributes {gpu.container_module} {
         } else {
           scf.yield %cst : f32
         }
+        %15 = arith.muli %slot, %c4_i32 : i32
+        %16 = arith.addi %15, %base21 : i32
+        %17 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+        %18 = llvm.getelementptr %17[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+        %19 = llvm.getelementptr %18[%16] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        %v20_0 = llvm.load %19 : !llvm.ptr<3> -> f32
+        %v22_0 = arith.mulf %v20_0, %v18_0 : f32
+        %v22_1 = arith.mulf %v20_0, %v18_1 : f32
+        %v22_2 = arith.mulf %v20_0, %v18_2 : f32
+        %v22_3 = arith.mulf %v20_0, %v18_3 : f32
+        %v24_0 = arith.addi %s1, %base21 : i32
+        %v25_0 = arith.muli %v24_0, %N : i32
+        %v26_0 = arith.addi %v25_0, %v14_0 : i32
+        %v26_1 = arith.addi %v25_0, %v14_1 : i32
+        %v26_2 = arith.addi %v25_0, %v14_2 : i32
+        %v26_3 = arith.addi %v25_0, %v14_3 : i32
+        %20 = arith.sitofp %v26_0 : i32 to f32
+        %v27_0 = arith.mulf %20, %cst : f32
+        %21 = arith.sitofp %v26_1 : i32 to f32
+        %v27_1 = arith.mulf %21, %cst : f32
+        %22 = arith.sitofp %v26_2 : i32 to f32
+        %v27_2 = arith.mulf %22, %cst : f32
+        %23 = arith.sitofp %v26_3 : i32 to f32
+        %v27_3 = arith.mulf %23, %cst : f32
+        %v28_0 = arith.addf %v27_0, %v22_0 : f32
+        %v28_1 = arith.addf %v27_1, %v22_1 : f32
+        %v28_2 = arith.addf %v27_2, %v22_2 : f32
+        %v28_3 = arith.addf %v27_3, %v22_3 : f32
         nvvm.bar.warp.sync %c-1_i32 : i32
         %24 = arith.muli %slot, %c4_i32 : i32
         %25 = arith.addi %24, %base5 : i32
@@ -182,20 +182,6 @@ module attributes {gpu.container_module} {
         %28 = llvm.getelementptr %27[%25] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
         llvm.store %v31_0, %28 : f32, !llvm.ptr<3>
         nvvm.bar.warp.sync %c-1_i32 : i32
-        %29 = arith.muli %slot, %c4_i32 : i32
-        %30 = arith.addi %29, %base21 : i32
-        %31 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
-        %32 = llvm.getelementptr %31[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        %33 = llvm.getelementptr %32[%30] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-        %v37_0 = llvm.load %33 : !llvm.ptr<3> -> f32
-        %v38_0 = arith.mulf %v37_0, %v35_0 : f32
-        %v38_1 = arith.mulf %v37_0, %v35_1 : f32
-        %v38_2 = arith.mulf %v37_0, %v35_2 : f32
-        %v38_3 = arith.mulf %v37_0, %v35_3 : f32
-        %v39_0 = arith.addf %v28_0, %v38_0 : f32
-        %v39_1 = arith.addf %v28_1, %v38_1 : f32
-        %v39_2 = arith.addf %v28_2, %v38_2 : f32
-        %v39_3 = arith.addf %v28_3, %v38_3 : f32
         %v40_0 = arith.addi %v7_0, %c2_i32 : i32
         %v41_0 = arith.extsi %v40_0 : i32 to i64
         %v42_0 = scf.if %v9_0 -> (f32) {
@@ -242,6 +228,20 @@ module attributes {gpu.container_module} {
         } else {
           scf.yield %cst : f32
         }
+        %29 = arith.muli %slot, %c4_i32 : i32
+        %30 = arith.addi %29, %base21 : i32
+        %31 = llvm.mlir.addressof @mt_smem : !llvm.ptr<3>
+        %32 = llvm.getelementptr %31[%c0_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+        %33 = llvm.getelementptr %32[%30] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        %v37_0 = llvm.load %33 : !llvm.ptr<3> -> f32
+        %v38_0 = arith.mulf %v37_0, %v35_0 : f32
+        %v38_1 = arith.mulf %v37_0, %v35_1 : f32
+        %v38_2 = arith.mulf %v37_0, %v35_2 : f32
+        %v38_3 = arith.mulf %v37_0, %v35_3 : f32
+        %v39_0 = arith.addf %v28_0, %v38_0 : f32
+        %v39_1 = arith.addf %v28_1, %v38_1 : f32
+        %v39_2 = arith.addf %v28_2, %v38_2 : f32
+        %v39_3 = arith.addf %v28_3, %v38_3 : f32
         nvvm.bar.warp.sync %c-1_i32 : i32
         %34 = arith.muli %slot, %c4_i32 : i32
         %35 = arith.addi %34, %base5 : i32

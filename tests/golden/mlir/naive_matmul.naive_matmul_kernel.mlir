@@ -74,14 +74,6 @@ module attributes {gpu.container_module} {
         } else {
           scf.yield %cst : f32
         }
-        %v14_0 = arith.mulf %s4, %v13_0 : f32
-        %v14_1 = arith.mulf %s4, %v13_1 : f32
-        %v14_2 = arith.mulf %s4, %v13_2 : f32
-        %v14_3 = arith.mulf %s4, %v13_3 : f32
-        %v15_0 = arith.addf %cst, %v14_0 : f32
-        %v15_1 = arith.addf %cst, %v14_1 : f32
-        %v15_2 = arith.addf %cst, %v14_2 : f32
-        %v15_3 = arith.addf %cst, %v14_3 : f32
         %s16 = arith.addi %s2, %c1_i64 : i64
         %9 = llvm.getelementptr %a[%s16] : (!llvm.ptr, i64) -> !llvm.ptr, f32
         %s17 = llvm.load %9 : !llvm.ptr -> f32
@@ -122,14 +114,6 @@ module attributes {gpu.container_module} {
         } else {
           scf.yield %cst : f32
         }
-        %v22_0 = arith.mulf %s17, %v21_0 : f32
-        %v22_1 = arith.mulf %s17, %v21_1 : f32
-        %v22_2 = arith.mulf %s17, %v21_2 : f32
-        %v22_3 = arith.mulf %s17, %v21_3 : f32
-        %v23_0 = arith.addf %v15_0, %v22_0 : f32
-        %v23_1 = arith.addf %v15_1, %v22_1 : f32
-        %v23_2 = arith.addf %v15_2, %v22_2 : f32
-        %v23_3 = arith.addf %v15_3, %v22_3 : f32
         %s24 = arith.addi %s2, %c2_i64 : i64
         %10 = llvm.getelementptr %a[%s24] : (!llvm.ptr, i64) -> !llvm.ptr, f32
         %s25 = llvm.load %10 : !llvm.ptr -> f32
@@ -170,6 +154,22 @@ module attributes {gpu.container_module} {
         } else {
           scf.yield %cst : f32
         }
+        %v14_0 = arith.mulf %s4, %v13_0 : f32
+        %v14_1 = arith.mulf %s4, %v13_1 : f32
+        %v14_2 = arith.mulf %s4, %v13_2 : f32
+        %v14_3 = arith.mulf %s4, %v13_3 : f32
+        %v15_0 = arith.addf %cst, %v14_0 : f32
+        %v15_1 = arith.addf %cst, %v14_1 : f32
+        %v15_2 = arith.addf %cst, %v14_2 : f32
+        %v15_3 = arith.addf %cst, %v14_3 : f32
+        %v22_0 = arith.mulf %s17, %v21_0 : f32
+        %v22_1 = arith.mulf %s17, %v21_1 : f32
+        %v22_2 = arith.mulf %s17, %v21_2 : f32
+        %v22_3 = arith.mulf %s17, %v21_3 : f32
+        %v23_0 = arith.addf %v15_0, %v22_0 : f32
+        %v23_1 = arith.addf %v15_1, %v22_1 : f32
+        %v23_2 = arith.addf %v15_2, %v22_2 : f32
+        %v23_3 = arith.addf %v15_3, %v22_3 : f32
         %v30_0 = arith.mulf %s25, %v29_0 : f32
         %v30_1 = arith.mulf %s25, %v29_1 : f32
         %v30_2 = arith.mulf %s25, %v29_2 : f32
