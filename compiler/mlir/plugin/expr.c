@@ -237,11 +237,18 @@ static MlirValue float_fn(Em *e, const KExpr *x, const char *op, const char *lib
 /* The libdevice function behind a CUDA math function, which NVRTC calls
  * for it: expf is __nv_expf, the rounding intrinsics __fdiv_rn and
  * __fsqrt_rn are __nv_fdiv_rn and __nv_fsqrt_rn, and the fast intrinsics
- * (__expf, __fdividef, ...) are libdevice's __nv_fast_* functions. */
+ * (__expf, __fdividef, ...) are libdevice's __nv_fast_* functions.
+ * sqrtf is __nv_fsqrt_rn: __nv_sqrtf rounds correctly only where NVVM
+ * reflect's __CUDA_PREC_SQRT is 1, as NVRTC sets it; MLIR's pipeline
+ * leaves it 0, which makes sqrt.approx (and 1 / sqrt an rsqrt.approx). */
 static void libdevice_name(const char *cuda, char *buf, size_t len)
 {
     static const char *const fast[] = {"__expf", "__exp10f", "__logf",  "__log2f",     "__log10f", "__powf",
                                        "__sinf", "__cosf",   "__tanf",  "__fdividef", "__sincosf", NULL};
+    if (!strcmp(cuda, "sqrtf")) {
+        snprintf(buf, len, "fsqrt_rn");
+        return;
+    }
     bool is_fast = false;
     for (int i = 0; fast[i] && !is_fast; i++)
         is_fast = !strcmp(cuda, fast[i]);
