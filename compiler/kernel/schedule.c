@@ -36,8 +36,9 @@ typedef struct Sched {
      * count the list's statements from 1, 0 is the list's start */
     uint32_t *after_write, *after_access;
     uint32_t *stamp;          /* which list the two entries belong to */
-    bool *needed;             /* a variable a moved statement reads or writes: its
-                               * declaration and what computes it move too */
+    uint32_t *needed;         /* the list in which a moved statement reads or writes
+                               * the variable: its declaration and what computes it
+                               * move too */
     uint32_t list;
     /* the effects of one statement */
     MT_VEC(KVarId) reads, writes;
@@ -103,7 +104,7 @@ static bool movable(const Sched *s) { return !s->fixed && !s->collective; }
 static bool feeds(const Sched *s)
 {
     for (uint32_t i = 0; i < s->writes.n; i++)
-        if (s->writes.v[i] != SHARED_MEM && s->needed[s->writes.v[i]])
+        if (s->writes.v[i] != SHARED_MEM && s->needed[s->writes.v[i]] == s->list)
             return true;
     return false;
 }
@@ -136,9 +137,10 @@ static void nested(Sched *s, KStmt *t)
     }
 }
 
-/* Reorders one list, after the lists inside its statements. A statement that stays is appended at the next
- * position; a moved one goes into the group of moved statements after
- * the position its dependencies give, behind those already there. */
+/* Reorders one list, after the lists inside its statements. A statement
+ * that stays is appended at the next position; a moved one goes into the
+ * group of moved statements after the position its dependencies give,
+ * behind those already there. */
 static void block(Sched *s, KBlock *b)
 {
     uint32_t n = b->n;
@@ -148,14 +150,13 @@ static void block(Sched *s, KBlock *b)
         return;
     s->list++;
     bool *moved = mt_arena_alloc(&s->c->arena, n * sizeof *moved);
-    memset(s->needed, 0, s->f->vars.n * sizeof *s->needed);
     for (uint32_t i = n; i-- > 0;) {
         effects(s, b->v[i]);
         moved[i] = movable(s) && (s->global_load || feeds(s));
         for (uint32_t r = 0; moved[i] && r < s->reads.n; r++)
-            s->needed[s->reads.v[r]] = true;
+            s->needed[s->reads.v[r]] = s->list;
         for (uint32_t r = 0; moved[i] && r < s->writes.n; r++)
-            s->needed[s->writes.v[r]] = true;
+            s->needed[s->writes.v[r]] = s->list;
     }
     /* group[p]: the moved statements that go after position p */
     MT_VEC(KStmt *) *group = mt_arena_alloc(&s->c->arena, (n + 1) * sizeof *group);
@@ -212,6 +213,7 @@ void k_schedule_loads(MtCtx *c, KFunc *f)
     s.stamp = mt_arena_alloc(&c->arena, n * sizeof *s.stamp);
     s.needed = mt_arena_alloc(&c->arena, n * sizeof *s.needed);
     memset(s.stamp, 0, n * sizeof *s.stamp);
+    memset(s.needed, 0, n * sizeof *s.needed);
     block(&s, &f->prologue);
     block(&s, &f->body);
 }
