@@ -4,11 +4,7 @@
  * become pointers that the copies use as they are, offsets computed once
  * stay param[offset], and a unit stride written on the left (`stride *
  * offs`, specialised to 1) keeps the offsets contiguous. */
-#include <check.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "mytriton/mytriton.h"
+#include "../test_util.h"
 
 static const char src[] =
     "import triton\n"
@@ -54,18 +50,7 @@ static char cuda[1 << 20];
 
 static const char *compile(const char *kernel, const char *sig, int num_warps)
 {
-    MtCtx *c = mt_ctx_new(NULL);
-    MtModule *m;
-    MtCompiled *k;
-    ck_assert_int_eq(mt_parse(c, "k.py", src, strlen(src), &m), MT_OK);
-    MtSpec spec = {.kernel = kernel, .signature = sig, .last_stage = MT_STAGE_CUDA, .num_warps = num_warps};
-    ck_assert_int_eq(mt_compile(c, m, &spec, &k), MT_OK);
-    const char *text = mt_compiled_text(c, k, MT_STAGE_CUDA);
-    ck_assert_ptr_nonnull(text);
-    ck_assert_uint_lt(strlen(text), sizeof cuda);
-    strcpy(cuda, text);
-    mt_ctx_free(c);
-    return cuda;
+    return test_stage_text(src, kernel, sig, num_warps, MT_STAGE_CUDA, cuda, sizeof cuda);
 }
 
 static int count(const char *text, const char *word)

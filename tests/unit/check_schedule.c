@@ -6,12 +6,7 @@
  * itself. It never moves past a store of the program, a barrier, or the
  * statements that compute its index. tests/exec/fast/memory.py's
  * norm_load_order_kernel runs the same shape in the simulator and on the GPU. */
-#include <check.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "mytriton/mytriton.h"
+#include "../test_util.h"
 
 static const char src[] =
     "import triton\n"
@@ -36,20 +31,9 @@ static char text[1 << 18];
 /* The kernel layer of k for BLOCK columns on num_warps warps. */
 static const char *kernel_text(int block, int num_warps)
 {
-    MtCtx *c = mt_ctx_new(NULL);
-    MtModule *m;
-    MtCompiled *k;
     char sig[64];
     snprintf(sig, sizeof sig, "*fp32:16,*fp32:16,*fp32:16,fp32,%d", block);
-    ck_assert_int_eq(mt_parse(c, "k.py", src, strlen(src), &m), MT_OK);
-    MtSpec spec = {.kernel = "k", .signature = sig, .last_stage = MT_STAGE_CUDA, .num_warps = num_warps};
-    ck_assert_int_eq(mt_compile(c, m, &spec, &k), MT_OK);
-    const char *t = mt_compiled_text(c, k, MT_STAGE_KERNEL);
-    ck_assert_ptr_nonnull(t);
-    ck_assert_uint_lt(strlen(t), sizeof text);
-    strcpy(text, t);
-    mt_ctx_free(c);
-    return text;
+    return test_stage_text(src, "k", sig, num_warps, MT_STAGE_KERNEL, text, sizeof text);
 }
 
 /* Where word first occurs in t (it must). */
