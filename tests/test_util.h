@@ -74,19 +74,26 @@ static inline const char *test_tmp(const char *name)
     return p[k];
 }
 
-/* The text of stage `stage` of kernel `kernel` of the module src, compiled
- * through MT_STAGE_CUDA (the fast lowering) for signature sig on num_warps
- * warps (0: the lowering's choice), copied into out (cap bytes). */
-static inline const char *test_stage_text(const char *src, const char *kernel, const char *sig, int num_warps,
-                                          MtStage stage, char *out, size_t cap)
+/* Kernel `kernel` of the module src compiled in c through MT_STAGE_CUDA
+ * (the fast lowering) for signature sig on num_warps warps (0: the
+ * lowering's choice); fails the test when it does not compile. */
+static inline MtCompiled *test_compile(MtCtx *c, const char *src, const char *kernel, const char *sig, int num_warps)
 {
-    MtCtx *c = mt_ctx_new(NULL);
     MtModule *m;
     MtCompiled *k;
     ck_assert_int_eq(mt_parse(c, "k.py", src, strlen(src), &m), MT_OK);
     MtSpec spec = {.kernel = kernel, .signature = sig, .last_stage = MT_STAGE_CUDA, .num_warps = num_warps};
     ck_assert_int_eq(mt_compile(c, m, &spec, &k), MT_OK);
-    const char *text = mt_compiled_text(c, k, stage);
+    return k;
+}
+
+/* The text of stage `stage` of that compilation, copied into out (cap
+ * bytes). */
+static inline const char *test_stage_text(const char *src, const char *kernel, const char *sig, int num_warps,
+                                          MtStage stage, char *out, size_t cap)
+{
+    MtCtx *c = mt_ctx_new(NULL);
+    const char *text = mt_compiled_text(c, test_compile(c, src, kernel, sig, num_warps), stage);
     ck_assert_ptr_nonnull(text);
     ck_assert_uint_lt(strlen(text), cap);
     strcpy(out, text);

@@ -4,10 +4,7 @@
  * a thread for a tl.dot on CUDA cores and 128 for one on tensor cores (the
  * H200's measurements, docs/cuda-backend.md), 1 to 8 warps, one-warp
  * programs four to a block; num_warps overrides. */
-#include <check.h>
-#include <string.h>
-
-#include "mytriton/mytriton.h"
+#include "../test_util.h"
 
 static const char src[] =
     "import triton\n"
@@ -31,13 +28,8 @@ static const char src[] =
 static MtLaunchShape shape_of(const char *name, const char *sig, int num_warps)
 {
     MtCtx *c = mt_ctx_new(NULL);
-    MtModule *m;
-    MtCompiled *k;
-    ck_assert_int_eq(mt_parse(c, "k.py", src, strlen(src), &m), MT_OK);
-    MtSpec spec = {.kernel = name, .signature = sig, .last_stage = MT_STAGE_CUDA, .num_warps = num_warps};
-    ck_assert_int_eq(mt_compile(c, m, &spec, &k), MT_OK);
     MtLaunchShape s;
-    ck_assert(mt_compiled_launch_shape(k, &s));
+    ck_assert(mt_compiled_launch_shape(test_compile(c, src, name, sig, num_warps), &s));
     mt_ctx_free(c);
     return s;
 }
