@@ -74,31 +74,47 @@ static inline const char *test_tmp(const char *name)
     return p[k];
 }
 
-/* Kernel `kernel` of the module src compiled in c through MT_STAGE_CUDA
- * (the fast lowering) for signature sig on num_warps warps (0: the
- * lowering's choice); fails the test when it does not compile. */
-static inline MtCompiled *test_compile(MtCtx *c, const char *src, const char *kernel, const char *sig, int num_warps)
+/* The kernel that spec names in the module src, compiled in c as spec
+ * asks; fails the test when it does not compile. */
+static inline MtCompiled *test_compile(MtCtx *c, const char *src, const MtSpec *spec)
 {
     MtModule *m;
     MtCompiled *k;
     ck_assert_int_eq(mt_parse(c, "k.py", src, strlen(src), &m), MT_OK);
-    MtSpec spec = {.kernel = kernel, .signature = sig, .last_stage = MT_STAGE_CUDA, .num_warps = num_warps};
-    ck_assert_int_eq(mt_compile(c, m, &spec, &k), MT_OK);
+    ck_assert_int_eq(mt_compile(c, m, spec, &k), MT_OK);
     return k;
 }
 
-/* The text of stage `stage` of that compilation, copied into out (cap
- * bytes). */
+/* The text of stage `stage` of k, copied into out (cap bytes). */
+static inline const char *test_copy_text(MtCtx *c, MtCompiled *k, MtStage stage, char *out, size_t cap)
+{
+    const char *text = mt_compiled_text(c, k, stage);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_uint_lt(strlen(text), cap);
+    strcpy(out, text);
+    return out;
+}
+
+/* The text of stage `stage` of kernel `kernel` of src compiled through
+ * MT_STAGE_CUDA (the fast lowering) for signature sig on num_warps warps
+ * (0: the lowering's choice), copied into out (cap bytes). */
 static inline const char *test_stage_text(const char *src, const char *kernel, const char *sig, int num_warps,
                                           MtStage stage, char *out, size_t cap)
 {
     MtCtx *c = mt_ctx_new(NULL);
-    const char *text = mt_compiled_text(c, test_compile(c, src, kernel, sig, num_warps), stage);
-    ck_assert_ptr_nonnull(text);
-    ck_assert_uint_lt(strlen(text), cap);
-    strcpy(out, text);
+    MtSpec spec = {.kernel = kernel, .signature = sig, .last_stage = MT_STAGE_CUDA, .num_warps = num_warps};
+    test_copy_text(c, test_compile(c, src, &spec), stage, out, cap);
     mt_ctx_free(c);
     return out;
+}
+
+/* How many times word occurs in text (not overlapping). */
+static inline int test_count(const char *text, const char *word)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, word)); p += strlen(word))
+        n++;
+    return n;
 }
 
 #endif

@@ -53,14 +53,6 @@ static const char *compile(const char *kernel, const char *sig, int num_warps)
     return test_stage_text(src, kernel, sig, num_warps, MT_STAGE_CUDA, cuda, sizeof cuda);
 }
 
-static int count(const char *text, const char *word)
-{
-    int n = 0;
-    for (const char *p = text; (p = strstr(p, word)); p += strlen(word))
-        n++;
-    return n;
-}
-
 #define MM_SIG "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,1,128,128,32"
 
 START_TEST(carried_offsets_become_pointers)
@@ -68,11 +60,11 @@ START_TEST(carried_offsets_become_pointers)
     const char *t = compile("mm", MM_SIG, 4);
     /* the tiles' copies read through pointers into a and b, advanced by
      * the loop, never a[offset] */
-    ck_assert_int_gt(count(t, "cp.async.cg.shared.global"), 0);
-    ck_assert_int_eq(count(t, "\"l\"(&a["), 0);
-    ck_assert_int_eq(count(t, "\"l\"(&b["), 0);
-    ck_assert_int_gt(count(t, "\"l\"(v"), 0);
-    ck_assert_int_gt(count(t, "mt_f16 * c"), 1); /* the carried blocks */
+    ck_assert_int_gt(test_count(t, "cp.async.cg.shared.global"), 0);
+    ck_assert_int_eq(test_count(t, "\"l\"(&a["), 0);
+    ck_assert_int_eq(test_count(t, "\"l\"(&b["), 0);
+    ck_assert_int_gt(test_count(t, "\"l\"(v"), 0);
+    ck_assert_int_gt(test_count(t, "mt_f16 * c"), 1); /* the carried blocks */
     ck_assert_ptr_nonnull(strstr(t, "(a + "));   /* their first value */
 }
 END_TEST
@@ -85,21 +77,21 @@ START_TEST(swizzled_neighbours_share_a_shared_address)
      * (1024 halves) on each; B's 32 x 128 (128-byte swizzle) in four rows
      * 8 apart, 1024 bytes (512 halves) on each */
     const char *t = compile("mm", MM_SIG, 4);
-    ck_assert_int_eq(count(t, "cp.async.cg.shared.global"), 3 * (4 + 4));
-    ck_assert_int_eq(count(t, ") + 512)]);"), 3);
-    ck_assert_int_eq(count(t, ") + 1024)]);"), 3 + 3);
-    ck_assert_int_eq(count(t, ") + 1536)]);"), 3);
-    ck_assert_int_eq(count(t, ") + 2048)]);"), 3);
-    ck_assert_int_eq(count(t, ") + 3072)]);"), 3);
+    ck_assert_int_eq(test_count(t, "cp.async.cg.shared.global"), 3 * (4 + 4));
+    ck_assert_int_eq(test_count(t, ") + 512)]);"), 3);
+    ck_assert_int_eq(test_count(t, ") + 1024)]);"), 3 + 3);
+    ck_assert_int_eq(test_count(t, ") + 1536)]);"), 3);
+    ck_assert_int_eq(test_count(t, ") + 2048)]);"), 3);
+    ck_assert_int_eq(test_count(t, ") + 3072)]);"), 3);
 }
 END_TEST
 
 START_TEST(offsets_used_once_stay_offsets)
 {
     const char *t = compile("add", "*fp32:16,*fp32:16,*fp32:16,i32:16,1024", 4);
-    ck_assert_int_eq(count(t, "float * "), 0);
-    ck_assert_int_eq(count(t, "*(const uint4 *)&x["), 2);
-    ck_assert_int_eq(count(t, "*(uint4 *)&out["), 2);
+    ck_assert_int_eq(test_count(t, "float * "), 0);
+    ck_assert_int_eq(test_count(t, "*(const uint4 *)&x["), 2);
+    ck_assert_int_eq(test_count(t, "*(uint4 *)&out["), 2);
 }
 END_TEST
 
@@ -108,7 +100,7 @@ START_TEST(a_unit_stride_on_the_left_keeps_stores_wide)
     /* `stride_cn * rn` with stride_cn specialised to 1: the warpgroup
      * result's column pairs are stored as 4-byte pairs of halves */
     const char *t = compile("mm", MM_SIG, 4);
-    ck_assert_int_eq(count(t, "*(unsigned int *)"), 64);
+    ck_assert_int_eq(test_count(t, "*(unsigned int *)"), 64);
 }
 END_TEST
 
@@ -119,9 +111,9 @@ START_TEST(a_cuda_core_accumulator_is_stored_in_words)
      * (lower_mem.c: vectors would bind those registers to aligned quads
      * through the loop) */
     const char *t = compile("mm32", "*fp32:16,*fp32:16,*fp32:16,i32:16,i32:16,i32:16,i32:16,1,64,64,32", 4);
-    ck_assert_int_eq(count(t, "*(uint4 *)"), 0);
-    ck_assert_int_eq(count(t, "*(uint2 *)"), 0);
-    ck_assert_int_eq(count(t, "\n    *v"), 64 * 64 / 128); /* through the pointers of the epilogue */
+    ck_assert_int_eq(test_count(t, "*(uint4 *)"), 0);
+    ck_assert_int_eq(test_count(t, "*(uint2 *)"), 0);
+    ck_assert_int_eq(test_count(t, "\n    *v"), 64 * 64 / 128); /* through the pointers of the epilogue */
 }
 END_TEST
 

@@ -28,8 +28,9 @@ static const char src[] =
 static MtLaunchShape shape_of(const char *name, const char *sig, int num_warps)
 {
     MtCtx *c = mt_ctx_new(NULL);
+    MtSpec spec = {.kernel = name, .signature = sig, .last_stage = MT_STAGE_CUDA, .num_warps = num_warps};
     MtLaunchShape s;
-    ck_assert(mt_compiled_launch_shape(test_compile(c, src, name, sig, num_warps), &s));
+    ck_assert(mt_compiled_launch_shape(test_compile(c, src, &spec), &s));
     mt_ctx_free(c);
     return s;
 }
